@@ -1,0 +1,42 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/', 'coverage/', 'node_modules/', 'bench/results/'] },
+  js.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    extends: [...tseslint.configs.recommendedTypeChecked],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[callee.object.name='process'][callee.property.name='exit']", message: 'Only the CLI sets process.exitCode; never call process.exit().' },
+      ],
+    },
+  },
+  {
+    files: ['**/*.js'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', AbortController: 'readonly' } },
+  },
+  {
+    // The emulator is built from the spec alone: it must not share code with the client.
+    files: ['src/emulator/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/api/**', '**/live/**', '**/plan/**', '**/config/**', '**/lib/canonical*'], message: 'The emulator shares no code with the client.' }] }],
+    },
+  },
+  {
+    // Planner and renderers are pure.
+    files: ['src/plan/**/*.ts', 'src/report/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: ['node:fs', 'node:fs/promises', 'node:http', 'undici', 'node:process'], patterns: [{ group: ['**/api/**', '**/live/**', '**/apply/**', '**/config/**'], message: 'plan/ and report/ import only model/ and lib/.' }] }],
+    },
+  },
+);

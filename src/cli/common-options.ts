@@ -1,0 +1,14 @@
+import { Option, type Command } from 'commander';
+
+/** Adds the options every command shares (see the contract). */
+export function addCommonOptions(command: Command): Command {
+  return command
+    .option('--dir <path>', 'the terminology repository', '.')
+    .option('--config <path>', 'the project config (default: config/termsync.yaml or termsync.yaml)')
+    .option('--target <name>', 'only this target (default: every target)')
+    .addOption(
+      new Option('--log-level <level>', 'log level')
+        .choices(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'])
+        .default('warn'),
+    );
+}

@@ -1,0 +1,24 @@
+/** Everything a command may touch of the outside world, injected so tests drive the CLI in-process. */
+export interface CliIo {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+  /** Aborted on SIGINT/SIGTERM: long-running commands (emulator, watch) stop and resolve. */
+  readonly signal: AbortSignal;
+}
+
+export interface CommandContext {
+  readonly io: CliIo;
+  /** Commands report their outcome here; only `runCli` turns it into the process exit code. */
+  setExitCode(code: number): void;
+}
+
+/** Options every command accepts (see the contract). */
+export interface CommonOptions {
+  readonly dir: string;
+  readonly config?: string;
+  readonly target?: string;
+  readonly logLevel: string;
+  readonly format?: string;
+}

@@ -1,0 +1,13 @@
+/** Exit codes, everywhere (see the contract). Only the CLI turns them into a process exit code. */
+export const ExitCode = {
+  ok: 0,
+  internal: 1,
+  changesPresent: 2,
+  invalidInput: 3,
+  guardBlocked: 4,
+  staleOrLocked: 5,
+  applyIncomplete: 6,
+  authOrDestination: 7,
+} as const;
+
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];

@@ -1,0 +1,87 @@
+import type { Entries, LanguagePair } from './entries.js';
+
+/** Where something was declared: a repository-relative path (forward slashes), 1-based line and column. */
+export interface SourceRef {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+}
+
+export type GlossaryApi = 'v2' | 'v3';
+
+export interface DesiredDictionary extends LanguagePair {
+  readonly entries: Entries;
+  /** The `dictionaries[i]` item in the resource file. */
+  readonly origin: SourceRef;
+  /** The entries file, when entries are not inline (repository-relative). */
+  readonly entriesFile?: string;
+}
+
+export interface DesiredGlossary {
+  readonly kind: 'glossary';
+  readonly name: string;
+  readonly api: GlossaryApi;
+  readonly preventDestroy: boolean;
+  readonly renamedFrom?: string;
+  readonly dictionaries: readonly DesiredDictionary[];
+  readonly origin: SourceRef;
+}
+
+/** Configured rules: category → rule → option. */
+export type ConfiguredRules = Readonly<Record<string, Readonly<Record<string, string>>>>;
+
+export interface DesiredInstruction {
+  readonly label: string;
+  readonly prompt: string;
+  readonly sourceLanguage?: string;
+}
+
+export interface DesiredStyleRules {
+  readonly kind: 'style_rules';
+  readonly name: string;
+  readonly language: string;
+  readonly preventDestroy: boolean;
+  readonly renamedFrom?: string;
+  readonly configuredRules: ConfiguredRules;
+  readonly customInstructions: readonly DesiredInstruction[];
+  readonly origin: SourceRef;
+}
+
+export type DesiredResource = DesiredGlossary | DesiredStyleRules;
+
+export type PruneMode = 'off' | 'owned' | 'all';
+
+export interface Guards {
+  readonly maxDeletes: number;
+  readonly maxRemovedEntriesPercent: number;
+  readonly allowEmpty: boolean;
+}
+
+export interface TargetConfig {
+  readonly name: string;
+  readonly baseUrlEnv: string;
+  readonly apiKeyEnv: string;
+}
+
+export interface ProjectConfig {
+  readonly version: 1;
+  readonly resources: readonly string[];
+  readonly prune: PruneMode;
+  /** Glob of live names termsync may delete with `prune: owned`. */
+  readonly ownedNames?: string;
+  readonly guards: Guards;
+  readonly rateLimit: { readonly requestsPerSecond: number; readonly concurrency: number };
+  /** Cron expression for the daemon's full reconcile. */
+  readonly schedule?: string;
+  readonly targets: readonly TargetConfig[];
+}
+
+export interface DesiredState {
+  /** Absolute path of the repository root. */
+  readonly root: string;
+  /** Repository-relative path of the project config. */
+  readonly configFile: string;
+  readonly config: ProjectConfig;
+  readonly glossaries: readonly DesiredGlossary[];
+  readonly styleRules: readonly DesiredStyleRules[];
+}
