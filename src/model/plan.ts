@@ -150,6 +150,11 @@ export interface StyleRulesFingerprint {
 export interface Fingerprints {
   readonly glossaries: readonly GlossaryFingerprint[];
   readonly styleRules: readonly StyleRulesFingerprint[];
+  /**
+   * Names the repository declares (sorted). Set in a plan's fingerprints: a live resource of such a
+   * name that the plan did not see (e.g. created by someone else since) makes the saved plan stale.
+   */
+  readonly names?: { readonly glossaries: readonly string[]; readonly styleRules: readonly string[] };
 }
 
 export interface NotManaged {
