@@ -1,0 +1,199 @@
+import { TermsyncError, InputError, isTermsyncError } from '../lib/errors.js';
+import { ExitCode } from '../lib/exit-codes.js';
+import type { ConfiguredRules } from '../model/desired.js';
+import type { ApplyResult, OperationOutcome } from '../model/apply-result.js';
+import type { DictionaryPayload, Operation, Plan } from '../model/plan.js';
+import type { LiveState } from '../model/live.js';
+import type { Logger } from '../lib/logger.js';
+import { silentLogger } from '../lib/logger.js';
+import { describeOperation } from './describe-operation.js';
+import { collectManagedIds, type ManagedNames } from './collect-ids.js';
+
+/** The writes apply needs from the service client (a structural subset of it). */
+export interface ApplyWriter {
+  createGlossary(name: string, dictionaries: DictionaryPayload[]): Promise<{ readonly id: string }>;
+  createGlossaryV2(name: string, dictionary: DictionaryPayload): Promise<{ readonly id: string }>;
+  putDictionary(glossaryId: string, dictionary: DictionaryPayload): Promise<unknown>;
+  patchGlossary(glossaryId: string, change: { name?: string; dictionary?: DictionaryPayload }): Promise<unknown>;
+  deleteGlossary(glossaryId: string): Promise<unknown>;
+  deleteGlossaryV2(glossaryId: string): Promise<unknown>;
+  deleteDictionary(glossaryId: string, sourceLang: string, targetLang: string): Promise<unknown>;
+  createStyleRules(input: {
+    name: string;
+    language: string;
+    configuredRules: ConfiguredRules;
+    customInstructions: { label: string; prompt: string; sourceLanguage?: string }[];
+  }): Promise<{ readonly id: string }>;
+  renameStyleRules(styleId: string, name: string): Promise<unknown>;
+  putConfiguredRules(styleId: string, rules: ConfiguredRules): Promise<unknown>;
+  createInstruction(styleId: string, instruction: { label: string; prompt: string; sourceLanguage?: string }): Promise<unknown>;
+  updateInstruction(styleId: string, instructionId: string, instruction: { label: string; prompt: string }): Promise<unknown>;
+  deleteStyleRules(styleId: string): Promise<unknown>;
+}
+
+export interface ExecutePlanInput {
+  readonly plan: Plan;
+  readonly client: ApplyWriter;
+  /** The live state the plan was checked against: ids of resources the plan leaves alone. */
+  readonly live: LiveState;
+  /** The resources the repository declares: `ids` maps exactly these. */
+  readonly managed: ManagedNames;
+  readonly signal?: AbortSignal;
+  readonly logger?: Logger;
+}
+
+export interface ExecutedPlan {
+  readonly result: ApplyResult;
+  /** 0 when everything applied, 6 when something failed or was skipped, 7 when the service refused the key. */
+  readonly exitCode: ExitCode;
+}
+
+/** Runs one operation; returns the id of what it created, if anything. */
+async function runOperation(client: ApplyWriter, op: Operation): Promise<string | undefined> {
+  switch (op.type) {
+    case 'glossary.create':
+      return (await client.createGlossary(op.name, [...op.dictionaries])).id;
+    case 'glossary_v2.create':
+      return (await client.createGlossaryV2(op.name, op.dictionary)).id;
+    case 'glossary.patch': {
+      const change: { name?: string; dictionary?: DictionaryPayload } = {};
+      if (op.name !== undefined) change.name = op.name;
+      if (op.dictionary !== undefined) change.dictionary = op.dictionary;
+      await client.patchGlossary(op.glossaryId, change);
+      return undefined;
+    }
+    case 'glossary.put_dictionary':
+      await client.putDictionary(op.glossaryId, op.dictionary);
+      return undefined;
+    case 'glossary.delete_dictionary':
+      await client.deleteDictionary(op.glossaryId, op.sourceLang, op.targetLang);
+      return undefined;
+    case 'glossary.delete':
+      await (op.api === 'v2' ? client.deleteGlossaryV2(op.glossaryId) : client.deleteGlossary(op.glossaryId));
+      return undefined;
+    case 'style_rules.create':
+      return (
+        await client.createStyleRules({
+          name: op.name,
+          language: op.language,
+          configuredRules: op.configuredRules,
+          customInstructions: op.customInstructions.map((i) =>
+            i.sourceLanguage === undefined ? { label: i.label, prompt: i.prompt } : { label: i.label, prompt: i.prompt, sourceLanguage: i.sourceLanguage },
+          ),
+        })
+      ).id;
+    case 'style_rules.rename':
+      await client.renameStyleRules(op.styleId, op.name);
+      return undefined;
+    case 'style_rules.put_configured_rules':
+      await client.putConfiguredRules(op.styleId, op.configuredRules);
+      return undefined;
+    case 'style_rules.create_instruction':
+      await client.createInstruction(
+        op.styleId,
+        op.sourceLanguage === undefined ? { label: op.label, prompt: op.prompt } : { label: op.label, prompt: op.prompt, sourceLanguage: op.sourceLanguage },
+      );
+      return undefined;
+    case 'style_rules.update_instruction':
+      await client.updateInstruction(op.styleId, op.instructionId, { label: op.label, prompt: op.prompt });
+      return undefined;
+    case 'style_rules.delete':
+      await client.deleteStyleRules(op.styleId);
+      return undefined;
+  }
+}
+
+/** A saved plan is input: its dependency graph must name known operations and have no cycle. */
+export function checkOperationGraph(operations: readonly Operation[]): void {
+  const byKey = new Map<string, Operation>();
+  for (const op of operations) {
+    if (byKey.has(op.key)) throw new InputError('plan/duplicate-operation', `the plan has two operations with key "${op.key}"`);
+    byKey.set(op.key, op);
+  }
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (key: string, path: readonly string[]): void => {
+    const seen = state.get(key);
+    if (seen === 'done') return;
+    if (seen === 'visiting') throw new InputError('plan/dependency-cycle', `the plan's operations depend on each other in a cycle: ${[...path, key].join(' → ')}`);
+    state.set(key, 'visiting');
+    for (const dep of byKey.get(key)?.dependsOn ?? []) {
+      if (!byKey.has(dep)) throw new InputError('plan/unknown-dependency', `operation "${key}" depends on "${dep}", which is not in the plan`);
+      visit(dep, [...path, key]);
+    }
+    state.set(key, 'done');
+  };
+  for (const op of operations) visit(op.key, []);
+}
+
+function errorOf(error: unknown): { code: string; message: string; traceId?: string } {
+  if (isTermsyncError(error)) {
+    const traceId = (error as { traceId?: unknown }).traceId;
+    return typeof traceId === 'string' ? { code: error.code, message: error.message, traceId } : { code: error.code, message: error.message };
+  }
+  return { code: 'unexpected', message: error instanceof Error ? error.message : String(error) };
+}
+
+/**
+ * Executes a plan's operations: each starts as soon as the operations it depends on have applied
+ * (independent ones run in parallel, bounded by the client's queue); a failure is recorded and
+ * never stops unrelated operations, but everything depending on it is skipped, so a delete never
+ * runs when its replacement was not created. A plan with guard violations writes nothing.
+ */
+export async function executePlan(input: ExecutePlanInput): Promise<ExecutedPlan> {
+  const { plan, client, signal } = input;
+  const logger = input.logger ?? silentLogger;
+  if (plan.guards.length > 0) {
+    const reasons = plan.guards.map((g) => g.message).join('; ');
+    throw new TermsyncError('guard_blocked', `apply refused, blocked by ${plan.guards.length === 1 ? 'a safety guard' : `${plan.guards.length} safety guards`}: ${reasons}`, {
+      exitCode: ExitCode.guardBlocked,
+    });
+  }
+  checkOperationGraph(plan.operations);
+
+  const byKey = new Map(plan.operations.map((op) => [op.key, op] as const));
+  const outcomes = new Map<string, OperationOutcome>();
+  const running = new Map<string, Promise<OperationOutcome>>();
+  // Once the service refuses the key (401/403), every further write would be refused too.
+  let refusal: string | undefined;
+
+  const start = (op: Operation): Promise<OperationOutcome> => {
+    const existing = running.get(op.key);
+    if (existing) return existing;
+    const promise = (async (): Promise<OperationOutcome> => {
+      const base = { key: op.key, type: op.type, resource: op.resource, request: describeOperation(op) };
+      const deps = await Promise.all(op.dependsOn.map((dep) => start(byKey.get(dep) as Operation)));
+      const blocked = deps.find((d) => d.status !== 'applied');
+      if (blocked) {
+        return { ...base, status: 'skipped', skippedBecause: `${blocked.key} (${blocked.request}) ${blocked.status === 'failed' ? 'failed' : 'was skipped'}` };
+      }
+      if (signal?.aborted) return { ...base, status: 'skipped', skippedBecause: 'apply was interrupted before this operation started' };
+      if (refusal !== undefined) return { ...base, status: 'skipped', skippedBecause: `not attempted: the service refused an earlier request (${refusal})` };
+      try {
+        const createdId = await runOperation(client, op);
+        logger.info({ op: op.key, request: base.request }, 'applied');
+        return createdId === undefined ? { ...base, status: 'applied' } : { ...base, status: 'applied', createdId };
+      } catch (error) {
+        const err = errorOf(error);
+        if (isTermsyncError(error) && error.exitCode === ExitCode.authOrDestination) refusal ??= err.message;
+        logger.warn({ op: op.key, request: base.request, code: err.code }, 'operation failed');
+        return { ...base, status: 'failed', error: err };
+      }
+    })();
+    running.set(op.key, promise);
+    return promise;
+  };
+
+  for (const outcome of await Promise.all(plan.operations.map(start))) outcomes.set(outcome.key, outcome);
+  const ordered = plan.operations.map((op) => outcomes.get(op.key) as OperationOutcome);
+  const count = (status: OperationOutcome['status']): number => ordered.filter((o) => o.status === status).length;
+  const result: ApplyResult = {
+    target: plan.target,
+    outcomes: ordered,
+    applied: count('applied'),
+    failed: count('failed'),
+    skipped: count('skipped'),
+    ids: collectManagedIds(input.managed, input.live, plan.operations, ordered),
+  };
+  const exitCode = refusal !== undefined ? ExitCode.authOrDestination : result.failed + result.skipped > 0 ? ExitCode.applyIncomplete : ExitCode.ok;
+  return { result, exitCode };
+}

@@ -1,0 +1,79 @@
+import { canonicalLang } from '../lib/canonical.js';
+import type { GlossaryApi } from '../model/desired.js';
+import type { Entries, EntryList } from '../model/entries.js';
+import type { DictionaryKey, LiveGlossary, LiveState, LiveStyleRules } from '../model/live.js';
+import { canonicalEntries } from './canonical-entries.js';
+
+/** One dictionary whose entries must be read. */
+export interface DictionaryToRead {
+  readonly glossaryId: string;
+  readonly api: GlossaryApi;
+  readonly sourceLang: string;
+  readonly targetLang: string;
+}
+
+/** The reads the live fetch needs from the service client (a structural subset of it). */
+export interface LiveReader {
+  listGlossaries(): Promise<readonly LiveGlossary[]>;
+  listGlossariesV2(): Promise<readonly LiveGlossary[]>;
+  listStyleRules(): Promise<readonly LiveStyleRules[]>;
+  getEntries(glossaryId: string, sourceLang: string, targetLang: string): Promise<EntryList>;
+  getEntriesV2(glossaryId: string): Promise<EntryList>;
+}
+
+export function dictionaryKey(glossaryId: string, sourceLang: string, targetLang: string): DictionaryKey {
+  return `${glossaryId}/${canonicalLang(sourceLang)}-${canonicalLang(targetLang)}`;
+}
+
+/**
+ * Merges the v3 and v2 listings by id: the v3 listing also shows v2 glossaries, and one glossary
+ * must never count twice. A glossary the v2 listing knows is a v2 glossary (immutable).
+ */
+export function mergeGlossaryListings(v3: readonly LiveGlossary[], v2: readonly LiveGlossary[]): LiveGlossary[] {
+  const v2Ids = new Set(v2.map((g) => g.id));
+  const byId = new Map<string, LiveGlossary>();
+  for (const g of [...v3, ...v2]) {
+    if (byId.has(g.id)) continue;
+    byId.set(g.id, {
+      id: g.id,
+      name: g.name,
+      api: v2Ids.has(g.id) ? 'v2' : g.api,
+      creationTime: g.creationTime,
+      dictionaries: g.dictionaries.map((d) => ({
+        sourceLang: canonicalLang(d.sourceLang),
+        targetLang: canonicalLang(d.targetLang),
+        entryCount: d.entryCount,
+      })),
+    });
+  }
+  return [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** Reads the given dictionaries' entries in parallel (the client's queue bounds how many at once). */
+export async function fetchEntries(
+  client: Pick<LiveReader, 'getEntries' | 'getEntriesV2'>,
+  toRead: readonly DictionaryToRead[],
+): Promise<Map<DictionaryKey, Entries>> {
+  const entries = new Map<DictionaryKey, Entries>();
+  await Promise.all(
+    toRead.map(async (d) => {
+      const list = d.api === 'v2' ? await client.getEntriesV2(d.glossaryId) : await client.getEntries(d.glossaryId, d.sourceLang, d.targetLang);
+      entries.set(dictionaryKey(d.glossaryId, d.sourceLang, d.targetLang), canonicalEntries(list));
+    }),
+  );
+  return entries;
+}
+
+/**
+ * Fetches what the plan needs: every glossary and style rule list (metadata, all pages), and the
+ * entries of only those dictionaries that `select` names (reading entries is the expensive part).
+ */
+export async function fetchLive(
+  client: LiveReader,
+  select: (glossaries: readonly LiveGlossary[]) => readonly DictionaryToRead[],
+): Promise<LiveState> {
+  const [v3, v2, styleRules] = await Promise.all([client.listGlossaries(), client.listGlossariesV2(), client.listStyleRules()]);
+  const glossaries = mergeGlossaryListings(v3, v2);
+  const entries = await fetchEntries(client, select(glossaries));
+  return { glossaries, styleRules, entries };
+}

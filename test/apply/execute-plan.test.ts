@@ -1,0 +1,172 @@
+import { describe, expect, it } from 'vitest';
+import { executePlan, type ApplyWriter } from '../../src/apply/execute-plan.js';
+import { AuthError, TermsyncError } from '../../src/lib/errors.js';
+import { ExitCode } from '../../src/lib/exit-codes.js';
+import type { LiveState } from '../../src/model/live.js';
+import type { Operation, Plan } from '../../src/model/plan.js';
+
+const emptyLive: LiveState = { glossaries: [], styleRules: [], entries: new Map() };
+
+function planOf(operations: Operation[], guards: Plan['guards'] = []): Plan {
+  return {
+    format_version: '1.0',
+    target: 'default',
+    changes: [],
+    operations,
+    guards,
+    notManaged: [],
+    fingerprints: { glossaries: [], styleRules: [] },
+    summary: {
+      add: 0,
+      change: 0,
+      destroy: 0,
+      dictionaries: 0,
+      entriesAdded: 0,
+      entriesChanged: 0,
+      entriesRemoved: 0,
+      calls: { POST: 0, PUT: 0, PATCH: 0, DELETE: 0 },
+      uploadBytes: 0,
+    },
+  };
+}
+
+/** A fake client recording calls; `fail` names calls (by `method:arg`) that throw. */
+function fakeClient(fail: Record<string, Error> = {}): { client: ApplyWriter; calls: string[] } {
+  const calls: string[] = [];
+  let next = 0;
+  const call = async (name: string): Promise<{ id: string }> => {
+    calls.push(name);
+    await Promise.resolve();
+    const error = fail[name];
+    if (error) throw error;
+    next += 1;
+    return { id: `new-${next}` };
+  };
+  const client: ApplyWriter = {
+    createGlossary: (name) => call(`createGlossary:${name}`),
+    createGlossaryV2: (name) => call(`createGlossaryV2:${name}`),
+    putDictionary: (id) => call(`putDictionary:${id}`),
+    patchGlossary: (id) => call(`patchGlossary:${id}`),
+    deleteGlossary: (id) => call(`deleteGlossary:${id}`),
+    deleteGlossaryV2: (id) => call(`deleteGlossaryV2:${id}`),
+    deleteDictionary: (id) => call(`deleteDictionary:${id}`),
+    createStyleRules: (input) => call(`createStyleRules:${input.name}`),
+    renameStyleRules: (id) => call(`renameStyleRules:${id}`),
+    putConfiguredRules: (id) => call(`putConfiguredRules:${id}`),
+    createInstruction: (id) => call(`createInstruction:${id}`),
+    updateInstruction: (id) => call(`updateInstruction:${id}`),
+    deleteStyleRules: (id) => call(`deleteStyleRules:${id}`),
+  };
+  return { client, calls };
+}
+
+const dict = { sourceLang: 'en', targetLang: 'de', entries: [['a', 'b']] as const };
+const v2Replace: Operation[] = [
+  { key: 'op-1', dependsOn: [], resource: { kind: 'glossary', name: 'Legacy' }, type: 'glossary_v2.create', name: 'Legacy', dictionary: dict },
+  { key: 'op-2', dependsOn: ['op-1'], resource: { kind: 'glossary', name: 'Legacy' }, type: 'glossary.delete', glossaryId: 'old-v2', api: 'v2' },
+];
+const unrelated: Operation = {
+  key: 'op-3',
+  dependsOn: [],
+  resource: { kind: 'glossary', name: 'Product' },
+  type: 'glossary.put_dictionary',
+  glossaryId: 'g-1',
+  dictionary: dict,
+};
+const live: LiveState = {
+  glossaries: [
+    { id: 'old-v2', name: 'Legacy', api: 'v2', dictionaries: [], creationTime: '2026-01-01T00:00:00.000Z' },
+    { id: 'g-1', name: 'Product', api: 'v3', dictionaries: [], creationTime: '2026-01-01T00:00:00.000Z' },
+  ],
+  styleRules: [],
+  entries: new Map(),
+};
+const managed = { glossaries: [{ name: 'Legacy' }, { name: 'Product' }], styleRules: [] };
+
+describe('executePlan', () => {
+  it('runs a replacement create-first, then the delete, and maps names to the new ids', async () => {
+    const { client, calls } = fakeClient();
+    const { result, exitCode } = await executePlan({ plan: planOf([...v2Replace, unrelated]), client, live, managed });
+    expect(exitCode).toBe(ExitCode.ok);
+    expect(calls.indexOf('createGlossaryV2:Legacy')).toBeLessThan(calls.indexOf('deleteGlossaryV2:old-v2'));
+    expect(calls).toHaveLength(3);
+    expect(result.applied).toBe(3);
+    expect(result.ids.glossaries).toEqual({ Legacy: result.outcomes[0]?.createdId, Product: 'g-1' });
+    expect(result.outcomes.map((o) => o.request)).toEqual(['POST /v2/glossaries', 'DELETE /v2/glossaries/old-v2', 'PUT /v3/glossaries/g-1/dictionaries']);
+  });
+
+  it('skips a delete whose replacement failed, and still runs unrelated operations', async () => {
+    const failure = new TermsyncError('http_500', 'POST /v2/glossaries: 500', { exitCode: ExitCode.applyIncomplete });
+    const { client, calls } = fakeClient({ 'createGlossaryV2:Legacy': failure });
+    const { result, exitCode } = await executePlan({ plan: planOf([...v2Replace, unrelated]), client, live, managed });
+    expect(exitCode).toBe(ExitCode.applyIncomplete);
+    expect(calls).not.toContain('deleteGlossaryV2:old-v2');
+    expect(calls).toContain('putDictionary:g-1');
+    expect(result.outcomes.map((o) => o.status)).toEqual(['failed', 'skipped', 'applied']);
+    expect(result.outcomes[0]?.error).toEqual({ code: 'http_500', message: 'POST /v2/glossaries: 500' });
+    expect(result.outcomes[1]?.skippedBecause).toMatch(/op-1 .*failed/);
+    expect({ applied: result.applied, failed: result.failed, skipped: result.skipped }).toEqual({ applied: 1, failed: 1, skipped: 1 });
+    // The old glossary was not deleted: it is still the one consumers hold.
+    expect(result.ids.glossaries['Legacy']).toBe('old-v2');
+  });
+
+  it('refuses a plan with guard violations without a single call (exit 4)', async () => {
+    const { client, calls } = fakeClient();
+    const plan = planOf([unrelated], [{ guard: 'max_deletes', message: 'the plan deletes 3 resources, more than max_deletes (1)' }]);
+    const error = await executePlan({ plan, client, live, managed }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TermsyncError);
+    expect((error as TermsyncError).exitCode).toBe(ExitCode.guardBlocked);
+    expect((error as TermsyncError).message).toContain('max_deletes (1)');
+    expect(calls).toEqual([]);
+  });
+
+  it('stops starting operations once the service refuses the key (exit 7)', async () => {
+    const refused = new AuthError('http_403', 'POST /v2/glossaries: 403 forbidden');
+    const { client, calls } = fakeClient({ 'createGlossaryV2:Legacy': refused });
+    const later: Operation = { ...unrelated, key: 'op-4', dependsOn: ['op-3'] };
+    const { result, exitCode } = await executePlan({ plan: planOf([...v2Replace, unrelated, later]), client, live, managed });
+    expect(exitCode).toBe(ExitCode.authOrDestination);
+    // op-3 was already under way in parallel; op-4 starts after the refusal and is not attempted.
+    expect(calls.filter((c) => c === 'putDictionary:g-1')).toHaveLength(1);
+    expect(result.outcomes.find((o) => o.key === 'op-4')?.skippedBecause).toMatch(/refused/);
+  });
+
+  it('starts nothing once the signal is aborted', async () => {
+    const { client, calls } = fakeClient();
+    const controller = new AbortController();
+    controller.abort();
+    const { result, exitCode } = await executePlan({ plan: planOf([unrelated]), client, live: emptyLive, managed, signal: controller.signal });
+    expect(calls).toEqual([]);
+    expect(result.skipped).toBe(1);
+    expect(exitCode).toBe(ExitCode.applyIncomplete);
+  });
+
+  it('rejects a plan whose dependencies are unknown or circular before any call (exit 3)', async () => {
+    const { client, calls } = fakeClient();
+    const unknown: Operation = { ...unrelated, dependsOn: ['op-9'] };
+    await expect(executePlan({ plan: planOf([unknown]), client, live, managed })).rejects.toMatchObject({ exitCode: ExitCode.invalidInput });
+    const a: Operation = { ...unrelated, key: 'op-1', dependsOn: ['op-2'] };
+    const b: Operation = { ...unrelated, key: 'op-2', dependsOn: ['op-1'] };
+    await expect(executePlan({ plan: planOf([a, b]), client, live, managed })).rejects.toThrow(/cycle/);
+    expect(calls).toEqual([]);
+  });
+
+  it('runs independent operations in parallel', async () => {
+    let inFlight = 0;
+    let peak = 0;
+    const { client } = fakeClient();
+    const slow: ApplyWriter = {
+      ...client,
+      putDictionary: async () => {
+        inFlight += 1;
+        peak = Math.max(peak, inFlight);
+        await new Promise((r) => setImmediate(r));
+        inFlight -= 1;
+        return {};
+      },
+    };
+    const ops = [1, 2, 3].map((i): Operation => ({ ...unrelated, key: `op-${i}` }));
+    await executePlan({ plan: planOf(ops), client: slow, live, managed });
+    expect(peak).toBe(3);
+  });
+});
