@@ -1,0 +1,456 @@
+import type { Dispatcher } from 'undici';
+import type { Clock } from '../lib/clock.js';
+import { systemClock } from '../lib/clock.js';
+import { canonicalLang } from '../lib/canonical.js';
+import { silentLogger, type Logger } from '../lib/logger.js';
+import type { ConfiguredRules } from '../model/desired.js';
+import type { EntryList } from '../model/entries.js';
+import type { LiveInstruction, LiveStyleRules } from '../model/live.js';
+import type { DictionaryPayload } from '../model/plan.js';
+import { checkBaseUrl } from './check-base-url.js';
+import { ServiceError } from './errors.js';
+import {
+  parseWith,
+  schemas,
+  toDictionary,
+  toGlossaryV2,
+  toGlossaryV3,
+  toInstruction,
+  toStyleRules,
+  type LiveGlossaryInfo,
+} from './parse-responses.js';
+import { createRequestQueue, type ApiCall, type ClientMetricsHooks, type OperationBudget, type RetryOptions } from './request-queue.js';
+import { createAgent, requestTarget, type HttpAnswer } from './send-request.js';
+import { encodeEntries, parseTsvEntries } from './tsv-entries.js';
+
+export interface ClientOptions {
+  readonly baseUrl: string;
+  readonly apiKey: string;
+  /** The variable the key came from, named in the 401 message (default TERMSYNC_API_KEY). */
+  readonly apiKeyEnv?: string;
+  /** From the project config's `rate_limit` (defaults 5 and 4). */
+  readonly requestsPerSecond?: number;
+  readonly concurrency?: number;
+  readonly clock?: Clock;
+  readonly logger?: Logger;
+  /** Default: one pooled keep-alive agent owned (and closed) by the client. */
+  readonly dispatcher?: Dispatcher;
+  readonly signal?: AbortSignal;
+  readonly retry?: RetryOptions;
+  readonly metrics?: ClientMetricsHooks;
+  /** Jitter source (tests make it deterministic). */
+  readonly random?: () => number;
+}
+
+export interface InstructionInput {
+  readonly label: string;
+  readonly prompt: string;
+  readonly sourceLanguage?: string;
+}
+
+export interface ServiceClient {
+  listGlossaries(): Promise<LiveGlossaryInfo[]>;
+  listGlossariesV2(): Promise<LiveGlossaryInfo[]>;
+  getGlossary(id: string): Promise<LiveGlossaryInfo>;
+  getEntries(id: string, sourceLang: string, targetLang: string): Promise<EntryList>;
+  getEntriesV2(id: string): Promise<EntryList>;
+  createGlossary(name: string, dictionaries: readonly DictionaryPayload[]): Promise<LiveGlossaryInfo>;
+  createGlossaryV2(name: string, dictionary: DictionaryPayload): Promise<LiveGlossaryInfo>;
+  putDictionary(id: string, dictionary: DictionaryPayload): Promise<{ sourceLang: string; targetLang: string; entryCount: number }>;
+  patchGlossary(id: string, change: { name?: string; dictionary?: DictionaryPayload }): Promise<LiveGlossaryInfo>;
+  deleteGlossary(id: string): Promise<void>;
+  deleteGlossaryV2(id: string): Promise<void>;
+  deleteDictionary(id: string, sourceLang: string, targetLang: string): Promise<void>;
+  listStyleRules(): Promise<LiveStyleRules[]>;
+  getStyleRules(id: string): Promise<LiveStyleRules>;
+  createStyleRules(input: {
+    name: string;
+    language: string;
+    configuredRules: ConfiguredRules;
+    customInstructions: readonly InstructionInput[];
+  }): Promise<LiveStyleRules>;
+  renameStyleRules(id: string, name: string): Promise<LiveStyleRules>;
+  putConfiguredRules(id: string, rules: ConfiguredRules): Promise<LiveStyleRules>;
+  createInstruction(id: string, instruction: InstructionInput): Promise<LiveStyleRules>;
+  getInstruction(id: string, instructionId: string): Promise<LiveInstruction>;
+  updateInstruction(id: string, instructionId: string, instruction: { label: string; prompt: string }): Promise<LiveInstruction>;
+  deleteStyleRules(id: string): Promise<void>;
+  listLanguages(resource: 'translate_text' | 'translate_document' | 'glossary' | 'voice' | 'write'): Promise<unknown[]>;
+  close(): Promise<void>;
+}
+
+const STYLE_RULES_PAGE_SIZE = 25;
+/** A listing that never ends (a server ignoring `page`) stops here instead of looping forever. */
+const MAX_STYLE_RULE_PAGES = 400;
+
+const enc = encodeURIComponent;
+
+function checkPositive(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value <= 0) throw new RangeError(`expected ${name} > 0, got ${value}`);
+  return value;
+}
+
+function dictionaryBody(d: DictionaryPayload): Record<string, string> {
+  return { source_lang: canonicalLang(d.sourceLang), target_lang: canonicalLang(d.targetLang), ...encodeEntries(d.entries) };
+}
+
+function instructionBody(i: InstructionInput): Record<string, string> {
+  return { label: i.label, prompt: i.prompt, ...(i.sourceLanguage === undefined ? {} : { source_language: i.sourceLanguage }) };
+}
+
+/**
+ * Names the client has seen in a listing or a create answer, with their ids: after a lost create
+ * answer, a resource of that name whose id is *not* in here is the one our create made.
+ */
+class SeenIds {
+  private readonly byName = new Map<string, Set<string>>();
+  listed = false;
+  add(name: string, id: string): void {
+    let ids = this.byName.get(name);
+    if (!ids) this.byName.set(name, (ids = new Set()));
+    ids.add(id);
+  }
+  has(name: string, id: string): boolean {
+    return this.byName.get(name)?.has(id) ?? false;
+  }
+}
+
+/** The newest of the candidates (ISO times compare as strings); ties broken by id for determinism. */
+function newest<T extends { id: string; creationTime: string }>(items: readonly T[]): T | undefined {
+  return [...items].sort((a, b) => (a.creationTime === b.creationTime ? (a.id < b.id ? 1 : -1) : a.creationTime < b.creationTime ? 1 : -1))[0];
+}
+
+export function createClient(options: ClientOptions): ServiceClient {
+  const base = checkBaseUrl(options.baseUrl);
+  const clock = options.clock ?? systemClock;
+  const logger = options.logger ?? silentLogger;
+  const concurrency = Math.floor(checkPositive('concurrency', options.concurrency, 4));
+  const requestsPerSecond = checkPositive('requestsPerSecond', options.requestsPerSecond, 5);
+  const ownAgent = options.dispatcher ? undefined : createAgent(concurrency);
+  const dispatcher: Dispatcher = options.dispatcher ?? ownAgent ?? createAgent(concurrency);
+  const queue = createRequestQueue({
+    dispatcher,
+    base,
+    apiKey: options.apiKey,
+    apiKeyEnv: options.apiKeyEnv ?? 'TERMSYNC_API_KEY',
+    clock,
+    logger,
+    concurrency,
+    requestsPerSecond,
+    retry: options.retry ?? {},
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
+    ...(options.random === undefined ? {} : { random: options.random }),
+  });
+  const seenGlossaries = new SeenIds();
+  const seenStyleRules = new SeenIds();
+
+  /** An idempotent call: retried as is until it answers 2xx or fails for good. */
+  const send = async (request: Omit<ApiCall, 'idempotent'>, op: OperationBudget = queue.newOperation()): Promise<HttpAnswer> => {
+    const result = await queue.call({ ...request, idempotent: true }, op);
+    if (result.kind === 'answer') return result.answer;
+    // Idempotent calls never yield an unknown outcome; kept for the type's sake.
+    throw new ServiceError('network', { method: request.method, path: requestTarget(request) }, 'outcome unknown');
+  };
+
+  const json = (answer: HttpAnswer, request: Omit<ApiCall, 'idempotent'>): unknown => {
+    const where = { method: request.method, path: requestTarget(request), ...(answer.traceId === undefined ? {} : { traceId: answer.traceId }) };
+    try {
+      return JSON.parse(answer.text) as unknown;
+    } catch {
+      throw new ServiceError('invalid_response', where, 'unexpected response: the body is not JSON');
+    }
+  };
+
+  const getJson = async <T>(request: Omit<ApiCall, 'idempotent'>, parse: (data: unknown, where: { method: string; path: string; traceId?: string }) => T): Promise<T> => {
+    const answer = await send(request);
+    const where = { method: request.method, path: requestTarget(request), ...(answer.traceId === undefined ? {} : { traceId: answer.traceId }) };
+    return parse(json(answer, request), where);
+  };
+
+  /**
+   * A POST that creates a resource. Never resent blindly: when its answer is lost (network error
+   * after sending, or a 5xx after which the write may have landed) the resource is looked up by
+   * name first and adopted if it is there.
+   */
+  const createOnce = async <T>(
+    request: Omit<ApiCall, 'idempotent'>,
+    parse: (answer: HttpAnswer) => T,
+    lookup: () => Promise<T | undefined>,
+  ): Promise<T> => {
+    const op = queue.newOperation();
+    for (;;) {
+      const result = await queue.call({ ...request, idempotent: false }, op);
+      if (result.kind === 'answer') return parse(result.answer);
+      logger.debug({ method: request.method, route: request.route }, 'create answer lost: looking the resource up by name before resending');
+      const found = await lookup();
+      if (found !== undefined) return found;
+      op.failures += 1;
+      if (op.failures >= (options.retry?.maxAttempts ?? 10)) {
+        throw new ServiceError('network', { method: request.method, path: requestTarget(request), attempts: op.attempts }, 'the create never answered and did not land');
+      }
+    }
+  };
+
+  // --- glossaries ---------------------------------------------------------------------------
+
+  const listV3 = async (): Promise<LiveGlossaryInfo[]> =>
+    getJson({ method: 'GET', path: '/v3/glossaries', route: '/v3/glossaries' }, (data, where) =>
+      parseWith(schemas.glossaryListV3, data, where).glossaries.map(toGlossaryV3),
+    );
+  const listV2 = async (): Promise<LiveGlossaryInfo[]> =>
+    getJson({ method: 'GET', path: '/v2/glossaries', route: '/v2/glossaries' }, (data, where) =>
+      parseWith(schemas.glossaryListV2, data, where).glossaries.map(toGlossaryV2),
+    );
+  const remember = (seen: SeenIds, items: readonly { name: string; id: string }[]): void => {
+    seen.listed = true;
+    for (const g of items) seen.add(g.name, g.id);
+  };
+
+  // Without a listing before the first create, a glossary of the same name that already existed
+  // (a v2 recreate is create-first) could be mistaken for ours after a lost answer.
+  const ensureListed = async (seen: SeenIds, list: () => Promise<readonly { name: string; id: string }[]>): Promise<void> => {
+    if (!seen.listed) remember(seen, await list());
+  };
+
+  const adoptGlossary = async (name: string, list: () => Promise<LiveGlossaryInfo[]>): Promise<LiveGlossaryInfo | undefined> => {
+    const candidates = (await list()).filter((g) => g.name === name && !seenGlossaries.has(g.name, g.id));
+    const found = newest(candidates);
+    if (found) {
+      logger.debug({ id: found.id, candidates: candidates.length }, 'adopting the glossary the lost create made');
+      seenGlossaries.add(found.name, found.id);
+    }
+    return found;
+  };
+
+  const client: ServiceClient = {
+    async listGlossaries() {
+      const list = await listV3();
+      remember(seenGlossaries, list);
+      return list;
+    },
+    async listGlossariesV2() {
+      const list = await listV2();
+      remember(seenGlossaries, list);
+      return list;
+    },
+    getGlossary: (id) =>
+      getJson({ method: 'GET', path: `/v3/glossaries/${enc(id)}`, route: '/v3/glossaries/{id}' }, (data, where) =>
+        toGlossaryV3(parseWith(schemas.glossaryV3, data, where)),
+      ),
+    getEntries: (id, sourceLang, targetLang) => {
+      const pair = { source_lang: canonicalLang(sourceLang), target_lang: canonicalLang(targetLang) };
+      return getJson(
+        { method: 'GET', path: `/v3/glossaries/${enc(id)}/entries`, query: pair, route: '/v3/glossaries/{id}/entries' },
+        (data, where) => {
+          const dictionaries = parseWith(schemas.entriesV3, data, where).dictionaries;
+          const match = dictionaries.find((d) => d.source_lang === pair.source_lang && d.target_lang === pair.target_lang) ?? dictionaries[0];
+          if (!match) throw new ServiceError('invalid_response', where, 'unexpected response: no dictionary in the answer');
+          if (match.entries_format !== undefined && match.entries_format.toLowerCase() !== 'tsv') {
+            throw new ServiceError('invalid_response', where, `unexpected response: entries_format "${match.entries_format}", expected tsv`);
+          }
+          return parseTsvEntries(match.entries, where);
+        },
+      );
+    },
+    async getEntriesV2(id) {
+      const request = {
+        method: 'GET',
+        path: `/v2/glossaries/${enc(id)}/entries`,
+        route: '/v2/glossaries/{id}/entries',
+        accept: 'text/tab-separated-values',
+      } as const;
+      const answer = await send(request);
+      return parseTsvEntries(answer.text, { method: 'GET', path: request.path });
+    },
+    async createGlossary(name, dictionaries) {
+      await ensureListed(seenGlossaries, listV3);
+      const request = {
+        method: 'POST',
+        path: '/v3/glossaries',
+        route: '/v3/glossaries',
+        json: { name, dictionaries: dictionaries.map(dictionaryBody) },
+      } as const;
+      const created = await createOnce(
+        request,
+        (answer) => toGlossaryV3(parseWith(schemas.glossaryV3, json(answer, request), { method: 'POST', path: request.path })),
+        () => adoptGlossary(name, listV3),
+      );
+      seenGlossaries.add(created.name, created.id);
+      return created;
+    },
+    async createGlossaryV2(name, dictionary) {
+      await ensureListed(seenGlossaries, listV2);
+      const request = {
+        method: 'POST',
+        path: '/v2/glossaries',
+        route: '/v2/glossaries',
+        json: { name, ...dictionaryBody(dictionary) },
+      } as const;
+      const created = await createOnce(
+        request,
+        (answer) => toGlossaryV2(parseWith(schemas.glossaryV2, json(answer, request), { method: 'POST', path: request.path })),
+        () => adoptGlossary(name, listV2),
+      );
+      seenGlossaries.add(created.name, created.id);
+      return created;
+    },
+    putDictionary: (id, dictionary) =>
+      getJson(
+        { method: 'PUT', path: `/v3/glossaries/${enc(id)}/dictionaries`, route: '/v3/glossaries/{id}/dictionaries', json: dictionaryBody(dictionary) },
+        (data, where) => toDictionary(parseWith(schemas.dictionaryMeta, data, where)),
+      ),
+    patchGlossary: (id, change) =>
+      getJson(
+        {
+          method: 'PATCH',
+          path: `/v3/glossaries/${enc(id)}`,
+          route: '/v3/glossaries/{id}',
+          json: {
+            ...(change.name === undefined ? {} : { name: change.name }),
+            ...(change.dictionary === undefined ? {} : { dictionaries: [dictionaryBody(change.dictionary)] }),
+          },
+        },
+        (data, where) => toGlossaryV3(parseWith(schemas.glossaryV3, data, where)),
+      ),
+    async deleteGlossary(id) {
+      await send({ method: 'DELETE', path: `/v3/glossaries/${enc(id)}`, route: '/v3/glossaries/{id}', goneMeansDone: true });
+    },
+    async deleteGlossaryV2(id) {
+      await send({ method: 'DELETE', path: `/v2/glossaries/${enc(id)}`, route: '/v2/glossaries/{id}', goneMeansDone: true });
+    },
+    async deleteDictionary(id, sourceLang, targetLang) {
+      await send({
+        method: 'DELETE',
+        path: `/v3/glossaries/${enc(id)}/dictionaries`,
+        query: { source_lang: canonicalLang(sourceLang), target_lang: canonicalLang(targetLang) },
+        route: '/v3/glossaries/{id}/dictionaries',
+        goneMeansDone: true,
+      });
+    },
+
+    // --- style rules ------------------------------------------------------------------------
+
+    async listStyleRules() {
+      const all = await listAllStyleRules();
+      remember(seenStyleRules, all);
+      return all;
+    },
+    getStyleRules: (id) =>
+      getJson({ method: 'GET', path: `/v3/style_rules/${enc(id)}`, route: '/v3/style_rules/{id}' }, (data, where) =>
+        toStyleRules(parseWith(schemas.styleRules, data, where)),
+      ),
+    async createStyleRules(input) {
+      await ensureListed(seenStyleRules, listAllStyleRules);
+      const request = {
+        method: 'POST',
+        path: '/v3/style_rules',
+        route: '/v3/style_rules',
+        json: {
+          name: input.name,
+          language: canonicalLang(input.language),
+          configured_rules: input.configuredRules,
+          custom_instructions: input.customInstructions.map(instructionBody),
+        },
+      } as const;
+      const created = await createOnce(
+        request,
+        (answer) => toStyleRules(parseWith(schemas.styleRules, json(answer, request), { method: 'POST', path: request.path })),
+        async () => {
+          const candidates = (await listAllStyleRules()).filter((s) => s.name === input.name && !seenStyleRules.has(s.name, s.id));
+          return newest(candidates);
+        },
+      );
+      seenStyleRules.add(created.name, created.id);
+      return created;
+    },
+    renameStyleRules: (id, name) =>
+      getJson({ method: 'PATCH', path: `/v3/style_rules/${enc(id)}`, route: '/v3/style_rules/{id}', json: { name } }, (data, where) =>
+        toStyleRules(parseWith(schemas.styleRules, data, where)),
+      ),
+    putConfiguredRules: (id, rules) =>
+      getJson(
+        { method: 'PUT', path: `/v3/style_rules/${enc(id)}/configured_rules`, route: '/v3/style_rules/{id}/configured_rules', json: rules },
+        (data, where) => toStyleRules(parseWith(schemas.styleRules, data, where)),
+      ),
+    createInstruction(id, instruction) {
+      const request = {
+        method: 'POST',
+        path: `/v3/style_rules/${enc(id)}/custom_instructions`,
+        route: '/v3/style_rules/{id}/custom_instructions',
+        json: instructionBody(instruction),
+      } as const;
+      // Labels are unique within a list (the repository's identity of an instruction): after a
+      // lost answer, an instruction with this label means the POST landed.
+      return createOnce(
+        request,
+        (answer) => toStyleRules(parseWith(schemas.styleRules, json(answer, request), { method: 'POST', path: request.path })),
+        async () => {
+          const list = await client.getStyleRules(id);
+          return list.customInstructions.some((i) => i.label === instruction.label) ? list : undefined;
+        },
+      );
+    },
+    getInstruction: (id, instructionId) =>
+      getJson(
+        {
+          method: 'GET',
+          path: `/v3/style_rules/${enc(id)}/custom_instructions/${enc(instructionId)}`,
+          route: '/v3/style_rules/{id}/custom_instructions/{instructionId}',
+        },
+        (data, where) => toInstruction(parseWith(schemas.instruction, data, where)),
+      ),
+    updateInstruction: (id, instructionId, instruction) =>
+      getJson(
+        {
+          method: 'PUT',
+          path: `/v3/style_rules/${enc(id)}/custom_instructions/${enc(instructionId)}`,
+          route: '/v3/style_rules/{id}/custom_instructions/{instructionId}',
+          json: { label: instruction.label, prompt: instruction.prompt },
+        },
+        (data, where) => toInstruction(parseWith(schemas.instruction, data, where)),
+      ),
+    async deleteStyleRules(id) {
+      await send({ method: 'DELETE', path: `/v3/style_rules/${enc(id)}`, route: '/v3/style_rules/{id}', goneMeansDone: true });
+    },
+
+    listLanguages: (resource) =>
+      getJson({ method: 'GET', path: '/v3/languages', query: { resource }, route: '/v3/languages' }, (data, where) =>
+        parseWith(schemas.languages, data, where),
+      ),
+
+    async close() {
+      await queue.onIdle();
+      await ownAgent?.close();
+    },
+  };
+
+  async function listAllStyleRules(): Promise<LiveStyleRules[]> {
+    const all: LiveStyleRules[] = [];
+    const ids = new Set<string>();
+    for (let page = 0; page < MAX_STYLE_RULE_PAGES; page += 1) {
+      const items = await getJson(
+        {
+          method: 'GET',
+          path: '/v3/style_rules',
+          query: { detailed: 'true', page: String(page), page_size: String(STYLE_RULES_PAGE_SIZE) },
+          route: '/v3/style_rules',
+        },
+        (data, where) => parseWith(schemas.styleRulesList, data, where).style_rules.map(toStyleRules),
+      );
+      let added = 0;
+      for (const item of items) {
+        if (ids.has(item.id)) continue;
+        ids.add(item.id);
+        all.push(item);
+        added += 1;
+      }
+      // A short page is the last one; a page of nothing new means the server ignores `page`.
+      if (items.length < STYLE_RULES_PAGE_SIZE || added === 0) break;
+    }
+    return all;
+  }
+
+  return client;
+}

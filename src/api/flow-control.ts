@@ -1,0 +1,120 @@
+import type { Clock } from '../lib/clock.js';
+import { fullJitterBackoff, glossaryCooldownMs } from './retry-policy.js';
+
+/**
+ * The shared state that keeps the client polite: the send pacer, the throttle gate (429/529
+ * pause every request), the glossary cool-down (456 pauses glossary endpoints only) and the
+ * adaptive rate.
+ *
+ * Pacing is our own, on the injected clock, rather than p-queue's `interval`: p-queue counts with
+ * real timers, so fake-time tests could not drive it, and its window counts task *starts* while we
+ * need to count sends, after the gates. p-queue still bounds concurrency.
+ */
+export interface FlowControlOptions {
+  readonly clock: Clock;
+  /** The configured rate: the adaptive rate never goes above it. */
+  readonly requestsPerSecond: number;
+  readonly random?: () => number;
+  /** Total 456 cool-down the client may sit out before 456 becomes an error. */
+  readonly glossaryCooldownBudgetMs?: number;
+  /**
+   * Extra room in the one-second window: a request sent exactly 1000 ms after the one N sends
+   * earlier may arrive a hair sooner than that at a server counting a sliding window.
+   */
+  readonly windowMarginMs?: number;
+}
+
+export interface FlowControl {
+  /** Earliest time a request to this kind of endpoint may be sent (gates only, not pacing). */
+  openAt(glossary: boolean): number;
+  /** Reserves the next send slot and returns its time (>= now). */
+  reserveSend(): number;
+  /** 429/529: closes the gate for every request. Returns the wait applied. */
+  onThrottle(retryAfterMs: number | undefined, sentAt: number): number;
+  /** 456: extends the glossary cool-down; `undefined` when the budget is spent. */
+  onGlossaryQuota(retryAfterMs: number | undefined): number | undefined;
+  onSuccess(glossary: boolean): void;
+  currentRate(): number;
+}
+
+export function createFlowControl(options: FlowControlOptions): FlowControl {
+  const { clock } = options;
+  const random = options.random ?? Math.random;
+  const configured = options.requestsPerSecond;
+  if (!(configured > 0) || !Number.isFinite(configured)) {
+    throw new RangeError(`expected requestsPerSecond > 0, got ${configured}`);
+  }
+  const margin = options.windowMarginMs ?? 25;
+  const budget = options.glossaryCooldownBudgetMs ?? 300_000;
+  const minRate = Math.max(0.05, configured / 64);
+
+  let rate = configured;
+  let lastSendAt = -Infinity;
+  const sends: number[] = []; // reserved send times, ascending; only the last `windowCount()` matter
+  let throttleUntil = -Infinity;
+  let throttleStreak = 0;
+  let lastDecreaseAt = -Infinity;
+  let successRun = 0;
+  let glossaryUntil = -Infinity;
+  let glossaryStreak = 0;
+  let glossarySpent = 0;
+
+  const windowCount = (): number => Math.max(1, Math.floor(rate));
+
+  return {
+    openAt: (glossary) => (glossary ? Math.max(throttleUntil, glossaryUntil) : throttleUntil),
+
+    reserveSend() {
+      const now = clock.now();
+      let at = Math.max(now, lastSendAt + 1000 / rate);
+      // At most `rate` sends in any window of one second (plus margin), whatever the spacing did.
+      const n = windowCount();
+      const nth = sends.length >= n ? sends[sends.length - n] : undefined;
+      if (nth !== undefined) at = Math.max(at, nth + 1000 + margin);
+      sends.push(at);
+      if (sends.length > Math.ceil(configured) + 1) sends.splice(0, sends.length - Math.ceil(configured) - 1);
+      lastSendAt = at;
+      return at;
+    },
+
+    onThrottle(retryAfterMs, sentAt) {
+      const now = clock.now();
+      const wait = retryAfterMs ?? fullJitterBackoff(throttleStreak, random, 500, 30_000);
+      throttleStreak += 1;
+      throttleUntil = Math.max(throttleUntil, now + wait);
+      // One decrease per round: answers to requests sent before the last decrease say nothing
+      // about the new rate (a burst of concurrent 429s must not divide the rate by 16).
+      if (sentAt >= lastDecreaseAt) {
+        rate = Math.max(minRate, rate / 2);
+        lastDecreaseAt = now;
+      }
+      successRun = 0;
+      return wait;
+    },
+
+    onGlossaryQuota(retryAfterMs) {
+      const now = clock.now();
+      const wait = retryAfterMs ?? glossaryCooldownMs(glossaryStreak);
+      const until = Math.max(glossaryUntil, now + wait);
+      const added = until - Math.max(glossaryUntil, now);
+      if (glossarySpent + added > budget) return undefined;
+      glossarySpent += added;
+      glossaryUntil = until;
+      glossaryStreak += 1;
+      return wait;
+    },
+
+    onSuccess(glossary) {
+      throttleStreak = 0;
+      if (glossary) glossaryStreak = 0;
+      successRun += 1;
+      // Additive increase after about one second's worth of successes at the current rate.
+      if (rate < configured && successRun >= Math.max(5, Math.ceil(rate))) {
+        rate = Math.min(configured, rate + configured / 10);
+        successRun = 0;
+      }
+    },
+
+    currentRate: () => rate,
+  };
+}

@@ -1,0 +1,15 @@
+export { createClient, type ClientOptions, type InstructionInput, type ServiceClient } from './create-client.js';
+export type { LiveGlossaryInfo } from './parse-responses.js';
+export type { ClientMetricsHooks, RetryOptions } from './request-queue.js';
+export { readApiKey, readBaseUrl, API_KEY_FILE_ENV, type Env } from './read-env.js';
+export { checkBaseUrl } from './check-base-url.js';
+export {
+  ServiceError,
+  ServiceAuthError,
+  isServiceError,
+  isServiceAuthError,
+  isServiceFailure,
+  isAuthError,
+  type ServiceErrorCode,
+  type ServiceFailure,
+} from './errors.js';

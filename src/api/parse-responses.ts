@@ -1,0 +1,161 @@
+import { z } from 'zod';
+import type { LiveDictionary, LiveGlossary, LiveInstruction, LiveStyleRules } from '../model/live.js';
+import { canonicalLang } from '../lib/canonical.js';
+import { ServiceError } from './errors.js';
+
+/**
+ * Runtime checks of the service's answers. Raw snake_case shapes become the model's camelCase
+ * types here and nowhere else; unknown extra fields are dropped (zod strips them), missing or
+ * mistyped fields are an `invalid_response` error naming the endpoint and the field.
+ */
+
+export type LiveGlossaryInfo = LiveGlossary & { readonly ready?: boolean };
+
+const lang = z.string().min(1).transform(canonicalLang);
+const count = z.number().int().nonnegative();
+
+const dictionaryMeta = z.object({ source_lang: lang, target_lang: lang, entry_count: count });
+
+const glossaryV3 = z.object({
+  glossary_id: z.string().min(1),
+  name: z.string(),
+  ready: z.boolean().optional(),
+  dictionaries: z.array(dictionaryMeta),
+  creation_time: z.string(),
+});
+
+const glossaryV2 = z.object({
+  glossary_id: z.string().min(1),
+  name: z.string(),
+  ready: z.boolean().optional(),
+  source_lang: lang,
+  target_lang: lang,
+  creation_time: z.string(),
+  entry_count: count,
+});
+
+const configuredRules = z.record(z.string(), z.record(z.string(), z.string()));
+
+const instruction = z.object({
+  id: z.string().min(1),
+  label: z.string(),
+  prompt: z.string(),
+  source_language: z.string().nullish(),
+});
+
+const styleRules = z.object({
+  style_id: z.string().min(1),
+  name: z.string(),
+  language: lang,
+  version: z.number().int(),
+  configured_rules: configuredRules,
+  custom_instructions: z.array(instruction),
+  creation_time: z.string(),
+  updated_time: z.string(),
+});
+
+export const schemas = {
+  glossaryV3,
+  glossaryV2,
+  glossaryListV3: z.object({ glossaries: z.array(glossaryV3) }),
+  glossaryListV2: z.object({ glossaries: z.array(glossaryV2) }),
+  entriesV3: z.object({
+    dictionaries: z.array(
+      z.object({ source_lang: lang, target_lang: lang, entries: z.string(), entries_format: z.string().optional() }),
+    ),
+  }),
+  dictionaryMeta,
+  styleRules,
+  styleRulesList: z.object({ style_rules: z.array(styleRules) }),
+  instruction,
+  languages: z.array(z.unknown()),
+} as const;
+
+/** The service's error body; every field optional (a proxy may answer with anything). */
+const errorBody = z.object({
+  message: z.string().optional(),
+  code: z.string().optional(),
+  detail: z.string().optional(),
+});
+
+export function parseErrorBody(text: string): { message?: string; code?: string; detail?: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return {};
+  }
+  const result = errorBody.safeParse(json);
+  if (!result.success) return {};
+  const out: { message?: string; code?: string; detail?: string } = {};
+  // Long bodies are cut: they end up in one-line messages.
+  if (result.data.message !== undefined) out.message = result.data.message.slice(0, 500);
+  if (result.data.code !== undefined) out.code = result.data.code.slice(0, 100);
+  if (result.data.detail !== undefined) out.detail = result.data.detail.slice(0, 500);
+  return out;
+}
+
+export function parseWith<S extends z.ZodType>(
+  schema: S,
+  data: unknown,
+  where: { method: string; path: string; traceId?: string },
+): z.output<S> {
+  const result = schema.safeParse(data);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = issue && issue.path.length > 0 ? `\`${issue.path.join('.')}\`` : 'the body';
+  const more = result.error.issues.length > 1 ? ` (and ${result.error.issues.length - 1} more problems)` : '';
+  throw new ServiceError(
+    'invalid_response',
+    { method: where.method, path: where.path, ...(where.traceId === undefined ? {} : { traceId: where.traceId }) },
+    `unexpected response: ${field}: ${issue?.message ?? 'invalid'}${more}`,
+  );
+}
+
+export function toDictionary(raw: z.output<typeof dictionaryMeta>): LiveDictionary {
+  return { sourceLang: raw.source_lang, targetLang: raw.target_lang, entryCount: raw.entry_count };
+}
+
+export function toGlossaryV3(raw: z.output<typeof glossaryV3>): LiveGlossaryInfo {
+  return {
+    id: raw.glossary_id,
+    name: raw.name,
+    api: 'v3',
+    dictionaries: raw.dictionaries.map(toDictionary),
+    creationTime: raw.creation_time,
+    ...(raw.ready === undefined ? {} : { ready: raw.ready }),
+  };
+}
+
+export function toGlossaryV2(raw: z.output<typeof glossaryV2>): LiveGlossaryInfo {
+  return {
+    id: raw.glossary_id,
+    name: raw.name,
+    api: 'v2',
+    dictionaries: [{ sourceLang: raw.source_lang, targetLang: raw.target_lang, entryCount: raw.entry_count }],
+    creationTime: raw.creation_time,
+    ...(raw.ready === undefined ? {} : { ready: raw.ready }),
+  };
+}
+
+export function toInstruction(raw: z.output<typeof instruction>): LiveInstruction {
+  return {
+    id: raw.id,
+    label: raw.label,
+    prompt: raw.prompt,
+    ...(raw.source_language ? { sourceLanguage: canonicalLang(raw.source_language) } : {}),
+  };
+}
+
+export function toStyleRules(raw: z.output<typeof styleRules>): LiveStyleRules {
+  return {
+    id: raw.style_id,
+    name: raw.name,
+    language: raw.language,
+    version: raw.version,
+    configuredRules: raw.configured_rules,
+    customInstructions: raw.custom_instructions.map(toInstruction),
+    creationTime: raw.creation_time,
+    updatedTime: raw.updated_time,
+  };
+}

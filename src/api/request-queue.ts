@@ -1,0 +1,273 @@
+import PQueue from 'p-queue';
+import type { Dispatcher } from 'undici';
+import type { Clock } from '../lib/clock.js';
+import type { Logger } from '../lib/logger.js';
+import { isTrackingClock } from '../lib/virtual-clock.js';
+import type { BaseUrl } from './check-base-url.js';
+import { ServiceAuthError, ServiceError, type ServiceFailure } from './errors.js';
+import { createFlowControl, type FlowControl } from './flow-control.js';
+import { parseErrorBody } from './parse-responses.js';
+import { classifyStatus, describeNetworkError, fullJitterBackoff, parseRetryAfter } from './retry-policy.js';
+import { requestTarget, sendRequest, type HttpAnswer, type HttpRequest } from './send-request.js';
+
+export interface RetryOptions {
+  /** Transient failures (5xx, network) one operation may meet before it fails. Throttling answers do not count: the deadline bounds them. */
+  readonly maxAttempts?: number;
+  /** Overall time one operation may take, waits included. */
+  readonly deadlineMs?: number;
+  /** Total 456 cool-down the client sits out before 456 becomes an error. */
+  readonly glossaryCooldownBudgetMs?: number;
+}
+
+/** Optional callbacks; a daemon feeds its metrics registry from them. */
+export interface ClientMetricsHooks {
+  onRequest?(method: string, route: string, status: number | 'network', ms: number): void;
+  onThrottle?(kind: '429' | '529' | '456', waitMs: number): void;
+  onRetry?(method: string, route: string, reason: string, attempt: number): void;
+}
+
+export interface ApiCall extends HttpRequest {
+  /** Path template for logs and metrics, e.g. `/v3/glossaries/{id}`. */
+  readonly route: string;
+  /** Safe to send again as is (GET, PUT, DELETE, PATCH). A POST create is not. */
+  readonly idempotent: boolean;
+  /** A DELETE whose earlier attempt had an unknown outcome: a 404 now means it landed. */
+  readonly goneMeansDone?: boolean;
+}
+
+/** What one operation may still spend: shared by the resends and look-ups of one create. */
+export interface OperationBudget {
+  readonly deadline: number;
+  failures: number;
+  attempts: number;
+  /** An earlier attempt may have been processed (network error after send, 5xx). */
+  outcomeUnknown: boolean;
+}
+
+export type CallResult =
+  | { readonly kind: 'answer'; readonly answer: HttpAnswer }
+  /** Only for non-idempotent calls: the request may have landed; look before resending. */
+  | { readonly kind: 'unknown_outcome' };
+
+export interface RequestQueueOptions {
+  readonly dispatcher: Dispatcher;
+  readonly base: BaseUrl;
+  readonly apiKey: string;
+  /** Named in the 401 message (the variable, never the value). */
+  readonly apiKeyEnv: string;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly signal?: AbortSignal;
+  readonly concurrency: number;
+  readonly requestsPerSecond: number;
+  readonly retry: RetryOptions;
+  readonly metrics?: ClientMetricsHooks;
+  readonly random?: () => number;
+}
+
+export interface RequestQueue {
+  newOperation(): OperationBudget;
+  call(request: ApiCall, op: OperationBudget): Promise<CallResult>;
+  readonly flow: FlowControl;
+  onIdle(): Promise<void>;
+}
+
+const GATE_CLOSED = Symbol('gate closed');
+
+const STATUS_TEXT: Readonly<Record<number, string>> = {
+  400: 'bad request',
+  404: 'not found',
+  409: 'conflict',
+  413: 'request too large',
+  415: 'unsupported entries format',
+  422: 'unprocessable request',
+};
+
+function isGlossaryPath(path: string): boolean {
+  return path.startsWith('/v3/glossaries') || path.startsWith('/v2/glossar');
+}
+
+export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
+  const { clock, signal, metrics } = options;
+  const random = options.random ?? Math.random;
+  const maxAttempts = options.retry.maxAttempts ?? 10;
+  const deadlineMs = options.retry.deadlineMs ?? 600_000;
+  const log = options.logger.child({ component: 'api' });
+  const flow = createFlowControl({
+    clock,
+    requestsPerSecond: options.requestsPerSecond,
+    random,
+    ...(options.retry.glossaryCooldownBudgetMs === undefined ? {} : { glossaryCooldownBudgetMs: options.retry.glossaryCooldownBudgetMs }),
+  });
+  const slots = new PQueue({ concurrency: options.concurrency });
+  const track = <T>(work: Promise<T>): Promise<T> => (isTrackingClock(clock) ? clock.track(work) : work);
+
+  const failureOf = (request: ApiCall, op: OperationBudget, answer?: HttpAnswer): ServiceFailure => {
+    const failure: { -readonly [K in keyof ServiceFailure]: ServiceFailure[K] } = {
+      method: request.method,
+      path: requestTarget(request),
+      attempts: op.attempts,
+    };
+    if (answer) {
+      failure.status = answer.status;
+      const body = parseErrorBody(answer.text);
+      if (body.message !== undefined) failure.serviceMessage = body.message;
+      if (body.code !== undefined) failure.serviceCode = body.code;
+      if (body.detail !== undefined) failure.detail = body.detail;
+      if (answer.traceId !== undefined) failure.traceId = answer.traceId;
+    }
+    return failure;
+  };
+
+  const throwIfAborted = (request: ApiCall, op: OperationBudget): void => {
+    if (signal?.aborted) throw new ServiceError('aborted', failureOf(request, op), 'aborted before completion');
+  };
+
+  /** Sleeps until `at` unless that is past the operation's deadline. */
+  const waitUntil = async (at: number, request: ApiCall, op: OperationBudget, why: 'throttled' | 'deadline'): Promise<void> => {
+    const now = clock.now();
+    if (at <= now) return;
+    if (at > op.deadline) {
+      const summary =
+        why === 'throttled'
+          ? `the service asks to wait ${Math.ceil((at - now) / 1000)} s, beyond the operation deadline`
+          : `gave up: the operation deadline (${deadlineMs} ms) would pass while waiting to retry`;
+      throw new ServiceError(why, failureOf(request, op), summary);
+    }
+    try {
+      await clock.sleep(at - now, signal);
+    } catch (error) {
+      throwIfAborted(request, op);
+      throw error;
+    }
+  };
+
+  /** One send: wait for the gates outside any slot, then take a slot, pace, and send. */
+  const attempt = async (request: ApiCall, op: OperationBudget, glossary: boolean): Promise<{ answer: HttpAnswer; sentAt: number } | { network: unknown; sentAt: number }> => {
+    for (;;) {
+      throwIfAborted(request, op);
+      // Waiting outside the slot: a glossary call cooling down must not hold a slot a style-rule call could use.
+      await waitUntil(flow.openAt(glossary), request, op, 'throttled');
+      const result = await slots.add(async () => {
+        if (flow.openAt(glossary) > clock.now()) return GATE_CLOSED;
+        const at = flow.reserveSend();
+        if (at > clock.now()) await clock.sleep(at - clock.now(), signal);
+        // The gate may have closed while we waited for our turn: requests already sent cannot be
+        // recalled, but this one has not left yet.
+        if (flow.openAt(glossary) > clock.now()) return GATE_CLOSED;
+        const sentAt = clock.now();
+        op.attempts += 1;
+        log.trace({ method: request.method, path: requestTarget(request), attempt: op.attempts }, 'sending');
+        try {
+          return { answer: await track(sendRequest(options.dispatcher, options.base, options.apiKey, request, signal)), sentAt };
+        } catch (error) {
+          return { network: error, sentAt };
+        }
+      });
+      if (result !== GATE_CLOSED) return result;
+    }
+  };
+
+  const retryAfterBackoff = async (request: ApiCall, op: OperationBudget, reason: string, retryAfterMs?: number): Promise<void> => {
+    op.failures += 1;
+    if (op.failures >= maxAttempts) return;
+    metrics?.onRetry?.(request.method, request.route, reason, op.attempts);
+    const wait = Math.max(retryAfterMs ?? 0, fullJitterBackoff(op.failures - 1, random));
+    log.debug({ method: request.method, route: request.route, reason, waitMs: wait, attempt: op.attempts }, 'retrying after back-off');
+    await waitUntil(clock.now() + wait, request, op, 'deadline');
+  };
+
+  const call = async (request: ApiCall, op: OperationBudget): Promise<CallResult> => {
+    const glossary = isGlossaryPath(request.path);
+    for (;;) {
+      const started = clock.now();
+      const result = await attempt(request, op, glossary);
+      const ms = clock.now() - started;
+
+      if ('network' in result) {
+        throwIfAborted(request, op);
+        const net = describeNetworkError(result.network);
+        metrics?.onRequest?.(request.method, request.route, 'network', ms);
+        log.debug({ method: request.method, route: request.route, error: net.code, attempt: op.attempts }, 'network failure');
+        if (net.maybeSent) op.outcomeUnknown = true;
+        if (!request.idempotent && net.maybeSent) return { kind: 'unknown_outcome' };
+        await retryAfterBackoff(request, op, `network:${net.code}`);
+        if (op.failures >= maxAttempts) {
+          throw new ServiceError('network', failureOf(request, op), `network failure (${net.code}) after ${op.attempts} attempts`, {
+            cause: result.network,
+          });
+        }
+        continue;
+      }
+
+      const { answer, sentAt } = result;
+      metrics?.onRequest?.(request.method, request.route, answer.status, ms);
+      log.debug({ method: request.method, route: request.route, status: answer.status, ms, attempt: op.attempts }, 'service answer');
+      const retryAfterMs = parseRetryAfter(answer.retryAfter, clock.now());
+
+      switch (classifyStatus(answer.status)) {
+        case 'ok':
+          flow.onSuccess(glossary);
+          return { kind: 'answer', answer };
+        case 'throttle': {
+          const wait = flow.onThrottle(retryAfterMs, sentAt);
+          metrics?.onThrottle?.(answer.status === 529 ? '529' : '429', wait);
+          log.debug({ status: answer.status, waitMs: wait, rate: flow.currentRate() }, 'throttled: pausing the queue');
+          if (clock.now() + wait > op.deadline) {
+            throw new ServiceError('throttled', failureOf(request, op, answer), `still throttled (${answer.status}) at the operation deadline`);
+          }
+          continue;
+        }
+        case 'glossary_quota': {
+          const wait = glossary ? flow.onGlossaryQuota(retryAfterMs) : flow.onThrottle(retryAfterMs, sentAt);
+          if (wait === undefined) {
+            throw new ServiceError(
+              'glossary_quota',
+              failureOf(request, op, answer),
+              'glossary quota exceeded (456) and the cool-down budget is spent',
+            );
+          }
+          metrics?.onThrottle?.('456', wait);
+          log.debug({ status: 456, waitMs: wait }, 'glossary quota: cooling down glossary calls');
+          continue;
+        }
+        case 'transient':
+          op.outcomeUnknown = true;
+          if (!request.idempotent) return { kind: 'unknown_outcome' };
+          await retryAfterBackoff(request, op, `http_${answer.status}`, retryAfterMs);
+          if (op.failures >= maxAttempts) {
+            throw new ServiceError(`http_${answer.status}`, failureOf(request, op, answer), `HTTP ${answer.status} after ${op.attempts} attempts`);
+          }
+          continue;
+        case 'auth': {
+          const status = answer.status === 401 ? 401 : 403;
+          const write = request.method !== 'GET';
+          const summary =
+            status === 401
+              ? `the service rejected the API key from ${options.apiKeyEnv} (401)`
+              : write
+                ? 'the key is read-only: writes are not permitted (403)'
+                : 'the key is not permitted to read this (403)';
+          throw new ServiceAuthError({ ...failureOf(request, op, answer), status }, summary);
+        }
+        case 'final':
+          if (answer.status === 404 && request.goneMeansDone && op.outcomeUnknown) {
+            // The earlier attempt did the delete; its answer was lost.
+            return { kind: 'answer', answer: { status: 204, text: '' } };
+          }
+          throw new ServiceError(
+            `http_${answer.status}`,
+            failureOf(request, op, answer),
+            `${STATUS_TEXT[answer.status] ?? 'failed'} (${answer.status})`,
+          );
+      }
+    }
+  };
+
+  return {
+    flow,
+    newOperation: () => ({ deadline: clock.now() + deadlineMs, failures: 0, attempts: 0, outcomeUnknown: false }),
+    call,
+    onIdle: () => slots.onIdle(),
+  };
+}
