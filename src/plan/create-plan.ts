@@ -1,0 +1,102 @@
+import type { DesiredState, Fingerprints, LiveState, Operation, Plan, ResourceChange } from '../model/index.js';
+import { PLAN_FORMAT_VERSION } from '../model/index.js';
+import { checkGuards } from './check-guards.js';
+import { compareStrings } from './compare-strings.js';
+import { dictionaryKey } from './dictionaries-to-read.js';
+import type { DraftChange, DraftOperation } from './draft.js';
+import { Refs } from './draft.js';
+import { fingerprintLive } from './fingerprint-live.js';
+import { matchGlossaries, matchStyleRules } from './match-live.js';
+import { planGlossary, v2Equals, type EntriesOf } from './plan-glossary.js';
+import { planPrune } from './plan-prune.js';
+import { planStyleRules, styleRulesEqual } from './plan-style-rules.js';
+import { summarizePlan } from './summarize-plan.js';
+
+export interface PlanInput {
+  readonly target: string;
+  readonly desired: DesiredState;
+  readonly live: LiveState;
+}
+
+const ACTION_ORDER = { create: 0, update: 1, replace: 2, delete: 3 } as const;
+
+/** Creates first (so replacements exist before anything is deleted), then edits, then deletes. */
+function phaseOf(op: DraftOperation): number {
+  const type = op.body.type;
+  if (type === 'glossary.create' || type === 'glossary_v2.create' || type === 'style_rules.create') return 0;
+  if (type === 'glossary.delete' || type === 'style_rules.delete') return 2;
+  return 1;
+}
+
+function compareChanges(a: DraftChange, b: DraftChange): number {
+  return (
+    compareStrings(a.change.address.kind, b.change.address.kind) ||
+    compareStrings(a.change.address.name, b.change.address.name) ||
+    ACTION_ORDER[a.change.action] - ACTION_ORDER[b.change.action] ||
+    compareStrings(a.change.liveId ?? '', b.change.liveId ?? '')
+  );
+}
+
+/** Desired + live → the smallest set of operations that makes the service equal to the repository. */
+export function createPlan(input: PlanInput): Plan {
+  const { desired, live } = input;
+  const refs = new Refs();
+  const entriesOf: EntriesOf = (g, dict) => live.entries.get(dictionaryKey(g.id, dict));
+
+  const glossaryMatching = matchGlossaries(desired.glossaries, live.glossaries, (d, g) => v2Equals(d, g, entriesOf));
+  const styleMatching = matchStyleRules(desired.styleRules, live.styleRules, styleRulesEqual);
+  const drafts: DraftChange[] = [
+    ...glossaryMatching.matches.flatMap((m) => planGlossary(m, entriesOf, refs)),
+    ...styleMatching.matches.flatMap((m) => planStyleRules(m, refs)),
+  ];
+  const prune = planPrune(desired.config, glossaryMatching.unclaimed, styleMatching.unclaimed, refs);
+  drafts.push(...prune.changes);
+  drafts.sort(compareChanges);
+
+  // Number the operations in a safe execution order; dependencies point backwards only.
+  const ordered = drafts
+    .flatMap((d) => d.ops)
+    .map((op, index) => ({ op, index }))
+    .sort((a, b) => phaseOf(a.op) - phaseOf(b.op) || a.index - b.index)
+    .map(({ op }) => op);
+  const keyOf = new Map(ordered.map((op, i) => [op.ref, `op-${i + 1}`]));
+  const key = (ref: string): string => keyOf.get(ref) ?? ref;
+  const operations = ordered.map((op): Operation => ({ key: key(op.ref), dependsOn: op.after.map(key).sort(compareKeys), ...op.body }));
+  const changes: ResourceChange[] = drafts.map((d) => ({ ...d.change, operations: d.ops.map((op) => key(op.ref)).sort(compareKeys) }));
+
+  return {
+    format_version: PLAN_FORMAT_VERSION,
+    target: input.target,
+    changes,
+    operations,
+    guards: checkGuards(desired, changes, operations),
+    notManaged: prune.notManaged,
+    fingerprints: planFingerprints(input, drafts),
+    summary: summarizePlan(changes, operations),
+  };
+}
+
+function compareKeys(a: string, b: string): number {
+  return Number(a.slice(3)) - Number(b.slice(3));
+}
+
+/**
+ * The part of the live state the plan depends on: every live resource it changes or keeps, and
+ * every live resource of a declared name; not-managed resources may change freely meanwhile.
+ */
+function planFingerprints(input: PlanInput, drafts: readonly DraftChange[]): Fingerprints {
+  const { desired, live } = input;
+  const all = fingerprintLive(live);
+  const glossaryNames = new Set(desired.glossaries.flatMap((g) => (g.renamedFrom === undefined ? [g.name] : [g.name, g.renamedFrom])));
+  const styleNames = new Set(desired.styleRules.flatMap((s) => (s.renamedFrom === undefined ? [s.name] : [s.name, s.renamedFrom])));
+  const touched = new Set(drafts.map((d) => d.change.liveId).filter((id) => id !== undefined));
+  return {
+    glossaries: all.glossaries.filter((g) => glossaryNames.has(g.name) || touched.has(g.id)),
+    styleRules: all.styleRules.filter((s) => styleNames.has(s.name) || touched.has(s.id)),
+    names: {
+      glossaries: desired.glossaries.map((g) => g.name).sort(compareStrings),
+      styleRules: desired.styleRules.map((s) => s.name).sort(compareStrings),
+    },
+  };
+}
+

@@ -1,0 +1,57 @@
+import type { EntryChange, EntryList, Entries } from '../model/index.js';
+import { compareStrings } from './compare-strings.js';
+
+export interface EntriesDiff {
+  readonly added: number;
+  readonly changed: number;
+  readonly removed: number;
+  /** Every change, sorted by source. */
+  readonly entryChanges: readonly EntryChange[];
+  /** Added and changed entries (what a PATCH merges), sorted by source. */
+  readonly upserts: EntryList;
+}
+
+/** Entries as a list sorted by source phrase. */
+export function toEntryList(entries: Entries): EntryList {
+  return [...entries].sort((a, b) => compareStrings(a[0], b[0]));
+}
+
+/** Term-level diff of two canonical dictionaries: what must happen to `live` to make it `desired`. */
+export function diffEntries(desired: Entries, live: Entries): EntriesDiff {
+  const entryChanges: EntryChange[] = [];
+  const upserts: [string, string][] = [];
+  let added = 0;
+  let changed = 0;
+  let removed = 0;
+  for (const [source, target] of desired) {
+    const before = live.get(source);
+    if (before === undefined) {
+      added++;
+      entryChanges.push({ source, after: target });
+      upserts.push([source, target]);
+    } else if (before !== target) {
+      changed++;
+      entryChanges.push({ source, before, after: target });
+      upserts.push([source, target]);
+    }
+  }
+  for (const [source, before] of live) {
+    if (!desired.has(source)) {
+      removed++;
+      entryChanges.push({ source, before });
+    }
+  }
+  entryChanges.sort((a, b) => compareStrings(a.source, b.source));
+  upserts.sort((a, b) => compareStrings(a[0], b[0]));
+  return { added, changed, removed, entryChanges, upserts };
+}
+
+/** All entries of a new dictionary as added changes. */
+export function allAdded(list: EntryList): EntryChange[] {
+  return list.map(([source, after]) => ({ source, after }));
+}
+
+/** All entries of a dropped dictionary as removed changes. */
+export function allRemoved(list: EntryList): EntryChange[] {
+  return list.map(([source, before]) => ({ source, before }));
+}

@@ -1,0 +1,87 @@
+import { createHash } from 'node:crypto';
+import { pairKey } from '../lib/canonical.js';
+import type { Entries, Fingerprints, GlossaryFingerprint, LiveState, StyleRulesFingerprint } from '../model/index.js';
+import { compareStrings } from './compare-strings.js';
+import { dictionaryKey } from './dictionaries-to-read.js';
+import { toEntryList } from './diff-entries.js';
+
+/** sha256 of a dictionary's canonical entries, independent of their order. */
+export function hashEntries(entries: Entries): string {
+  const hash = createHash('sha256');
+  // JSON keeps phrases with tabs or newlines unambiguous.
+  for (const entry of toEntryList(entries)) hash.update(`${JSON.stringify(entry)}\n`);
+  return hash.digest('hex');
+}
+
+/** What the plan read from the service, sorted: apply of a saved plan re-reads and compares. */
+export function fingerprintLive(live: LiveState): Fingerprints {
+  const glossaries: GlossaryFingerprint[] = live.glossaries.map((g) => {
+    const entryHashes: Record<string, string> = {};
+    for (const dict of [...g.dictionaries].sort((a, b) => compareStrings(pairKey(a), pairKey(b)))) {
+      const entries = live.entries.get(dictionaryKey(g.id, dict));
+      if (entries !== undefined) entryHashes[pairKey(dict)] = hashEntries(entries);
+    }
+    return {
+      id: g.id,
+      name: g.name,
+      api: g.api,
+      dictionaries: g.dictionaries.map((dict) => `${pairKey(dict)}:${dict.entryCount}`).sort(compareStrings),
+      entryHashes,
+    };
+  });
+  const styleRules: StyleRulesFingerprint[] = live.styleRules.map((s) => ({ id: s.id, name: s.name, version: s.version }));
+  return {
+    glossaries: glossaries.sort((a, b) => compareStrings(a.id, b.id)),
+    styleRules: styleRules.sort((a, b) => compareStrings(a.id, b.id)),
+  };
+}
+
+/**
+ * Differences between a saved plan's fingerprints and the live state now, for people; [] means
+ * the plan is still fresh. Only what the saved plan holds matters: its resources (by id) must be
+ * unchanged, and no new live resource may carry a name the repository declares.
+ */
+export function compareFingerprints(saved: Fingerprints, current: Fingerprints): string[] {
+  const problems: string[] = [];
+  const currentGlossaries = new Map(current.glossaries.map((g) => [g.id, g]));
+  for (const was of saved.glossaries) {
+    const what = `glossary "${was.name}" (id ${was.id})`;
+    const now = currentGlossaries.get(was.id);
+    if (now === undefined) {
+      problems.push(`${what} no longer exists`);
+      continue;
+    }
+    if (now.name !== was.name) problems.push(`${what} was renamed to "${now.name}"`);
+    if (now.api !== was.api) problems.push(`${what} is now a ${now.api} glossary`);
+    if (now.dictionaries.join(',') !== was.dictionaries.join(',')) {
+      problems.push(`${what}: dictionaries changed (${was.dictionaries.join(', ') || 'none'} → ${now.dictionaries.join(', ') || 'none'})`);
+    }
+    for (const [pair, hash] of Object.entries(was.entryHashes)) {
+      const nowHash = now.entryHashes[pair];
+      if (nowHash === undefined) problems.push(`${what}: entries of ${pair} were not read again`);
+      else if (nowHash !== hash) problems.push(`${what}: entries of ${pair} changed`);
+    }
+  }
+  const currentStyles = new Map(current.styleRules.map((s) => [s.id, s]));
+  for (const was of saved.styleRules) {
+    const what = `style rule list "${was.name}" (id ${was.id})`;
+    const now = currentStyles.get(was.id);
+    if (now === undefined) problems.push(`${what} no longer exists`);
+    else if (now.version !== was.version || now.name !== was.name) {
+      problems.push(`${what} changed (version ${was.version} → ${now.version}${now.name === was.name ? '' : `, now named "${now.name}"`})`);
+    }
+  }
+  if (saved.names !== undefined) {
+    const seenGlossaries = new Set(saved.glossaries.map((g) => g.id));
+    const declaredGlossaries = new Set(saved.names.glossaries);
+    for (const g of current.glossaries) {
+      if (!seenGlossaries.has(g.id) && declaredGlossaries.has(g.name)) problems.push(`glossary "${g.name}" (id ${g.id}) appeared since the plan was made`);
+    }
+    const seenStyles = new Set(saved.styleRules.map((s) => s.id));
+    const declaredStyles = new Set(saved.names.styleRules);
+    for (const s of current.styleRules) {
+      if (!seenStyles.has(s.id) && declaredStyles.has(s.name)) problems.push(`style rule list "${s.name}" (id ${s.id}) appeared since the plan was made`);
+    }
+  }
+  return problems.sort(compareStrings);
+}

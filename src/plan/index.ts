@@ -1,0 +1,6 @@
+export { createPlan, type PlanInput } from './create-plan.js';
+export { dictionariesToRead, dictionariesToReadForFingerprints, dictionaryKey, type DictionaryToRead } from './dictionaries-to-read.js';
+export { fingerprintLive, compareFingerprints, hashEntries } from './fingerprint-live.js';
+export { diffEntries, toEntryList } from './diff-entries.js';
+export { entriesToTsv, entriesTsvBytes } from './entries-tsv.js';
+export { methodOf } from './summarize-plan.js';
