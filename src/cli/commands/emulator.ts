@@ -1,11 +1,85 @@
-import type { Command } from 'commander';
-import { TermsyncError } from '../../lib/errors.js';
+import { Option, type Command } from 'commander';
+import { InputError } from '../../lib/errors.js';
+import { createLogger } from '../../lib/logger.js';
+import type { LevelWithSilent } from 'pino';
+import { startEmulator, type EmulatorOptions } from '../../emulator/index.js';
 import type { CommandContext } from '../io.js';
 import { addCommonOptions } from '../common-options.js';
 
-// Placeholder: replaced by the issue that builds `emulator`.
-export function registerEmulator(program: Command, _ctx: CommandContext): Command {
-  return addCommonOptions(program.command('emulator').description('emulator (not built yet)')).action(() => {
-    throw new TermsyncError('not_implemented', '`emulator` is not built yet');
-  });
+interface EmulatorFlags {
+  readonly host: string;
+  readonly port: string;
+  readonly keys?: string;
+  readonly faults?: string;
+  readonly rateLimit?: string;
+  readonly seed?: string;
+  readonly logLevel: string;
+}
+
+function parseInteger(flag: string, raw: string, min: number, max: number): number {
+  if (!/^\d{1,10}$/.test(raw.trim()) || Number(raw) < min || Number(raw) > max) {
+    throw new InputError('invalid_flag', `expected ${flag} to be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+/** Flags → EmulatorOptions, checked at the boundary. */
+export function emulatorOptionsFromFlags(flags: EmulatorFlags): EmulatorOptions {
+  const options: EmulatorOptions = {
+    host: flags.host,
+    port: parseInteger('--port', flags.port, 0, 65535),
+  };
+  if (flags.keys !== undefined) {
+    const keys = flags.keys.split(',').map((k) => k.trim()).filter((k) => k !== '');
+    if (keys.length === 0) throw new InputError('invalid_flag', 'expected --keys to list at least one key');
+    options.keys = keys;
+  }
+  if (flags.faults !== undefined) options.faults = flags.faults;
+  if (flags.rateLimit !== undefined) options.rateLimit = parseInteger('--rate-limit', flags.rateLimit, 1, 1_000_000);
+  if (flags.seed !== undefined) options.seed = parseInteger('--seed', flags.seed, 0, 4294967295);
+  return options;
+}
+
+function usage(url: string): string {
+  return [
+    '',
+    'An in-memory implementation of the service API (data is lost when it stops). Try:',
+    '',
+    `  curl -H 'Authorization: Service-Auth-Key any-key' ${url}/v3/glossaries`,
+    `  curl -H 'Authorization: Service-Auth-Key any-key' -H 'Content-Type: application/json' \\`,
+    `       -d '{"name":"Demo","dictionaries":[{"source_lang":"en","target_lang":"de","entries":"hello\\tHallo"}]}' \\`,
+    `       ${url}/v3/glossaries`,
+    '',
+    'Without --keys any non-empty key is accepted, each key its own account.',
+    'Controls (no key needed):',
+    `  GET  ${url}/__emulator/requests     the request log`,
+    `  POST ${url}/__emulator/reset        wipe all data and the log`,
+    `  POST ${url}/__emulator/faults       {"spec":"429=0.2,latency=5-30"}`,
+    `  POST ${url}/__emulator/inject       {"kind":429,"pathPrefix":"/v3/glossaries"}`,
+    'Stop with Ctrl-C.',
+    '',
+  ].join('\n');
+}
+
+export function registerEmulator(program: Command, ctx: CommandContext): Command {
+  return addCommonOptions(program.command('emulator').description('serve a faithful in-memory implementation of the service API'))
+    .addOption(new Option('--host <host>', 'address to listen on').default('127.0.0.1'))
+    .addOption(new Option('--port <port>', 'port to listen on (0 = any free port)').default('8787'))
+    .option('--keys <keys>', 'comma list of accepted keys, KEY or KEY=read (default: any non-empty key)')
+    .option('--faults <spec>', 'fault rates, e.g. 429=0.2,529=0.05,reset=0.05,latency=5-30')
+    .option('--rate-limit <n>', '429 once a key sends more than N requests per second')
+    .option('--seed <n>', 'seed for ids and fault draws')
+    .action(async (flags: EmulatorFlags) => {
+      const options = emulatorOptionsFromFlags(flags);
+      const level = flags.logLevel as LevelWithSilent;
+      const emulator = await startEmulator({ ...options, logger: createLogger({ level, name: 'termsync-emulator' }) });
+      ctx.io.stdout(`listening on ${emulator.url}\n`);
+      ctx.io.stdout(usage(emulator.url));
+      const signal = ctx.io.signal;
+      if (!signal.aborted) {
+        await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+      }
+      await emulator.close();
+      ctx.io.stdout('emulator stopped\n');
+    });
 }

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { runCliCaptured } from '../cli/run-cli.js';
+
+/** Runs `termsync emulator` in-process until `stop` resolves, returning the URL it printed. */
+async function runEmulatorCommand(argv: string[], use: (url: string) => Promise<void>): Promise<{ code: number; stdout: string; stderr: string }> {
+  const controller = new AbortController();
+  let stdout = '';
+  const started = new Promise<string>((resolve) => {
+    const poll = setInterval(() => {
+      const match = /listening on (http:\/\/\S+)/.exec(stdout);
+      if (match?.[1]) {
+        clearInterval(poll);
+        resolve(match[1]);
+      }
+    }, 5);
+  });
+  const { runCli } = await import('../../src/cli/main.js');
+  let stderr = '';
+  const done = runCli(['emulator', ...argv], {
+    stdout: (t) => {
+      stdout += t;
+    },
+    stderr: (t) => {
+      stderr += t;
+    },
+    env: {},
+    cwd: process.cwd(),
+    signal: controller.signal,
+  });
+  const url = await Promise.race([started, done.then(() => '')]);
+  if (url !== '') {
+    try {
+      await use(url);
+    } finally {
+      controller.abort();
+    }
+  }
+  const code = await done;
+  return { code, stdout, stderr };
+}
+
+describe('termsync emulator (CLI)', () => {
+  it('prints the URL, answers requests, and exits 0 when the signal aborts', async () => {
+    let status = 0;
+    let body: unknown;
+    const run = await runEmulatorCommand(['--port', '0', '--keys', 'k1,k2=read', '--seed', '7'], async (url) => {
+      const response = await fetch(`${url}/v3/glossaries`, { headers: { Authorization: 'Service-Auth-Key k1' } });
+      status = response.status;
+      body = await response.json();
+      const denied = await fetch(`${url}/v3/glossaries`, { headers: { Authorization: 'Service-Auth-Key nope' } });
+      expect(denied.status).toBe(401);
+    });
+    expect(run.code).toBe(0);
+    expect(status).toBe(200);
+    expect(body).toEqual({ glossaries: [] });
+    expect(run.stdout).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+\n/);
+    expect(run.stdout).toContain('curl');
+    expect(run.stdout).toContain('/__emulator/requests');
+  });
+
+  it('rejects a bad fault spec with exit 3 and a clear message', async () => {
+    const run = await runCliCaptured(['emulator', '--port', '0', '--faults', '429=2']);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/expected a rate from 0 to 1 for "429", got "2"/);
+  });
+
+  it('rejects a port out of range with exit 3', async () => {
+    const run = await runCliCaptured(['emulator', '--port', '70000']);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/--port to be an integer from 0 to 65535, got "70000"/);
+  });
+
+  it('rejects a bad rate limit and a bad key scope with exit 3', async () => {
+    expect((await runCliCaptured(['emulator', '--port', '0', '--rate-limit', '0'])).code).toBe(3);
+    const scoped = await runCliCaptured(['emulator', '--port', '0', '--keys', 'k=admin']);
+    expect(scoped.code).toBe(3);
+    expect(scoped.stderr).toMatch(/key scope "admin"/);
+  });
+});
