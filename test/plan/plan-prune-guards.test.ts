@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import type { ProjectConfig } from '../../src/model/index.js';
+import { createPlan } from '../../src/plan/index.js';
+import { config, desiredState, glossary, liveState, styleRules } from './builders.js';
+
+const live = liveState({
+  glossaries: [
+    { id: 'g1', name: 'termsync:a', dicts: { 'en-de': { a: 'A' } } },
+    { id: 'g2', name: 'Manual', dicts: { 'en-de': { a: 'A', b: 'B' } } },
+    { id: 'g3', name: 'termsync:team/b', api: 'v2', dicts: { 'en-fr': { a: 'A' } } },
+  ],
+  styleRules: [{ id: 's1', name: 'termsync:style' }],
+});
+const kept = glossary('Kept', { 'en-de': { a: 'A' } });
+const keptLive = { id: 'k1', name: 'Kept', dicts: { 'en-de': { a: 'A' } } };
+
+function planWith(overrides: Partial<ProjectConfig>) {
+  return createPlan({ target: 'default', desired: desiredState({ glossaries: [kept] }, overrides), live: { ...live, glossaries: [...live.glossaries, ...liveState({ glossaries: [keptLive] }).glossaries], entries: new Map([...live.entries, ...liveState({ glossaries: [keptLive] }).entries]) } });
+}
+
+describe('prune', () => {
+  it('off: lists undeclared resources as not managed and touches nothing', () => {
+    const p = planWith({ prune: 'off' });
+    expect(p.operations).toEqual([]);
+    expect(p.notManaged).toEqual([
+      { kind: 'glossary', name: 'Manual', id: 'g2' },
+      { kind: 'glossary', name: 'termsync:a', id: 'g1' },
+      { kind: 'glossary', name: 'termsync:team/b', id: 'g3' },
+      { kind: 'style_rules', name: 'termsync:style', id: 's1' },
+    ]);
+  });
+
+  it('owned: deletes only what owned_names matches (a `*` spans slashes), lists the rest', () => {
+    const p = planWith({ prune: 'owned', ownedNames: 'termsync:*' });
+    expect(p.operations.map((op) => [op.type, op.resource.name])).toEqual([
+      ['glossary.delete', 'termsync:a'],
+      ['glossary.delete', 'termsync:team/b'],
+      ['style_rules.delete', 'termsync:style'],
+    ]);
+    expect(p.notManaged).toEqual([{ kind: 'glossary', name: 'Manual', id: 'g2' }]);
+    expect(p.changes[0]?.reasons[0]).toBe('not declared in the repository, name matches owned_names "termsync:*" (prune: owned) → delete');
+    expect(p.changes[0]?.dictionaries[0]).toMatchObject({ action: 'delete', method: 'DELETE', removed: 1 });
+  });
+
+  it('owned without owned_names owns nothing', () => {
+    const p = planWith({ prune: 'owned' });
+    expect(p.operations).toEqual([]);
+    expect(p.notManaged).toHaveLength(4);
+  });
+
+  it('all: deletes every undeclared resource', () => {
+    const p = planWith({ prune: 'all' });
+    expect(p.operations).toHaveLength(4);
+    expect(p.notManaged).toEqual([]);
+    expect(p.summary).toMatchObject({ destroy: 4, calls: { DELETE: 4 } });
+  });
+});
+
+describe('guards', () => {
+  it('prevent_destroy blocks a replace and says a replace deletes', () => {
+    const p = createPlan({
+      target: 'default',
+      desired: desiredState({ glossaries: [glossary('Legacy', { 'en-de': { a: 'B' } }, { api: 'v2', preventDestroy: true })] }),
+      live: liveState({ glossaries: [{ id: 'g1', name: 'Legacy', api: 'v2', dicts: { 'en-de': { a: 'A' } } }] }),
+    });
+    expect(p.guards).toHaveLength(1);
+    expect(p.guards[0]).toMatchObject({ guard: 'prevent_destroy', resource: { kind: 'glossary', name: 'Legacy' } });
+    expect(p.guards[0]?.message).toContain('a replace deletes the old one');
+  });
+
+  it('prevent_destroy does not block an in-place update or the removal of duplicates', () => {
+    const p = createPlan({
+      target: 'default',
+      desired: desiredState({
+        glossaries: [glossary('G', { 'en-de': { a: 'B' } }, { preventDestroy: true }), glossary('L', { 'en-de': { a: 'A' } }, { api: 'v2', preventDestroy: true })],
+        styleRules: [styleRules('S', { preventDestroy: true, rules: { a: { b: 'c' } } })],
+      }),
+      live: liveState({
+        glossaries: [
+          { id: 'g1', name: 'G', dicts: { 'en-de': { a: 'A' } } },
+          { id: 'l1', name: 'L', api: 'v2', dicts: { 'en-de': { a: 'A' } } },
+          { id: 'l2', name: 'L', api: 'v2', dicts: { 'en-de': { a: 'x' } } },
+        ],
+        styleRules: [{ id: 's1', name: 'S' }],
+      }),
+    });
+    expect(p.operations.length).toBe(3);
+    expect(p.guards).toEqual([]);
+  });
+
+  it('max_deletes counts prune deletes and replace deletes', () => {
+    const desired = desiredState({ glossaries: [glossary('V', { 'en-de': { a: 'new' } }, { api: 'v2' })] }, { prune: 'all', guards: { maxDeletes: 1, maxRemovedEntriesPercent: 100, allowEmpty: false } });
+    const p = createPlan({
+      target: 'default',
+      desired,
+      live: liveState({ glossaries: [{ id: 'v', name: 'V', api: 'v2', dicts: { 'en-de': { a: 'old' } } }, { id: 'x', name: 'X', dicts: { 'en-de': {} } }] }),
+    });
+    expect(p.guards.map((g) => g.guard)).toEqual(['max_deletes']);
+    expect(p.guards[0]?.message).toBe('the plan deletes 2 resources, more than max_deletes (1)');
+    const atLimit = createPlan({
+      target: 'default',
+      desired: { ...desired, config: { ...desired.config, guards: { ...desired.config.guards, maxDeletes: 2 } } },
+      live: liveState({ glossaries: [{ id: 'v', name: 'V', api: 'v2', dicts: { 'en-de': { a: 'old' } } }, { id: 'x', name: 'X', dicts: { 'en-de': {} } }] }),
+    });
+    expect(atLimit.guards).toEqual([]);
+  });
+
+  it('max_removed_entries_percent applies per remaining dictionary, strictly above the limit', () => {
+    const guards = { maxDeletes: 10, maxRemovedEntriesPercent: 50, allowEmpty: false };
+    const p = createPlan({
+      target: 'default',
+      desired: desiredState({ glossaries: [glossary('G', { 'en-de': { a: 'A' }, 'en-fr': { a: 'A' } })] }, { guards }),
+      live: liveState({ glossaries: [{ id: 'g', name: 'G', dicts: { 'en-de': { a: 'A', b: 'B', c: 'C' }, 'en-fr': { a: 'A', b: 'B' }, 'en-it': { a: 'A' } } }] }),
+    });
+    expect(p.guards).toHaveLength(1);
+    expect(p.guards[0]?.guard).toBe('max_removed_entries_percent');
+    expect(p.guards[0]?.message).toBe('glossary "G" en-de loses 2 of 3 entries (66.7%), more than max_removed_entries_percent (50%)');
+  });
+
+  it('allow_empty: a repository that declares nothing deletes nothing unless allowed', () => {
+    const liveAll = liveState({ glossaries: [{ id: 'g', name: 'G', dicts: { 'en-de': { a: 'A' } } }] });
+    const blocked = createPlan({ target: 'd', desired: desiredState({}, { prune: 'all' }), live: liveAll });
+    expect(blocked.guards.map((g) => g.guard)).toEqual(['allow_empty']);
+    const allowed = createPlan({ target: 'd', desired: desiredState({}, { prune: 'all', guards: { ...config().guards, allowEmpty: true } }), live: liveAll });
+    expect(allowed.guards).toEqual([]);
+    expect(allowed.operations).toHaveLength(1);
+    const nothingToDelete = createPlan({ target: 'd', desired: desiredState({}, { prune: 'off' }), live: liveAll });
+    expect(nothingToDelete.guards).toEqual([]);
+  });
+});
