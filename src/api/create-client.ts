@@ -106,6 +106,8 @@ function instructionBody(i: InstructionInput): Record<string, string> {
 class SeenIds {
   private readonly byName = new Map<string, Set<string>>();
   listed = false;
+  /** The one listing concurrent first creates wait for. */
+  listing: Promise<void> | undefined;
   add(name: string, id: string): void {
     let ids = this.byName.get(name);
     if (!ids) this.byName.set(name, (ids = new Set()));
@@ -211,7 +213,15 @@ export function createClient(options: ClientOptions): ServiceClient {
   // Without a listing before the first create, a glossary of the same name that already existed
   // (a v2 recreate is create-first) could be mistaken for ours after a lost answer.
   const ensureListed = async (seen: SeenIds, list: () => Promise<readonly { name: string; id: string }[]>): Promise<void> => {
-    if (!seen.listed) remember(seen, await list());
+    if (seen.listed) return;
+    seen.listing ??= list().then(
+      (items) => remember(seen, items),
+      (error: unknown) => {
+        seen.listing = undefined;
+        throw error;
+      },
+    );
+    await seen.listing;
   };
 
   const adoptGlossary = async (name: string, list: () => Promise<LiveGlossaryInfo[]>): Promise<LiveGlossaryInfo | undefined> => {

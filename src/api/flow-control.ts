@@ -46,7 +46,9 @@ export function createFlowControl(options: FlowControlOptions): FlowControl {
   }
   const margin = options.windowMarginMs ?? 25;
   const budget = options.glossaryCooldownBudgetMs ?? 300_000;
-  const minRate = Math.max(0.05, configured / 64);
+  // Halving stops at a sixteenth of the configured rate: below that the Retry-After gate, not the
+  // pacer, is what protects the service, and operations would run into their deadlines.
+  const minRate = Math.max(0.05, configured / 16);
 
   let rate = configured;
   let lastSendAt = -Infinity;
@@ -71,6 +73,7 @@ export function createFlowControl(options: FlowControlOptions): FlowControl {
       const n = windowCount();
       const nth = sends.length >= n ? sends[sends.length - n] : undefined;
       if (nth !== undefined) at = Math.max(at, nth + 1000 + margin);
+      at = Math.ceil(at); // whole milliseconds: tidy logs, and never a hair early
       sends.push(at);
       if (sends.length > Math.ceil(configured) + 1) sends.splice(0, sends.length - Math.ceil(configured) - 1);
       lastSendAt = at;

@@ -3,21 +3,20 @@ import { InputError } from '../lib/errors.js';
 import { ServiceError } from './errors.js';
 
 /**
- * Entries travel as TSV: one entry per line, source and target separated by a tab. A phrase that
- * itself holds a tab cannot be written as TSV, so such a dictionary is sent as CSV (quoted fields)
- * instead; a line break inside a phrase fits neither format (one entry per line) and is refused.
+ * Entries travel as TSV: one entry per line, source and target separated by a tab. A phrase holding
+ * a tab or a line break fits no entries format (the service rejects control characters in
+ * phrases), so it is refused here, before anything is sent.
  */
-export function encodeEntries(entries: EntryList): { entries: string; entries_format: 'tsv' | 'csv' } {
-  let needsCsv = false;
+export function encodeEntries(entries: EntryList): { entries: string; entries_format: 'tsv' } {
   for (const [source, target] of entries) {
-    if (/[\r\n]/.test(source) || /[\r\n]/.test(target)) {
-      throw new InputError('entries_line_break', `the entry "${source.slice(0, 40)}" contains a line break, which the service cannot store`);
+    for (const [side, phrase] of [['source', source], ['target', target]] as const) {
+      if (/[\t\r\n]/.test(phrase)) {
+        throw new InputError(
+          'entries_control_character',
+          `the ${side} phrase of the entry "${source.replace(/[\t\r\n]/g, ' ').slice(0, 40)}" contains a tab or line break, which the service cannot store`,
+        );
+      }
     }
-    if (source.includes('\t') || target.includes('\t')) needsCsv = true;
-  }
-  if (needsCsv) {
-    const quote = (s: string): string => `"${s.replace(/"/g, '""')}"`;
-    return { entries: entries.map(([s, t]) => `${quote(s)},${quote(t)}`).join('\n'), entries_format: 'csv' };
   }
   return { entries: entries.map(([s, t]) => `${s}\t${t}`).join('\n'), entries_format: 'tsv' };
 }
