@@ -1,0 +1,6 @@
+export { renderPlanText, type PlanTextOptions } from './render-plan-text.js';
+export { renderPlanMarkdown, planMarker, type PlanMarkdownOptions } from './render-plan-markdown.js';
+export { renderPlanJson, parsePlanJson } from './render-plan-json.js';
+export { renderApplyResultText, renderApplyResultJson } from './render-apply-result.js';
+export { escapeMarkdown, escapeHtml } from './escape-markdown.js';
+export { NO_CHANGES } from './format-plan.js';
