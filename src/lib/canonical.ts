@@ -22,3 +22,19 @@ export function canonicalLang(code: string): string {
 export function pairKey(pair: { readonly sourceLang: string; readonly targetLang: string }): string {
   return `${canonicalLang(pair.sourceLang)}-${canonicalLang(pair.targetLang)}`;
 }
+
+/** What `canonicalPhrase` changed in a phrase, for messages that tell users why a value differs. */
+export type CanonicalChange = 'line-endings' | 'nfc' | 'whitespace';
+
+export function canonicalChanges(phrase: string): CanonicalChange[] {
+  const changes: CanonicalChange[] = [];
+  let s = phrase;
+  if (s.includes('\r')) {
+    changes.push('line-endings');
+    s = s.replace(/\r\n?/g, '\n');
+  }
+  const nfc = s.normalize('NFC');
+  if (nfc !== s) changes.push('nfc');
+  if (nfc.replace(SURROUNDING_SPACE, '') !== nfc) changes.push('whitespace');
+  return changes;
+}

@@ -1,0 +1,26 @@
+import type { Entries, EntryList } from '../model/entries.js';
+
+/** Canonical entries as a list sorted by source phrase (code-unit order), for stable output. */
+export function toEntryList(entries: Entries): EntryList {
+  return [...entries].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+}
+
+/** Entry file text in TSV: one `source<TAB>target` line per entry, LF, trailing newline. */
+export function formatTsv(entries: EntryList): string {
+  let text = '';
+  for (const [source, target] of entries) text += `${source}\t${target}\n`;
+  return text;
+}
+
+const NEEDS_QUOTES = /[",\r\n]/;
+
+function csvField(value: string): string {
+  return NEEDS_QUOTES.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+/** Entry file text in CSV (RFC 4180 quoting where needed), LF, trailing newline. */
+export function formatCsv(entries: EntryList): string {
+  let text = '';
+  for (const [source, target] of entries) text += `${csvField(source)},${csvField(target)}\n`;
+  return text;
+}

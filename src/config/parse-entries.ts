@@ -1,0 +1,233 @@
+import { parse as parseCsvSync } from 'csv-parse/sync';
+import type { CsvError } from 'csv-parse';
+import type { Diagnostic } from '../lib/diagnostics.js';
+import type { LanguagePair } from '../model/entries.js';
+import { canonicalLang, canonicalPhrase } from '../lib/canonical.js';
+import { EntryCollector } from './collect-entries.js';
+import { error, warning } from './diagnostic.js';
+
+export type EntriesFormat = 'tsv' | 'csv';
+
+/**
+ * Parses the text of an entries file (TSV or CSV, as the spec defines them) into canonical
+ * entries, with a located diagnostic for every problem and every canonicalisation change.
+ * Pure: `file` only labels the diagnostics.
+ */
+export function parseEntries(
+  text: string,
+  format: EntriesFormat,
+  pair: LanguagePair,
+  file: string,
+): { entries: Map<string, string>; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  const collector = new EntryCollector(file, diagnostics);
+  const body = normaliseText(text, file, diagnostics);
+  if (format === 'tsv') parseTsvInto(body, file, collector, diagnostics);
+  else parseCsvInto(body, pair, file, collector, diagnostics);
+  return { entries: collector.entries, diagnostics };
+}
+
+/** BOM stripped, CR/CRLF → LF, each reported once per file (a spreadsheet export has them on every line). */
+function normaliseText(text: string, file: string, diagnostics: Diagnostic[]): string {
+  let body = text;
+  if (body.charCodeAt(0) === 0xfeff) {
+    diagnostics.push(warning('entries/bom', 'byte order mark removed (canonical form is UTF-8 without BOM)', file, 1, 1));
+    body = body.slice(1);
+  }
+  const cr = body.indexOf('\r');
+  if (cr !== -1) {
+    const { line, column } = positionOf(body, cr);
+    const kind = body.charCodeAt(cr + 1) === 10 ? 'CRLF' : 'CR';
+    diagnostics.push(warning('entries/line-ending', `${kind} line endings converted to LF`, file, line, column));
+    body = body.replace(/\r\n?/g, '\n');
+  }
+  return body;
+}
+
+function positionOf(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return { line, column: offset - lineStart + 1 };
+}
+
+function blankLine(file: string, line: number): Diagnostic {
+  return warning('entries/blank-line', 'blank line ignored', file, line, 1);
+}
+
+function separatorHint(text: string): string {
+  if (text.includes(',')) return ' (this looks like CSV: name the file .csv)';
+  if (text.includes(';')) return ' (this looks like a CSV saved with `;` separators)';
+  return '';
+}
+
+function parseTsvInto(body: string, file: string, collector: EntryCollector, diagnostics: Diagnostic[]): void {
+  let line = 0;
+  for (let start = 0; start < body.length; ) {
+    line++;
+    let end = body.indexOf('\n', start);
+    if (end === -1) end = body.length;
+    const text = body.slice(start, end);
+    start = end + 1;
+    const tab = text.indexOf('\t');
+    if (tab === -1) {
+      if (canonicalPhrase(text) === '') diagnostics.push(blankLine(file, line));
+      else diagnostics.push(error('entries/field-count', `expected a source and a target phrase separated by a tab, found no tab${separatorHint(text)}`, file, line, 1));
+      continue;
+    }
+    const secondTab = text.indexOf('\t', tab + 1);
+    if (secondTab !== -1) {
+      if (canonicalPhrase(text) === '') {
+        diagnostics.push(blankLine(file, line));
+        continue;
+      }
+      const fields = text.split('\t').length;
+      diagnostics.push(
+        error('entries/field-count', `found ${fields} tab-separated fields, expected 2 (a tab cannot appear inside a phrase)`, file, line, secondTab + 1),
+      );
+      continue;
+    }
+    const source = text.slice(0, tab);
+    const target = text.slice(tab + 1);
+    if (canonicalPhrase(source) === '' && canonicalPhrase(target) === '') {
+      diagnostics.push(blankLine(file, line));
+      continue;
+    }
+    collector.add(source, target, { line, column: 1, targetLine: line, targetColumn: tab + 2 });
+  }
+}
+
+/** Counts separators outside double quotes in a line, to tell a `;`- or tab-separated file from CSV. */
+function countSeparators(text: string): { comma: number; semicolon: number; tab: number; firstOther: number } {
+  let quoted = false;
+  let comma = 0;
+  let semicolon = 0;
+  let tab = 0;
+  let firstOther = -1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') quoted = !quoted;
+    else if (!quoted) {
+      if (c === ',') comma++;
+      else if (c === ';' || c === '\t') {
+        if (c === ';') semicolon++;
+        else tab++;
+        if (firstOther === -1) firstOther = i;
+      }
+    }
+  }
+  return { comma, semicolon, tab, firstOther };
+}
+
+function checkSeparator(body: string, file: string, diagnostics: Diagnostic[]): boolean {
+  let line = 0;
+  for (let start = 0; start < body.length; ) {
+    line++;
+    let end = body.indexOf('\n', start);
+    if (end === -1) end = body.length;
+    const text = body.slice(start, end);
+    start = end + 1;
+    if (canonicalPhrase(text) === '') continue;
+    const counts = countSeparators(text);
+    if (counts.comma === 0 && (counts.semicolon > 0 || counts.tab > 0)) {
+      const name = counts.semicolon >= counts.tab ? 'semicolon `;`' : 'tab';
+      diagnostics.push(
+        error(
+          'entries/wrong-separator',
+          `this CSV file separates fields with a ${name}; the service reads CSV with a comma \`,\` separator (export as "CSV (comma delimited)", or save tab-separated text as .tsv)`,
+          file,
+          line,
+          counts.firstOther + 1,
+        ),
+      );
+      return false;
+    }
+    return true;
+  }
+  return true;
+}
+
+interface CsvRecord {
+  readonly record: string[];
+  readonly info: { readonly lines: number };
+}
+
+const QUOTE_ERRORS = new Set(['CSV_INVALID_CLOSING_QUOTE', 'CSV_QUOTE_NOT_CLOSED', 'INVALID_OPENING_QUOTE', 'CSV_INVALID_OPENING_QUOTE']);
+
+function countNewlines(fields: readonly string[]): number {
+  let n = 0;
+  for (const field of fields) for (let i = field.indexOf('\n'); i !== -1; i = field.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+function parseCsvInto(body: string, pair: LanguagePair, file: string, collector: EntryCollector, diagnostics: Diagnostic[]): void {
+  if (!checkSeparator(body, file, diagnostics)) return;
+  const reported = new Set<number>();
+  const onError = (err: CsvError | undefined): void => {
+    const line = typeof err?.lines === 'number' ? err.lines : 0;
+    if (reported.has(line)) return;
+    reported.add(line);
+    const what = err !== undefined && QUOTE_ERRORS.has(err.code)
+      ? 'malformed quoting: a field with a comma or a double quote must be enclosed in double quotes, and a double quote inside it doubled (`""`)'
+      : 'malformed CSV record';
+    diagnostics.push(error('entries/malformed-quote', what, file, line, line === 0 ? 0 : 1));
+  };
+  let records: CsvRecord[];
+  try {
+    records = parseCsvSync(body, {
+      bom: true,
+      info: true,
+      record_delimiter: '\n',
+      relax_column_count: true,
+      skip_empty_lines: false,
+      skip_records_with_error: true,
+      on_skip: (err) => {
+        onError(err);
+        return undefined;
+      },
+    }) as unknown as CsvRecord[];
+  } catch (caught) {
+    // csv-parse's own messages quote the offending text; the located rule message is enough.
+    onError(caught as CsvError);
+    return;
+  }
+  const wantSource = canonicalLang(pair.sourceLang);
+  const wantTarget = canonicalLang(pair.targetLang);
+  for (const { record, info } of records) {
+    const line = info.lines - countNewlines(record);
+    if (record.length === 1 && canonicalPhrase(record[0] ?? '') === '') {
+      diagnostics.push(blankLine(file, line));
+      continue;
+    }
+    if (record.length === 2 || record.length === 4) {
+      const [source = '', target = '', sourceLang, targetLang] = record;
+      if (sourceLang !== undefined && targetLang !== undefined) {
+        if (canonicalLang(sourceLang) !== wantSource || canonicalLang(targetLang) !== wantTarget) {
+          diagnostics.push(
+            warning(
+              'entries/language-columns-mismatch',
+              `language columns ${canonicalLang(sourceLang)}-${canonicalLang(targetLang)} do not match the dictionary pair ${wantSource}-${wantTarget}; the service ignores this entry`,
+              file,
+              line,
+              1,
+            ),
+          );
+          continue;
+        }
+      }
+      if (canonicalPhrase(source) === '' && canonicalPhrase(target) === '' && record.length === 2) {
+        diagnostics.push(blankLine(file, line));
+        continue;
+      }
+      collector.add(source, target, { line, column: 1, targetLine: line, targetColumn: 1 });
+      continue;
+    }
+    const hint = record.length === 1 ? separatorHint((record[0] ?? '').replace(/,/g, '')) : '';
+    diagnostics.push(
+      error('entries/field-count', `found ${record.length} fields, expected 2 (source,target) or 4 (source,target,source_lang,target_lang)${hint}`, file, line, 1),
+    );
+  }
+}

@@ -1,0 +1,127 @@
+import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
+import type { Diagnostic } from '../lib/diagnostics.js';
+import { error, warning } from './diagnostic.js';
+
+/** A parsed YAML file: the document (for positions), its plain value, and its line index. */
+export interface YamlFile {
+  readonly file: string;
+  readonly doc: Document.Parsed;
+  readonly value: Record<string, unknown>;
+  readonly lineCounter: LineCounter;
+}
+
+export interface Position {
+  readonly line: number;
+  readonly column: number;
+}
+
+/** Aliases allowed when expanding a document: enough for real files, far too few for a "billion laughs". */
+const MAX_ALIAS_COUNT = 100;
+
+const YAML_RULES: Record<string, string> = {
+  MULTIPLE_DOCS: 'yaml/multiple-documents',
+  DUPLICATE_KEY: 'yaml/duplicate-key',
+};
+
+/**
+ * Parses one YAML file that must hold a single mapping. Every failure (not YAML, several
+ * documents, empty, alias bomb, not a mapping) is a located diagnostic, never an exception.
+ */
+export function parseYamlFile(text: string, file: string): { yaml?: YamlFile; diagnostics: Diagnostic[] } {
+  const lineCounter = new LineCounter();
+  const diagnostics: Diagnostic[] = [];
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const at = (offset: number | undefined): Position => {
+    const pos = lineCounter.linePos(offset ?? 0);
+    return { line: pos.line, column: pos.col };
+  };
+  for (const problem of doc.errors) {
+    const { line, column } = at(problem.pos[0]);
+    const code = YAML_RULES[problem.code] ?? 'yaml/syntax';
+    const message =
+      code === 'yaml/multiple-documents'
+        ? 'a resource file holds one YAML document; this file has several (split it into one file per resource)'
+        : `not valid YAML: ${firstLine(problem.message)}`;
+    diagnostics.push(error(code, message, file, line, column));
+  }
+  if (doc.errors.length > 0) return { diagnostics };
+  for (const problem of doc.warnings) {
+    const { line, column } = at(problem.pos[0]);
+    diagnostics.push(warning('yaml/warning', firstLine(problem.message), file, line, column));
+  }
+  if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) {
+    diagnostics.push(error('yaml/empty', 'the file is empty: expected a YAML mapping (e.g. `kind: glossary`)', file, 1, 1));
+    return { diagnostics };
+  }
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (caught) {
+    if (!(caught instanceof ReferenceError)) throw caught;
+    const { line, column } = at(firstAliasOffset(doc));
+    diagnostics.push(error('yaml/alias-bomb', `too many YAML alias expansions (more than ${MAX_ALIAS_COUNT}): refused as a resource-exhaustion risk`, file, line, column));
+    return { diagnostics };
+  }
+  if (!isMap(doc.contents) || value === null || typeof value !== 'object' || Array.isArray(value)) {
+    const { line, column } = at(doc.contents.range?.[0]);
+    diagnostics.push(error('yaml/not-a-mapping', 'expected a YAML mapping of fields (`key: value` lines) at the top of the file', file, line, column));
+    return { diagnostics };
+  }
+  return { yaml: { file, doc, value: value as Record<string, unknown>, lineCounter }, diagnostics };
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0] ?? message;
+}
+
+function firstAliasOffset(doc: Document.Parsed): number {
+  let offset = 0;
+  visit(doc, {
+    Alias(_key, node) {
+      offset = node.range?.[0] ?? 0;
+      return visit.BREAK;
+    },
+  });
+  return offset;
+}
+
+function keyName(key: unknown): string {
+  return isScalar(key) ? String(key.value) : String(key);
+}
+
+/**
+ * Position of the value (or, with `key`, of the key) at `path` in the document. A path that does
+ * not exist points at the deepest node that does, e.g. the mapping a required field is missing from.
+ */
+export function positionAt(yaml: YamlFile, path: readonly PropertyKey[], which: 'value' | 'key' = 'value'): Position {
+  let node: unknown = yaml.doc.contents;
+  let offset = (yaml.doc.contents as Node | null)?.range?.[0] ?? 0;
+  for (let i = 0; i < path.length; i++) {
+    const segment = path[i];
+    const last = i === path.length - 1;
+    if (isAlias(node)) break;
+    if (isMap(node)) {
+      const pair = node.items.find((p) => keyName(p.key) === String(segment));
+      if (pair === undefined) break;
+      const target = last && which === 'key' ? pair.key : (pair.value ?? pair.key);
+      const range = (target as Node | null)?.range;
+      if (range) offset = range[0];
+      node = target;
+    } else if (isSeq(node)) {
+      const item: unknown = node.items[Number(segment)];
+      if (item === undefined) break;
+      const range = (item as Node).range;
+      if (range) offset = range[0];
+      node = item;
+    } else break;
+  }
+  const pos = yaml.lineCounter.linePos(offset);
+  return { line: pos.line, column: pos.col };
+}
+
+/** Position of a node of the document (or the file start when it has none). */
+export function positionOfNode(yaml: YamlFile, node: unknown): Position {
+  const range = (node as Node | null)?.range;
+  const pos = yaml.lineCounter.linePos(range?.[0] ?? 0);
+  return { line: pos.line, column: pos.col };
+}

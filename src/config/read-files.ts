@@ -1,0 +1,143 @@
+import { lstat, readFile, readdir, realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { Diagnostic } from '../lib/diagnostics.js';
+import type { SourceRef } from '../model/desired.js';
+import { error, show, warning } from './diagnostic.js';
+
+/** The service's glossary size limit; an entries file larger than this is refused before it is read. */
+export const MAX_ENTRIES_FILE_BYTES = 10 * 1024 * 1024;
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/** Repository-relative path with forward slashes. */
+export function relativePath(root: string, absolute: string): string {
+  return path.relative(root, absolute).split(path.sep).join('/');
+}
+
+function isInside(root: string, absolute: string): boolean {
+  const rel = path.relative(root, absolute);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+/** Offset of the first byte that is not valid UTF-8 (only called once decoding failed). */
+function firstInvalidUtf8(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i] ?? 0;
+    const need = b < 0x80 ? 0 : b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : -1;
+    if (need < 0) return i;
+    for (let k = 1; k <= need; k++) if (((bytes[i + k] ?? 0) & 0xc0) !== 0x80) return i;
+    i += need + 1;
+  }
+  return i;
+}
+
+function bytePosition(bytes: Uint8Array, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset; i++) {
+    if (bytes[i] === 10) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, column: offset - lineStart + 1 };
+}
+
+/** Decodes UTF-8 strictly: invalid bytes are a located error (line, byte column), never U+FFFD. */
+export function decodeUtf8(bytes: Uint8Array, file: string, code: string): { text?: string; diagnostic?: Diagnostic } {
+  try {
+    return { text: decoder.decode(bytes) };
+  } catch {
+    const offset = firstInvalidUtf8(bytes);
+    const { line, column } = bytePosition(bytes, offset);
+    return { diagnostic: error(code, `not valid UTF-8 (byte ${offset + 1}): save the file as UTF-8`, file, line, column) };
+  }
+}
+
+export async function readTextFile(absolute: string, file: string, code: string): Promise<{ text?: string; diagnostic?: Diagnostic }> {
+  try {
+    return decodeUtf8(await readFile(absolute), file, code);
+  } catch (caught) {
+    return { diagnostic: error('file/unreadable', `cannot read the file (${(caught as NodeJS.ErrnoException).code ?? 'error'})`, file, 0, 0) };
+  }
+}
+
+export interface EntriesFileText {
+  readonly text?: string;
+  readonly format?: 'tsv' | 'csv';
+  /** Repository-relative path, when it resolved inside the repository. */
+  readonly file?: string;
+  readonly diagnostics: Diagnostic[];
+}
+
+/**
+ * Resolves and reads an `entries_file`: it must stay inside the repository (no `..` escape, no
+ * absolute path, no symlink out), be a .tsv/.csv file of at most 10 MiB (checked with `stat`
+ * before reading) and be valid UTF-8. Problems point at the `entries_file` line of the resource.
+ */
+export async function readEntriesFile(root: string, rootReal: string, resourceFile: string, declared: string, at: SourceRef): Promise<EntriesFileText> {
+  const fail = (code: string, message: string): EntriesFileText => ({ diagnostics: [error(code, message, at.file, at.line, at.column)] });
+  if (path.isAbsolute(declared) || path.win32.isAbsolute(declared)) {
+    return fail('entries-file/outside-repo', `\`entries_file\` ${show(declared)} is an absolute path; give a path relative to the resource file, inside the repository`);
+  }
+  const absolute = path.resolve(path.dirname(path.join(root, resourceFile)), declared);
+  if (!isInside(root, absolute)) return fail('entries-file/outside-repo', `\`entries_file\` ${show(declared)} leaves the repository`);
+  const extension = path.extname(absolute).toLowerCase();
+  if (extension !== '.tsv' && extension !== '.csv') {
+    return fail('entries-file/extension', `\`entries_file\` ${show(declared)} must end in .tsv or .csv (the format comes from the extension)`);
+  }
+  const file = relativePath(root, absolute);
+  try {
+    await lstat(absolute);
+  } catch {
+    return fail('entries-file/missing', `\`entries_file\` ${show(declared)} does not exist (looked for ${file})`);
+  }
+  let real: string;
+  try {
+    real = await realpath(absolute);
+  } catch {
+    return fail('entries-file/missing', `\`entries_file\` ${show(declared)} is a broken symbolic link`);
+  }
+  if (!isInside(rootReal, real)) return fail('entries-file/outside-repo', `\`entries_file\` ${show(declared)} is a symbolic link that points outside the repository`);
+  const info = await stat(real);
+  if (!info.isFile()) return fail('entries-file/not-a-file', `\`entries_file\` ${show(declared)} is not a regular file`);
+  if (info.size > MAX_ENTRIES_FILE_BYTES) {
+    return fail('entries-file/too-large', `\`entries_file\` ${show(declared)} is ${info.size} bytes; a glossary may hold at most ${MAX_ENTRIES_FILE_BYTES} bytes (10 MiB)`);
+  }
+  const read = await readTextFile(real, file, 'entries-file/invalid-utf8');
+  if (read.text === undefined) return { file, diagnostics: read.diagnostic ? [read.diagnostic] : [] };
+  return { text: read.text, format: extension === '.tsv' ? 'tsv' : 'csv', file, diagnostics: [] };
+}
+
+/**
+ * Every `*.yaml`/`*.yml` under the resource folders, repository-relative and sorted. Hidden
+ * entries are skipped; symbolic links to folders are not followed (no loops, no escape).
+ */
+export async function findResourceFiles(root: string, folders: readonly string[], at: SourceRef, exclude: string): Promise<{ files: string[]; diagnostics: Diagnostic[] }> {
+  const diagnostics: Diagnostic[] = [];
+  const found = new Set<string>();
+  for (const folder of folders) {
+    const absolute = path.resolve(root, folder);
+    if (!isInside(root, absolute)) {
+      diagnostics.push(error('config/resource-folder-outside', `resource folder ${show(folder)} is outside the repository`, at.file, at.line, at.column));
+      continue;
+    }
+    let entries;
+    try {
+      entries = await readdir(absolute, { recursive: true, withFileTypes: true });
+    } catch {
+      diagnostics.push(warning('config/resource-folder-missing', `resource folder ${show(folder)} does not exist: nothing is read from it`, at.file, at.line, at.column));
+      continue;
+    }
+    for (const entry of entries) {
+      if (!entry.isFile() && !entry.isSymbolicLink()) continue;
+      if (!/\.ya?ml$/i.test(entry.name)) continue;
+      const full = path.join(entry.parentPath, entry.name);
+      const rel = relativePath(root, full);
+      if (rel.split('/').some((part) => part.startsWith('.'))) continue;
+      if (rel !== exclude) found.add(rel);
+    }
+  }
+  return { files: [...found].sort(), diagnostics };
+}

@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { GLOSSARY_LANGUAGES, STYLE_RULE_LANGUAGES } from './languages.js';
+
+/*
+ * The repository formats (see the contract). Language codes are plain strings here so that the
+ * loader can give a precise diagnostic (region variant, uppercase); the JSON Schema still offers
+ * the enumeration to editors through `meta`.
+ */
+
+const glossaryLanguage = z.string().meta({ enum: [...GLOSSARY_LANGUAGES], description: 'Glossary language code (lowercase)' });
+const styleLanguage = z.string().meta({ enum: [...STYLE_RULE_LANGUAGES], description: 'Target language of the rules' });
+
+export const dictionarySchema = z.strictObject({
+  source_lang: glossaryLanguage,
+  target_lang: glossaryLanguage,
+  entries_file: z.string().min(1).optional().meta({ description: 'Path of a .tsv or .csv entries file, relative to this resource file' }),
+  entries: z.record(z.string(), z.string()).optional().meta({ description: 'Inline entries: source phrase → target phrase' }),
+});
+
+export const glossarySchema = z.strictObject({
+  kind: z.literal('glossary'),
+  name: z.string().min(1).meta({ description: 'Identity on the service (at most 1024 UTF-8 bytes)' }),
+  api: z.enum(['v2', 'v3']).default('v3'),
+  prevent_destroy: z.boolean().default(false),
+  renamed_from: z.string().min(1).optional(),
+  dictionaries: z.array(dictionarySchema),
+});
+
+export const instructionSchema = z.strictObject({
+  label: z.string().min(1),
+  prompt: z.string().min(1).max(300),
+  source_language: z.string().min(1).optional(),
+});
+
+export const configuredRulesSchema = z
+  .record(z.string(), z.record(z.string(), z.string()))
+  .meta({ description: 'category → rule → option, e.g. punctuation: { apostrophe: use_curly_apostrophes }' });
+
+export const styleRulesSchema = z.strictObject({
+  kind: z.literal('style_rules'),
+  name: z.string().min(1).max(1024),
+  language: styleLanguage,
+  prevent_destroy: z.boolean().default(false),
+  renamed_from: z.string().min(1).optional(),
+  configured_rules: configuredRulesSchema.default({}),
+  custom_instructions: z.array(instructionSchema).max(200).default([]),
+});
+
+export const resourceSchema = z.discriminatedUnion('kind', [glossarySchema, styleRulesSchema]);
+
+const envName = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected the name of an environment variable')
+  .meta({ description: 'Name of an environment variable' });
+
+export const targetSchema = z.strictObject({
+  name: z.string().min(1),
+  base_url_env: envName,
+  api_key_env: envName,
+});
+
+export const guardsSchema = z.strictObject({
+  max_deletes: z.int().min(0).default(10),
+  max_removed_entries_percent: z.number().min(0).max(100).default(50),
+  allow_empty: z.boolean().default(false),
+});
+
+export const rateLimitSchema = z.strictObject({
+  requests_per_second: z.number().positive().default(5),
+  concurrency: z.int().min(1).default(4),
+});
+
+export const configSchema = z.strictObject({
+  version: z.literal(1),
+  resources: z.array(z.string().min(1)).min(1).default(['glossaries']),
+  prune: z.enum(['off', 'owned', 'all']).default('off'),
+  owned_names: z.string().min(1).optional().meta({ description: 'With prune: owned, the glob of live names termsync may delete' }),
+  guards: guardsSchema.default({ max_deletes: 10, max_removed_entries_percent: 50, allow_empty: false }),
+  rate_limit: rateLimitSchema.default({ requests_per_second: 5, concurrency: 4 }),
+  schedule: z.string().min(1).optional().meta({ description: 'Cron expression of the daemon full reconcile' }),
+  targets: z.array(targetSchema).min(1),
+});
+
+export type GlossaryInput = z.output<typeof glossarySchema>;
+export type StyleRulesInput = z.output<typeof styleRulesSchema>;
+export type ConfigInput = z.output<typeof configSchema>;
+
+/** JSON Schemas for editors (`schema/*.schema.json`), generated from the zod schemas. */
+export function jsonSchemas(): { resource: unknown; config: unknown } {
+  return {
+    resource: { ...z.toJSONSchema(resourceSchema, { io: 'input' }), title: 'termsync resource (glossary or style rule list)' },
+    config: { ...z.toJSONSchema(configSchema, { io: 'input' }), title: 'termsync project config' },
+  };
+}

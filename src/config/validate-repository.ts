@@ -1,0 +1,63 @@
+import type { Diagnostic } from '../lib/diagnostics.js';
+import type { DesiredGlossary, DesiredStyleRules } from '../model/desired.js';
+import { error, show } from './diagnostic.js';
+
+/** Glossaries per account (spec, "Limits"); every target receives every glossary of the repository. */
+export const MAX_GLOSSARIES = 1000;
+
+/** The service's glossary size limit, measured as the TSV upload of all dictionaries. */
+export const MAX_GLOSSARY_BYTES = 10 * 1024 * 1024;
+
+function where(ref: { file: string; line: number }): string {
+  return `${ref.file}:${ref.line}`;
+}
+
+/** Upper bound first (3 bytes per code unit), exact count only for glossaries near the limit. */
+export function glossaryBytes(glossary: DesiredGlossary): number {
+  let units = 0;
+  for (const d of glossary.dictionaries) for (const [s, t] of d.entries) units += s.length + t.length + 2;
+  if (units * 3 <= MAX_GLOSSARY_BYTES) return units;
+  let bytes = 0;
+  for (const d of glossary.dictionaries) for (const [s, t] of d.entries) bytes += Buffer.byteLength(s, 'utf8') + Buffer.byteLength(t, 'utf8') + 2;
+  return bytes;
+}
+
+/** Rules across resources: unique names per kind, v2/v3 name clashes, account limits. Pure. */
+export function validateRepository(glossaries: readonly DesiredGlossary[], styleRules: readonly DesiredStyleRules[]): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  const byName = new Map<string, DesiredGlossary>();
+  for (const glossary of glossaries) {
+    const first = byName.get(glossary.name);
+    const at = glossary.origin;
+    if (first === undefined) byName.set(glossary.name, glossary);
+    else if (first.api === glossary.api) {
+      diagnostics.push(error('resource/duplicate-name', `glossary ${show(glossary.name)} is declared twice (also in ${where(first.origin)}); the name is its identity`, at.file, at.line, at.column));
+    } else {
+      diagnostics.push(
+        error('glossary/v2-v3-same-name', `a ${glossary.api} and a ${first.api} glossary are both named ${show(glossary.name)} (the other in ${where(first.origin)}); the service lists v2 glossaries among v3 ones, so names must differ`, at.file, at.line, at.column),
+      );
+    }
+    const bytes = glossaryBytes(glossary);
+    if (bytes > MAX_GLOSSARY_BYTES) {
+      diagnostics.push(error('glossary/too-large', `glossary ${show(glossary.name)} holds ${bytes} bytes of entries; the service's limit is ${MAX_GLOSSARY_BYTES} bytes (10 MiB)`, at.file, at.line, at.column));
+    }
+  }
+  if (glossaries.length > MAX_GLOSSARIES) {
+    const at = glossaries[MAX_GLOSSARIES]?.origin;
+    if (at) {
+      diagnostics.push(
+        error('glossary/too-many', `the repository declares ${glossaries.length} glossaries; an account holds at most ${MAX_GLOSSARIES}, so every target would reject the ones after this`, at.file, at.line, at.column),
+      );
+    }
+  }
+  const styleByName = new Map<string, DesiredStyleRules>();
+  for (const list of styleRules) {
+    const first = styleByName.get(list.name);
+    if (first === undefined) styleByName.set(list.name, list);
+    else {
+      const at = list.origin;
+      diagnostics.push(error('resource/duplicate-name', `style rule list ${show(list.name)} is declared twice (also in ${where(first.origin)}); the name is its identity`, at.file, at.line, at.column));
+    }
+  }
+  return diagnostics;
+}

@@ -1,0 +1,218 @@
+import { isMap, isScalar } from 'yaml';
+import type { Diagnostic } from '../lib/diagnostics.js';
+import type { ConfiguredRules, DesiredInstruction, DesiredStyleRules, GlossaryApi, SourceRef } from '../model/desired.js';
+import { EntryCollector, MAX_PHRASE_BYTES } from './collect-entries.js';
+import { didYouMeanSuffix } from './did-you-mean.js';
+import { error, show, warning } from './diagnostic.js';
+import { checkLanguage, languageList } from './languages.js';
+import { positionAt, positionOfNode, type YamlFile } from './parse-yaml.js';
+import { glossarySchema, styleRulesSchema } from './schemas.js';
+import { describeType, schemaDiagnostics, type RuleForIssue } from './validate-schema.js';
+
+export const RESOURCE_KINDS = ['glossary', 'style_rules'] as const;
+
+/** A dictionary as declared: inline entries are already canonical; a file is read later (I/O). */
+export interface DictionaryDraft {
+  readonly sourceLang: string;
+  readonly targetLang: string;
+  readonly origin: SourceRef;
+  /** As written in the resource file (relative to it). */
+  readonly entriesFile?: string;
+  readonly entriesFileAt?: SourceRef;
+  readonly entries?: Map<string, string>;
+}
+
+export interface GlossaryDraft {
+  readonly kind: 'glossary';
+  readonly name: string;
+  readonly api: GlossaryApi;
+  readonly preventDestroy: boolean;
+  readonly renamedFrom?: string;
+  readonly dictionaries: readonly DictionaryDraft[];
+  readonly origin: SourceRef;
+}
+
+export type ResourceDraft = GlossaryDraft | DesiredStyleRules;
+
+function ref(yaml: YamlFile, path: readonly PropertyKey[], which: 'value' | 'key' = 'value'): SourceRef {
+  return { file: yaml.file, ...positionAt(yaml, path, which) };
+}
+
+/** Language code checks shared by glossaries and style rules; returns the code to use. */
+function checkLang(raw: string, allowed: 'glossary' | 'style_rules', at: SourceRef, diagnostics: Diagnostic[]): string {
+  let code = raw.trim().toLowerCase();
+  for (const result of checkLanguage(raw, allowed)) {
+    switch (result.kind) {
+      case 'not-lowercase':
+        diagnostics.push(warning('lang/not-lowercase', `language code ${show(raw)} is written as ${show(result.code)} in canonical form`, at.file, at.line, at.column));
+        break;
+      case 'thai':
+        diagnostics.push(
+          warning('lang/thai', 'the service lists `th` among glossary languages but also says glossaries cannot be created in Thai: the service may reject this dictionary', at.file, at.line, at.column),
+        );
+        break;
+      case 'region-variant':
+        code = result.base;
+        diagnostics.push(
+          error(
+            'lang/region-variant',
+            `${show(result.code)} is a regional or script variant; ${allowed === 'glossary' ? 'glossaries use' : 'style rules use'} the base code ${show(result.base)}${allowed === 'glossary' ? ', which applies to every variant' : ''}`,
+            at.file,
+            at.line,
+            at.column,
+          ),
+        );
+        break;
+      case 'unknown':
+        diagnostics.push(
+          error(
+            allowed === 'glossary' ? 'lang/unknown' : 'style/language',
+            `unknown ${allowed === 'glossary' ? 'glossary' : 'style rule'} language ${show(result.code)}; expected one of: ${languageList(allowed)}`,
+            at.file,
+            at.line,
+            at.column,
+          ),
+        );
+        break;
+      case 'ok':
+        break;
+    }
+  }
+  return code;
+}
+
+function byteLength(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
+}
+
+const glossaryRules: RuleForIssue = (issue, path) => {
+  if (path === 'api') return { code: 'glossary/unknown-api', message: 'unknown glossary `api`: expected "v3" (multilingual, the default) or "v2" (legacy, one dictionary)' };
+  if (/^dictionaries\.\d+\.entries\./.test(path) && issue.code === 'invalid_type') {
+    return { code: 'entries/not-a-string', message: `inline entry \`${path.split('.').slice(3).join('.')}\` must map to a text (quote it)` };
+  }
+  return undefined;
+};
+
+const styleRules: RuleForIssue = (issue, path) => {
+  if (path === 'name' && issue.code === 'too_big') return { code: 'style/name-too-long', message: 'style rule list `name` is longer than 1024 characters' };
+  if (path === 'custom_instructions' && issue.code === 'too_big') return { code: 'style/too-many-instructions', message: 'more than 200 custom instructions: the service enables at most 200 per list' };
+  if (/^custom_instructions\.\d+\.prompt$/.test(path) && issue.code === 'too_big') return { code: 'style/prompt-too-long', message: 'custom instruction `prompt` is longer than 300 characters' };
+  if (path === 'configured_rules' || path.startsWith('configured_rules.')) {
+    return { code: 'style/configured-rules-shape', message: '`configured_rules` must be a mapping of categories to mappings of rule → option (text), e.g. `punctuation: { apostrophe: use_curly_apostrophes }`' };
+  }
+  return undefined;
+};
+
+/** Reads inline entries from the YAML nodes (for positions), canonicalising like an entries file. */
+function inlineEntries(yaml: YamlFile, index: number, diagnostics: Diagnostic[]): Map<string, string> {
+  const collector = new EntryCollector(yaml.file, diagnostics);
+  const node = yaml.doc.getIn(['dictionaries', index, 'entries'], true);
+  if (!isMap(node)) return collector.entries;
+  for (const pair of node.items) {
+    const { key, value } = pair;
+    if (!isScalar(key)) continue;
+    const source = typeof key.value === 'string' ? key.value : (key.source ?? String(key.value));
+    const target = isScalar(value) && typeof value.value === 'string' ? value.value : '';
+    const keyAt = positionOfNode(yaml, key);
+    const valueAt = value === null ? keyAt : positionOfNode(yaml, value);
+    collector.add(source, target, { line: keyAt.line, column: keyAt.column, targetLine: valueAt.line, targetColumn: valueAt.column });
+  }
+  return collector.entries;
+}
+
+function validateGlossary(yaml: YamlFile): { resource?: GlossaryDraft; diagnostics: Diagnostic[] } {
+  const parsed = glossarySchema.safeParse(yaml.value);
+  if (!parsed.success) return { diagnostics: schemaDiagnostics(yaml, glossarySchema, parsed.error.issues, glossaryRules) };
+  const input = parsed.data;
+  const diagnostics: Diagnostic[] = [];
+  const nameAt = ref(yaml, ['name']);
+  if (byteLength(input.name) > MAX_PHRASE_BYTES) {
+    diagnostics.push(error('glossary/name-too-long', `glossary name is ${byteLength(input.name)} UTF-8 bytes; the limit is ${MAX_PHRASE_BYTES}`, yaml.file, nameAt.line, nameAt.column));
+  }
+  const dictionariesAt = ref(yaml, ['dictionaries'], 'key');
+  if (input.api === 'v2' && input.dictionaries.length !== 1) {
+    diagnostics.push(
+      error('glossary/v2-dictionary-count', `a v2 glossary has exactly one dictionary (one language pair); this one has ${input.dictionaries.length} (use \`api: v3\` for several)`, yaml.file, dictionariesAt.line, dictionariesAt.column),
+    );
+  } else if (input.dictionaries.length === 0) {
+    diagnostics.push(error('glossary/no-dictionaries', 'a glossary needs at least one dictionary', yaml.file, dictionariesAt.line, dictionariesAt.column));
+  }
+  const pairs = new Map<string, number>();
+  const dictionaries = input.dictionaries.map((d, i): DictionaryDraft => {
+    const origin = ref(yaml, ['dictionaries', i]);
+    const sourceLang = checkLang(d.source_lang, 'glossary', ref(yaml, ['dictionaries', i, 'source_lang']), diagnostics);
+    const targetLang = checkLang(d.target_lang, 'glossary', ref(yaml, ['dictionaries', i, 'target_lang']), diagnostics);
+    const pair = `${sourceLang}-${targetLang}`;
+    const first = pairs.get(pair);
+    if (first !== undefined) {
+      diagnostics.push(error('glossary/duplicate-pair', `two dictionaries for the pair ${pair} (the other on line ${first}); a glossary has one dictionary per pair`, yaml.file, origin.line, origin.column));
+    } else pairs.set(pair, origin.line);
+    if ((d.entries === undefined) === (d.entries_file === undefined)) {
+      diagnostics.push(
+        error('glossary/entries-source', d.entries === undefined ? 'the dictionary has neither `entries_file` nor `entries`' : 'give either `entries_file` or inline `entries`, not both', yaml.file, origin.line, origin.column),
+      );
+    }
+    const base = { sourceLang, targetLang, origin };
+    if (d.entries_file !== undefined) return { ...base, entriesFile: d.entries_file, entriesFileAt: ref(yaml, ['dictionaries', i, 'entries_file']) };
+    return { ...base, entries: inlineEntries(yaml, i, diagnostics) };
+  });
+  const resource: GlossaryDraft = {
+    kind: 'glossary',
+    name: input.name,
+    api: input.api,
+    preventDestroy: input.prevent_destroy,
+    ...(input.renamed_from === undefined ? {} : { renamedFrom: input.renamed_from }),
+    dictionaries,
+    origin: ref(yaml, []),
+  };
+  return { resource, diagnostics };
+}
+
+function validateStyleRules(yaml: YamlFile): { resource?: DesiredStyleRules; diagnostics: Diagnostic[] } {
+  const parsed = styleRulesSchema.safeParse(yaml.value);
+  if (!parsed.success) return { diagnostics: schemaDiagnostics(yaml, styleRulesSchema, parsed.error.issues, styleRules) };
+  const input = parsed.data;
+  const diagnostics: Diagnostic[] = [];
+  const language = checkLang(input.language, 'style_rules', ref(yaml, ['language']), diagnostics);
+  const labels = new Map<string, number>();
+  const customInstructions = input.custom_instructions.map((instruction, i): DesiredInstruction => {
+    const at = ref(yaml, ['custom_instructions', i, 'label']);
+    const first = labels.get(instruction.label);
+    if (first !== undefined) {
+      diagnostics.push(error('style/duplicate-label', `custom instruction label ${show(instruction.label)} is used twice (first on line ${first}); the label identifies an instruction`, yaml.file, at.line, at.column));
+    } else labels.set(instruction.label, at.line);
+    return {
+      label: instruction.label,
+      prompt: instruction.prompt,
+      ...(instruction.source_language === undefined ? {} : { sourceLanguage: instruction.source_language.trim().toLowerCase() }),
+    };
+  });
+  const configuredRules: ConfiguredRules = input.configured_rules;
+  const resource: DesiredStyleRules = {
+    kind: 'style_rules',
+    name: input.name,
+    language,
+    preventDestroy: input.prevent_destroy,
+    ...(input.renamed_from === undefined ? {} : { renamedFrom: input.renamed_from }),
+    configuredRules,
+    customInstructions,
+    origin: ref(yaml, []),
+  };
+  return { resource, diagnostics };
+}
+
+/** Validates one resource file (pure): dispatches on `kind`, checks the schema and the per-resource rules. */
+export function validateResource(yaml: YamlFile): { resource?: ResourceDraft; diagnostics: Diagnostic[] } {
+  const kind = yaml.value['kind'];
+  if (kind === undefined) {
+    const { line, column } = positionAt(yaml, []);
+    return { diagnostics: [error('resource/missing-kind', 'missing `kind`: expected `kind: glossary` or `kind: style_rules`', yaml.file, line, column)] };
+  }
+  if (kind === 'glossary') return validateGlossary(yaml);
+  if (kind === 'style_rules') return validateStyleRules(yaml);
+  const { line, column } = positionAt(yaml, ['kind']);
+  const suggestion = typeof kind === 'string' ? didYouMeanSuffix(kind, RESOURCE_KINDS) : '';
+  return {
+    diagnostics: [error('resource/unknown-kind', `unknown \`kind\` ${typeof kind === 'string' ? show(kind) : describeType(kind)}: expected "glossary" or "style_rules"${suggestion}`, yaml.file, line, column)],
+  };
+}

@@ -1,0 +1,131 @@
+import type { z } from 'zod';
+import type { Diagnostic } from '../lib/diagnostics.js';
+import { didYouMeanSuffix } from './did-you-mean.js';
+import { error, show } from './diagnostic.js';
+import { looksLikeSecret } from './detect-secrets.js';
+import { positionAt, type YamlFile } from './parse-yaml.js';
+
+type Issue = z.core.$ZodIssue;
+type Path = readonly PropertyKey[];
+
+/** Lets a resource kind give its own rule id (and message) to a schema issue at a known path. */
+export type RuleForIssue = (issue: Issue, path: string, missing: boolean) => { code: string; message?: string } | undefined;
+
+interface Def {
+  type: string;
+  shape?: Record<string, z.ZodType>;
+  element?: z.ZodType;
+  innerType?: z.ZodType;
+  valueType?: z.ZodType;
+  in?: z.ZodType;
+}
+
+function defOf(schema: z.ZodType): Def {
+  return (schema as unknown as { _zod: { def: Def } })._zod.def;
+}
+
+function unwrap(schema: z.ZodType): z.ZodType {
+  let current = schema;
+  for (let def = defOf(current); def.innerType !== undefined || (def.type === 'pipe' && def.in); def = defOf(current)) {
+    current = def.innerType ?? (def.in as z.ZodType);
+  }
+  return current;
+}
+
+/** The field names an object schema allows at `path`, for "did you mean" suggestions. */
+export function knownKeysAt(schema: z.ZodType, path: Path): string[] {
+  let current: z.ZodType | undefined = unwrap(schema);
+  for (const segment of path) {
+    if (current === undefined) return [];
+    const def = defOf(current);
+    if (def.type === 'object' && def.shape) current = def.shape[String(segment)];
+    else if (def.type === 'array') current = def.element;
+    else if (def.type === 'record') current = def.valueType;
+    else return [];
+    if (current !== undefined) current = unwrap(current);
+  }
+  const def = current === undefined ? undefined : defOf(current);
+  return def?.type === 'object' && def.shape ? Object.keys(def.shape) : [];
+}
+
+function valueAt(root: unknown, path: Path): unknown {
+  let value = root;
+  for (const segment of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<PropertyKey, unknown>)[segment];
+  }
+  return value;
+}
+
+export function describeType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a mapping';
+  if (typeof value === 'string') return 'a string';
+  return `a ${typeof value}`;
+}
+
+/** Shows a value in a message unless it might be a secret (those are reported by their own rule). */
+function showValue(value: unknown, field: string): string {
+  if (typeof value === 'string') return looksLikeSecret(value, field) ? 'a value that looks like a secret' : show(value);
+  return value === null || typeof value !== 'object' ? String(value) : describeType(value);
+}
+
+export function dottedPath(path: Path): string {
+  return path.map(String).join('.');
+}
+
+function plural(n: number | bigint, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+function defaultMessage(issue: Issue, value: unknown, field: string): string {
+  const label = field === '' ? 'the file' : `\`${field}\``;
+  switch (issue.code) {
+    case 'invalid_type':
+      return `${label}: expected ${issue.expected === 'int' ? 'an integer' : issue.expected === 'array' ? 'a list' : issue.expected === 'object' ? 'a mapping' : `a ${issue.expected}`}, got ${describeType(value)}`;
+    case 'invalid_value':
+      return `${label}: expected ${issue.values.map((v) => JSON.stringify(v)).join(' or ')}, got ${showValue(value, field)}`;
+    case 'too_big':
+      return issue.origin === 'array'
+        ? `${label}: at most ${plural(issue.maximum, 'item')} allowed, got ${Array.isArray(value) ? value.length : '?'}`
+        : issue.origin === 'string'
+          ? `${label}: at most ${plural(issue.maximum, 'character')} allowed, got ${typeof value === 'string' ? value.length : '?'}`
+          : `${label}: at most ${String(issue.maximum)} allowed, got ${showValue(value, field)}`;
+    case 'too_small':
+      return issue.origin === 'array'
+        ? `${label}: at least ${plural(issue.minimum, 'item')} required`
+        : issue.origin === 'string'
+          ? `${label}: must not be empty`
+          : `${label}: at least ${String(issue.minimum)} required, got ${showValue(value, field)}`;
+    case 'invalid_format':
+      return `${label}: ${issue.message}`;
+    default:
+      return `${label}: ${issue.message}`;
+  }
+}
+
+/** zod issues → located diagnostics with stable rule ids and messages that say what was expected. */
+export function schemaDiagnostics(yaml: YamlFile, schema: z.ZodType, issues: readonly Issue[], ruleFor?: RuleForIssue): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  for (const issue of issues) {
+    if (issue.code === 'unrecognized_keys') {
+      const known = knownKeysAt(schema, issue.path);
+      for (const key of issue.keys) {
+        const { line, column } = positionAt(yaml, [...issue.path, key], 'key');
+        const where = issue.path.length === 0 ? '' : ` in \`${dottedPath(issue.path)}\``;
+        diagnostics.push(error('schema/unknown-field', `unknown field \`${key}\`${where}${didYouMeanSuffix(key, known)}`, yaml.file, line, column));
+      }
+      continue;
+    }
+    const value = valueAt(yaml.value, issue.path);
+    const missing = value === undefined && issue.code === 'invalid_type';
+    const field = dottedPath(issue.path);
+    const custom = ruleFor?.(issue, field, missing);
+    const code = custom?.code ?? (missing ? 'schema/missing-field' : issue.code === 'invalid_type' ? 'schema/invalid-type' : 'schema/invalid-value');
+    const message = custom?.message ?? (missing ? `missing required field \`${field}\`` : defaultMessage(issue, value, field));
+    const { line, column } = positionAt(yaml, issue.path);
+    diagnostics.push(error(code, message, yaml.file, line, column));
+  }
+  return diagnostics;
+}
