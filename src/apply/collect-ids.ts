@@ -43,14 +43,16 @@ export function collectManagedIds(
   const resolve = (
     names: ManagedNames['glossaries'],
     created: ReadonlyMap<string, string>,
-    existing: readonly { readonly id: string; readonly name: string }[],
+    existing: readonly { readonly id: string; readonly name: string; readonly creationTime: string }[],
   ): Record<string, string> => {
+    // Oldest first, as the planner picks among live resources of one name.
+    const candidates = [...existing].sort((a, b) => (a.creationTime < b.creationTime ? -1 : a.creationTime > b.creationTime ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     const ids: Record<string, string> = {};
     for (const { name, renamedFrom } of names) {
       const found =
         created.get(name) ??
-        existing.find((r) => r.name === name && !deleted.has(r.id))?.id ??
-        (renamedFrom === undefined ? undefined : existing.find((r) => r.name === renamedFrom && !deleted.has(r.id))?.id);
+        candidates.find((r) => r.name === name && !deleted.has(r.id))?.id ??
+        (renamedFrom === undefined ? undefined : candidates.find((r) => r.name === renamedFrom && !deleted.has(r.id))?.id);
       if (found !== undefined) ids[name] = found;
     }
     return Object.fromEntries(Object.entries(ids).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));

@@ -26,18 +26,23 @@ export function dictionaryKey(glossaryId: string, sourceLang: string, targetLang
 }
 
 /**
- * Merges the v3 and v2 listings by id: the v3 listing also shows v2 glossaries, and one glossary
- * must never count twice. A glossary the v2 listing knows is a v2 glossary (immutable).
+ * Merges the v3 and v2 listings by id, so that one glossary never counts twice. The service
+ * lists every glossary of exactly one dictionary under /v2 as well, whichever API created it, so
+ * the listing alone cannot tell a legacy glossary: one counts as v2 when the v2 listing shows it
+ * and the repository declares a v2 glossary of its name (`v2Names`). Anything else is v3, the API
+ * that edits glossaries in place (a v2 glossary the repository does not declare is imported as v3).
  */
-export function mergeGlossaryListings(v3: readonly LiveGlossary[], v2: readonly LiveGlossary[]): LiveGlossary[] {
-  const v2Ids = new Set(v2.map((g) => g.id));
+export function mergeGlossaryListings(v3: readonly LiveGlossary[], v2: readonly LiveGlossary[], v2Names: ReadonlySet<string> = new Set()): LiveGlossary[] {
+  const inV2 = new Set(v2.map((g) => g.id));
+  const inV3 = new Set(v3.map((g) => g.id));
   const byId = new Map<string, LiveGlossary>();
   for (const g of [...v3, ...v2]) {
     if (byId.has(g.id)) continue;
+    const legacy = inV2.has(g.id) && (v2Names.has(g.name) || !inV3.has(g.id));
     byId.set(g.id, {
       id: g.id,
       name: g.name,
-      api: v2Ids.has(g.id) ? 'v2' : g.api,
+      api: legacy ? 'v2' : 'v3',
       creationTime: g.creationTime,
       dictionaries: g.dictionaries.map((d) => ({
         sourceLang: canonicalLang(d.sourceLang),
@@ -47,6 +52,11 @@ export function mergeGlossaryListings(v3: readonly LiveGlossary[], v2: readonly 
     });
   }
   return [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** Names (and old names) of the glossaries the repository declares with `api: v2`. */
+export function declaredV2Names(desired: { readonly glossaries: readonly { readonly name: string; readonly api: GlossaryApi; readonly renamedFrom?: string }[] }): Set<string> {
+  return new Set(desired.glossaries.filter((g) => g.api === 'v2').flatMap((g) => (g.renamedFrom === undefined ? [g.name] : [g.name, g.renamedFrom])));
 }
 
 /** Reads the given dictionaries' entries in parallel (the client's queue bounds how many at once). */
@@ -71,9 +81,10 @@ export async function fetchEntries(
 export async function fetchLive(
   client: LiveReader,
   select: (glossaries: readonly LiveGlossary[]) => readonly DictionaryToRead[],
+  v2Names: ReadonlySet<string> = new Set(),
 ): Promise<LiveState> {
   const [v3, v2, styleRules] = await Promise.all([client.listGlossaries(), client.listGlossariesV2(), client.listStyleRules()]);
-  const glossaries = mergeGlossaryListings(v3, v2);
+  const glossaries = mergeGlossaryListings(v3, v2, v2Names);
   const entries = await fetchEntries(client, select(glossaries));
   return { glossaries, styleRules, entries };
 }

@@ -11,13 +11,18 @@ const v3: LiveGlossary[] = [
 const v2: LiveGlossary[] = [{ id: 'g2', name: 'Legacy', api: 'v2', creationTime: t, dictionaries: [{ sourceLang: 'EN', targetLang: 'DE', entryCount: 1 }] }];
 
 describe('mergeGlossaryListings', () => {
-  it('counts a glossary listed by both APIs once, as v2, with lowercase language codes', () => {
-    const merged = mergeGlossaryListings(v3, v2);
+  it('counts a glossary listed by both APIs once, as v2 when the repo declares it so, with lowercase language codes', () => {
+    const merged = mergeGlossaryListings(v3, v2, new Set(['Legacy']));
     expect(merged.map((g) => [g.id, g.api])).toEqual([
       ['g1', 'v3'],
       ['g2', 'v2'],
     ]);
     expect(merged[1]?.dictionaries).toEqual([{ sourceLang: 'en', targetLang: 'de', entryCount: 1 }]);
+  });
+
+  it('treats a one-dictionary glossary the v2 listing also shows as v3 unless a v2 glossary of its name is declared', () => {
+    // The service lists every monolingual glossary under /v2, whichever API created it.
+    expect(mergeGlossaryListings(v3, v2).map((g) => g.api)).toEqual(['v3', 'v3']);
   });
 });
 
@@ -40,8 +45,11 @@ describe('fetchLive', () => {
         return Promise.resolve([['x', 'y']]);
       },
     };
-    const live = await fetchLive(client, (glossaries) =>
-      glossaries.map((g) => ({ glossaryId: g.id, api: g.api, sourceLang: g.dictionaries[0]?.sourceLang ?? '', targetLang: g.dictionaries[0]?.targetLang ?? '' })),
+    const live = await fetchLive(
+      client,
+      (glossaries) =>
+        glossaries.map((g) => ({ glossaryId: g.id, api: g.api, sourceLang: g.dictionaries[0]?.sourceLang ?? '', targetLang: g.dictionaries[0]?.targetLang ?? '' })),
+      new Set(['Legacy']),
     );
     expect(reads.sort()).toEqual(['v2:g2', 'v3:g1:en-fr']);
     expect([...(live.entries.get('g1/en-fr') ?? [])]).toEqual([
@@ -54,7 +62,7 @@ describe('fetchLive', () => {
 
 describe('dictionariesOfFingerprints', () => {
   it('re-reads what a saved plan read, except dictionaries and glossaries gone since', () => {
-    const glossaries = mergeGlossaryListings(v3, v2);
+    const glossaries = mergeGlossaryListings(v3, v2, new Set(['Legacy']));
     const toRead = dictionariesOfFingerprints(
       {
         glossaries: [

@@ -1,11 +1,63 @@
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { join, relative, resolve, sep } from 'node:path';
 import type { Command } from 'commander';
-import { TermsyncError } from '../../lib/errors.js';
-import type { CommandContext } from '../io.js';
+import { fetchLive } from '../../live/fetch-live.js';
 import { addCommonOptions } from '../common-options.js';
+import { createImportFiles, dictionariesOfSelection, selectUndeclared } from '../create-import-files.js';
+import type { CommandContext, CommonOptions } from '../io.js';
+import { createCliLogger, loadDesiredOrFail, repositoryDir, selectTargets } from '../load-target.js';
+import { forEachTarget } from '../plan-target.js';
 
-// Placeholder: replaced by the issue that builds `import`.
-export function registerImport(program: Command, _ctx: CommandContext): Command {
-  return addCommonOptions(program.command('import').description('import (not built yet)')).action(() => {
-    throw new TermsyncError('not_implemented', '`import` is not built yet');
+interface ImportOptions extends CommonOptions {
+  readonly outDir?: string;
+}
+
+async function existingNames(dir: string): Promise<Set<string>> {
+  try {
+    return new Set(await readdir(dir));
+  } catch {
+    return new Set();
+  }
+}
+
+async function runImport(ctx: CommandContext, options: ImportOptions): Promise<number> {
+  const { io } = ctx;
+  const desired = await loadDesiredOrFail(io, options);
+  const root = repositoryDir(io, options);
+  const resourceFolders = desired.config.resources;
+  const outDir = resolve(root, options.outDir ?? resourceFolders[0] ?? 'glossaries');
+  const relOut = relative(root, outDir).split(sep).join('/');
+  if (!resourceFolders.some((f) => relOut === f.replace(/\/+$/, '') || relOut.startsWith(`${f.replace(/\/+$/, '')}/`))) {
+    io.stderr(`warning: ${relOut} is not under a folder the config lists in \`resources\` (${resourceFolders.join(', ')}); plan will not read the imported files\n`);
+  }
+  const targets = selectTargets(desired, options.target);
+  const logger = createCliLogger(io, options.logLevel);
+  return forEachTarget(io, desired, targets, logger, async (client, target) => {
+    const live = await fetchLive(client, (glossaries) => dictionariesOfSelection(selectUndeclared(desired, { glossaries, styleRules: [] })));
+    const selection = selectUndeclared(desired, live);
+    for (const name of selection.duplicates) {
+      io.stderr(`warning: target "${target.name}" has several resources named "${name}"; only the oldest was imported\n`);
+    }
+    const files = createImportFiles(selection, live.entries, await existingNames(outDir));
+    if (files.length > 0) await mkdir(outDir, { recursive: true });
+    for (const file of files) {
+      // `wx`: never overwrite a file, even one created since the folder was listed.
+      await writeFile(join(outDir, file.name), file.content, { flag: 'wx' });
+    }
+    const count = selection.glossaries.length + selection.styleRules.length;
+    io.stdout(
+      count === 0
+        ? `Target "${target.name}": nothing to import; the repository declares every live resource.\n`
+        : `Target "${target.name}": imported ${selection.glossaries.length} glossar${selection.glossaries.length === 1 ? 'y' : 'ies'} and ${selection.styleRules.length} style rule list${selection.styleRules.length === 1 ? '' : 's'} into ${relOut} (${files.length} files).\n`,
+    );
+    return 0;
   });
+}
+
+export function registerImport(program: Command, ctx: CommandContext): Command {
+  return addCommonOptions(program.command('import').description('write resource and entry files for the live resources the repository does not declare yet'))
+    .option('--out-dir <path>', 'folder for the new files, relative to the repository (default: the first `resources` folder)')
+    .action(async (options: ImportOptions) => {
+      ctx.setExitCode(await runImport(ctx, options));
+    });
 }

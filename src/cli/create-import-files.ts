@@ -1,0 +1,117 @@
+import { stringify } from 'yaml';
+import { formatTsv, toEntryList } from '../config/index.js';
+import type { DesiredState } from '../model/desired.js';
+import type { DictionaryKey, LiveGlossary, LiveState, LiveStyleRules } from '../model/live.js';
+import type { Entries } from '../model/entries.js';
+import { dictionaryKey, type DictionaryToRead } from '../live/fetch-live.js';
+
+export interface ImportFile {
+  /** Relative to the output folder. */
+  readonly name: string;
+  readonly content: string;
+}
+
+export interface ImportSelection {
+  readonly glossaries: readonly LiveGlossary[];
+  readonly styleRules: readonly LiveStyleRules[];
+  /** Live names seen more than once: only the oldest of each is imported. */
+  readonly duplicates: readonly string[];
+}
+
+/** `Product terms (DE)` → `product-terms-de`: file names people can read. */
+export function slugify(name: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60)
+    .replace(/-+$/g, '');
+  return slug === '' ? 'resource' : slug;
+}
+
+function oldestFirst<T extends { readonly creationTime: string; readonly id: string }>(a: T, b: T): number {
+  return a.creationTime < b.creationTime ? -1 : a.creationTime > b.creationTime ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/** The live resources the repository does not declare (by name or `renamed_from`), one per name. */
+export function selectUndeclared(desired: DesiredState, live: Pick<LiveState, 'glossaries' | 'styleRules'>): ImportSelection {
+  const declared = (resources: readonly { readonly name: string; readonly renamedFrom?: string }[]): Set<string> =>
+    new Set(resources.flatMap((r) => (r.renamedFrom === undefined ? [r.name] : [r.name, r.renamedFrom])));
+  const duplicates: string[] = [];
+  const pick = <T extends { readonly name: string; readonly creationTime: string; readonly id: string }>(items: readonly T[], names: Set<string>): T[] => {
+    const seen = new Set<string>();
+    const chosen: T[] = [];
+    for (const item of [...items].sort(oldestFirst)) {
+      if (names.has(item.name)) continue;
+      if (seen.has(item.name)) {
+        duplicates.push(item.name);
+        continue;
+      }
+      seen.add(item.name);
+      chosen.push(item);
+    }
+    return chosen;
+  };
+  return {
+    glossaries: pick(live.glossaries, declared(desired.glossaries)),
+    styleRules: pick(live.styleRules, declared(desired.styleRules)),
+    duplicates: [...new Set(duplicates)].sort(),
+  };
+}
+
+export function dictionariesOfSelection(selection: ImportSelection): DictionaryToRead[] {
+  return selection.glossaries.flatMap((g) =>
+    g.dictionaries.map((d) => ({ glossaryId: g.id, api: g.api, sourceLang: d.sourceLang, targetLang: d.targetLang })),
+  );
+}
+
+/**
+ * The resource and entry files for the selected live resources. `taken` holds the file names that
+ * already exist in the output folder: nothing is overwritten, a clash gets a `-2`, `-3` suffix.
+ */
+export function createImportFiles(selection: ImportSelection, entries: ReadonlyMap<DictionaryKey, Entries>, taken: ReadonlySet<string>): ImportFile[] {
+  const used = new Set([...taken].map((n) => n.toLowerCase()));
+  const files: ImportFile[] = [];
+  const claim = (base: string, names: (stem: string) => string[]): string => {
+    for (let i = 1; ; i += 1) {
+      const stem = i === 1 ? base : `${base}-${i}`;
+      if (names(stem).every((n) => !used.has(n.toLowerCase()))) {
+        for (const n of names(stem)) used.add(n.toLowerCase());
+        return stem;
+      }
+    }
+  };
+  for (const g of selection.glossaries) {
+    const pairs = g.dictionaries.map((d) => `${d.sourceLang}-${d.targetLang}`);
+    const stem = claim(slugify(g.name), (s) => [`${s}.yaml`, ...pairs.map((p) => `${s}.${p}.tsv`)]);
+    const resource = {
+      kind: 'glossary',
+      name: g.name,
+      api: g.api,
+      dictionaries: g.dictionaries.map((d) => ({
+        source_lang: d.sourceLang,
+        target_lang: d.targetLang,
+        entries_file: `${stem}.${d.sourceLang}-${d.targetLang}.tsv`,
+      })),
+    };
+    files.push({ name: `${stem}.yaml`, content: stringify(resource) });
+    for (const d of g.dictionaries) {
+      const dictionary = entries.get(dictionaryKey(g.id, d.sourceLang, d.targetLang)) ?? new Map<string, string>();
+      files.push({ name: `${stem}.${d.sourceLang}-${d.targetLang}.tsv`, content: formatTsv(toEntryList(dictionary)) });
+    }
+  }
+  for (const s of selection.styleRules) {
+    const stem = claim(slugify(s.name), (x) => [`${x}.yaml`]);
+    const resource: Record<string, unknown> = { kind: 'style_rules', name: s.name, language: s.language };
+    if (Object.keys(s.configuredRules).length > 0) resource['configured_rules'] = s.configuredRules;
+    if (s.customInstructions.length > 0) {
+      resource['custom_instructions'] = s.customInstructions.map((i) =>
+        i.sourceLanguage === undefined ? { label: i.label, prompt: i.prompt } : { label: i.label, prompt: i.prompt, source_language: i.sourceLanguage },
+      );
+    }
+    files.push({ name: `${stem}.yaml`, content: stringify(resource) });
+  }
+  return files;
+}

@@ -1,0 +1,60 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startEmulator } from '../../src/emulator/index.js';
+import { runCliCaptured, type CliRun } from '../cli/run-cli.js';
+
+export const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
+
+export type Emulator = Awaited<ReturnType<typeof startEmulator>>;
+export type LoggedRequest = ReturnType<Emulator['requests']>[number];
+
+/** A temporary copy of a fixture repository, an emulator, and the CLI pointed at both. */
+export interface World {
+  readonly dir: string;
+  readonly emulator: Emulator;
+  readonly key: string;
+  /** Runs the CLI in the repository with the target's URL and key in the environment. */
+  cli(argv: readonly string[], env?: Record<string, string | undefined>): Promise<CliRun>;
+  /** Writes (any method but GET) the emulator logged since `mark()`, as `METHOD path`. */
+  writesSince(mark: number): string[];
+  mark(): number;
+  write(path: string, content: string): Promise<void>;
+  read(path: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function createWorld(
+  fixture: string,
+  options: { keys?: string[]; key?: string; emulator?: Omit<Parameters<typeof startEmulator>[0], 'port' | 'keys'> } = {},
+): Promise<World> {
+  const dir = await mkdtemp(join(tmpdir(), 'termsync-e2e-'));
+  await cp(join(FIXTURES, fixture), dir, { recursive: true });
+  const emulator = await startEmulator({ ...options.emulator, port: 0, keys: options.keys ?? ['KEY'] });
+  const key = options.key ?? 'KEY';
+  const describe = (r: LoggedRequest): string => `${r.method} ${r.path}${r.query ? `?${r.query.replace(/^\?/, '')}` : ''}`;
+  return {
+    dir,
+    emulator,
+    key,
+    cli: (argv, env = {}) =>
+      runCliCaptured([...argv, '--dir', dir], {
+        cwd: dir,
+        env: { TERMSYNC_BASE_URL: emulator.url, TERMSYNC_API_KEY: key, ...env },
+      }),
+    mark: () => emulator.requests().length,
+    writesSince: (mark) =>
+      emulator
+        .requests()
+        .slice(mark)
+        .filter((r) => r.method !== 'GET')
+        .map(describe),
+    write: (path, content) => writeFile(join(dir, path), content),
+    read: (path) => readFile(join(dir, path), 'utf8'),
+    close: async () => {
+      await emulator.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { createImportFiles, selectUndeclared, slugify } from '../../src/cli/create-import-files.js';
+import type { DesiredState } from '../../src/model/desired.js';
+import type { LiveGlossary, LiveStyleRules } from '../../src/model/live.js';
+
+const origin = { file: 'x.yaml', line: 1, column: 1 };
+const desired = {
+  glossaries: [{ kind: 'glossary', name: 'Declared', api: 'v3', preventDestroy: false, renamedFrom: 'Old name', dictionaries: [], origin }],
+  styleRules: [],
+} as unknown as DesiredState;
+
+const g = (id: string, name: string, creationTime: string, api: 'v2' | 'v3' = 'v3'): LiveGlossary => ({
+  id,
+  name,
+  api,
+  creationTime,
+  dictionaries: [{ sourceLang: 'en', targetLang: 'de', entryCount: 1 }],
+});
+const style: LiveStyleRules = {
+  id: 's1',
+  name: 'Marketing (German)',
+  language: 'de',
+  version: 3,
+  configuredRules: { punctuation: { apostrophe: 'use_curly_apostrophes' } },
+  customInstructions: [{ id: 'i1', label: 'Formal', prompt: 'Be formal.', sourceLanguage: 'en' }],
+  creationTime: 't',
+  updatedTime: 't',
+};
+
+describe('slugify', () => {
+  it('makes readable, safe file names', () => {
+    expect(slugify('Café Terms (DE) / 2026')).toBe('cafe-terms-de-2026');
+    expect(slugify('日本語')).toBe('resource');
+  });
+});
+
+describe('import files', () => {
+  it('selects undeclared resources (not the declared name, not its renamed_from), the oldest of duplicates', () => {
+    const selection = selectUndeclared(desired, {
+      glossaries: [g('a', 'Declared', '1'), g('b', 'Old name', '1'), g('c2', 'Twice', '2'), g('c1', 'Twice', '1')],
+      styleRules: [style],
+    });
+    expect(selection.glossaries.map((x) => x.id)).toEqual(['c1']);
+    expect(selection.duplicates).toEqual(['Twice']);
+    expect(selection.styleRules).toEqual([style]);
+  });
+
+  it('writes resource YAML and TSV files, never reusing a taken name', () => {
+    const files = createImportFiles(
+      { glossaries: [g('v', 'Legacy', '1', 'v2')], styleRules: [style], duplicates: [] },
+      new Map([['v/en-de', new Map([['sign in', 'anmelden']])]]),
+      new Set(['legacy.yaml']),
+    );
+    expect(files.map((f) => f.name)).toEqual(['legacy-2.yaml', 'legacy-2.en-de.tsv', 'marketing-german.yaml']);
+    expect(parse(files[0]?.content ?? '')).toEqual({
+      kind: 'glossary',
+      name: 'Legacy',
+      api: 'v2',
+      dictionaries: [{ source_lang: 'en', target_lang: 'de', entries_file: 'legacy-2.en-de.tsv' }],
+    });
+    expect(files[1]?.content).toContain('sign in\tanmelden');
+    expect(parse(files[2]?.content ?? '')).toEqual({
+      kind: 'style_rules',
+      name: 'Marketing (German)',
+      language: 'de',
+      configured_rules: { punctuation: { apostrophe: 'use_curly_apostrophes' } },
+      custom_instructions: [{ label: 'Formal', prompt: 'Be formal.', source_language: 'en' }],
+    });
+  });
+});
