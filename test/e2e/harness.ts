@@ -1,6 +1,6 @@
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmulator } from '../../src/emulator/index.js';
 import { runCliCaptured, type CliRun } from '../cli/run-cli.js';
@@ -25,12 +25,17 @@ export interface World {
   close(): Promise<void>;
 }
 
+/** The project root: the example repository lives in its `config/` and `glossaries/`. */
+export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** `fixture`: a folder under `fixtures/`, or a list of absolute folders copied into the repository root. */
 export async function createWorld(
-  fixture: string,
+  fixture: string | readonly string[],
   options: { keys?: string[]; key?: string; emulator?: Omit<Parameters<typeof startEmulator>[0], 'port' | 'keys'> } = {},
 ): Promise<World> {
   const dir = await mkdtemp(join(tmpdir(), 'termsync-e2e-'));
-  await cp(join(FIXTURES, fixture), dir, { recursive: true });
+  if (typeof fixture === 'string') await cp(join(FIXTURES, fixture), dir, { recursive: true });
+  else for (const folder of fixture) await cp(folder, join(dir, basename(folder)), { recursive: true });
   const emulator = await startEmulator({ ...options.emulator, port: 0, keys: options.keys ?? ['KEY'] });
   const key = options.key ?? 'KEY';
   const describe = (r: LoggedRequest): string => `${r.method} ${r.path}${r.query ? `?${r.query.replace(/^\?/, '')}` : ''}`;

@@ -1,0 +1,29 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createWorld, PROJECT_ROOT } from './harness.js';
+
+describe('the example repository', () => {
+  it('applies to an empty account with one POST per resource, and then plans no changes', async () => {
+    const world = await createWorld([join(PROJECT_ROOT, 'config'), join(PROJECT_ROOT, 'glossaries')]);
+    try {
+      const validate = await world.cli(['validate']);
+      expect(validate.code).toBe(0);
+      const apply = await world.cli(['apply', '--ids-out', 'ids.json']);
+      expect(apply.stderr).toBe('');
+      expect(apply.code).toBe(0);
+      const writes = world.writesSince(0);
+      expect(writes.length).toBeGreaterThan(0);
+      // Creates only: one POST per declared resource, nothing else.
+      expect(writes.every((w) => /^POST \/v[23]\/(glossaries|style_rules)$/.test(w))).toBe(true);
+      const ids = JSON.parse(await world.read('ids.json')) as { glossaries: Record<string, string>; style_rules: Record<string, string> };
+      expect(Object.keys(ids.glossaries).length + Object.keys(ids.style_rules).length).toBe(writes.length);
+      const mark = world.mark();
+      const plan = await world.cli(['plan', '--detailed-exitcode']);
+      expect(plan.stdout).toContain('No changes.');
+      expect(plan.code).toBe(0);
+      expect(world.writesSince(mark)).toEqual([]);
+    } finally {
+      await world.close();
+    }
+  });
+});
