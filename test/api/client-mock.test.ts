@@ -191,7 +191,7 @@ describe('client over a mocked dispatcher', () => {
     s.pool
       .intercept({ path: '/v3/glossaries/g1/dictionaries', method: 'PUT' })
       .reply((opts) => {
-        body = String(opts.body);
+        body = typeof opts.body === 'string' ? opts.body : '';
         auth = (opts.headers as Record<string, string>)['authorization'];
         return { statusCode: 200, data: { source_lang: 'en', target_lang: 'de', entry_count: 2 } };
       });
