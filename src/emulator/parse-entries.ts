@@ -31,27 +31,31 @@ interface Record_ {
 
 class EntryCollector {
   readonly entries = new Map<string, string>();
-  private readonly firstSeen = new Map<string, { index: number; position: number }>();
+  /** positions[index] is where entry `index` starts (entries are only added, so map order = index). */
+  private readonly positions: number[] = [];
   bytes = 0;
-  private index = 0;
   problem: string | undefined;
 
   add(source: string, target: string, position: number): boolean {
-    const index = this.index++;
-    const where = `Entry with the index ${index} (starting at position ${position})`;
-    const s = checkPhrase(source, 'source', where);
-    if (typeof s !== 'string') return this.fail(s.problem);
-    const t = checkPhrase(target, 'target', where);
-    if (typeof t !== 'string') return this.fail(t.problem);
-    const first = this.firstSeen.get(s);
-    if (first !== undefined) {
+    const index = this.positions.length;
+    const s = checkPhrase(source);
+    if (s === undefined || typeof s !== 'string') return this.fail(describePhraseProblem(source, 'source', index, position));
+    const t = checkPhrase(target);
+    if (t === undefined || typeof t !== 'string') return this.fail(describePhraseProblem(target, 'target', index, position));
+    if (this.entries.has(s)) {
+      // Error path only: one scan finds the first occurrence, so the happy path keeps a single map.
+      let first = 0;
+      for (const key of this.entries.keys()) {
+        if (key === s) break;
+        first += 1;
+      }
       return this.fail(
-        `Key with the index ${index} (starting at position ${position}) duplicates key with the index ${first.index} (starting at position ${first.position})`,
+        `Key with the index ${index} (starting at position ${position}) duplicates key with the index ${first} (starting at position ${this.positions[first] ?? 0})`,
       );
     }
-    this.firstSeen.set(s, { index, position });
+    this.positions.push(position);
     this.entries.set(s, t);
-    this.bytes += (this.entries.size > 1 ? 1 : 0) + utf8Bytes(s) + 1 + utf8Bytes(t);
+    this.bytes += (index > 0 ? 1 : 0) + utf8Bytes(s) + 1 + utf8Bytes(t);
     return true;
   }
 
@@ -61,15 +65,23 @@ class EntryCollector {
   }
 }
 
-function checkPhrase(raw: string, side: 'source' | 'target', where: string): string | { problem: string } {
+/** The phrase as stored, or undefined when it is invalid (the reason is worked out only then). */
+function checkPhrase(raw: string): string | undefined {
   // String.prototype.trim removes Unicode White_Space and U+FEFF, linear and without regex backtracking.
   const phrase = raw.trim();
-  if (phrase === '') return { problem: `${where} has an empty ${side} phrase` };
-  if (CONTROL.test(phrase)) return { problem: `${where} has a control character (tab, newline or similar) in its ${side} phrase` };
-  if (hasLoneSurrogate(phrase)) return { problem: `${where} has an unpaired surrogate in its ${side} phrase` };
-  const bytes = utf8Bytes(phrase);
-  if (bytes > MAX_PHRASE_BYTES) return { problem: `${where} has a ${side} phrase of ${bytes} UTF-8 bytes; the limit is ${MAX_PHRASE_BYTES}` };
+  if (phrase === '' || CONTROL.test(phrase) || hasLoneSurrogate(phrase)) return undefined;
+  // Up to 341 UTF-16 units cannot exceed 1024 UTF-8 bytes: skip the count for ordinary phrases.
+  if (phrase.length > 341 && utf8Bytes(phrase) > MAX_PHRASE_BYTES) return undefined;
   return phrase;
+}
+
+function describePhraseProblem(raw: string, side: 'source' | 'target', index: number, position: number): string {
+  const where = `Entry with the index ${index} (starting at position ${position})`;
+  const phrase = raw.trim();
+  if (phrase === '') return `${where} has an empty ${side} phrase`;
+  if (CONTROL.test(phrase)) return `${where} has a control character (tab, newline or similar) in its ${side} phrase`;
+  if (hasLoneSurrogate(phrase)) return `${where} has an unpaired surrogate in its ${side} phrase`;
+  return `${where} has a ${side} phrase of ${utf8Bytes(phrase)} UTF-8 bytes; the limit is ${MAX_PHRASE_BYTES}`;
 }
 
 // With the `u` flag, a surrogate range only matches surrogates that are not part of a pair.

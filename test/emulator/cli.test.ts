@@ -1,3 +1,4 @@
+ 
 import { describe, expect, it } from 'vitest';
 import { runCliCaptured } from '../cli/run-cli.js';
 

@@ -6,6 +6,7 @@ export interface Answer {
   readonly headers: Headers;
   readonly text: string;
   /** Parsed JSON body (undefined when the body is empty or not JSON). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- untyped JSON off the wire, asserted by each test
   readonly json: any;
 }
 
