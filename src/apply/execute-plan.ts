@@ -175,7 +175,8 @@ export async function executePlan(input: ExecutePlanInput): Promise<ExecutedPlan
       } catch (error) {
         const err = errorOf(error);
         if (isTermsyncError(error) && error.exitCode === ExitCode.authOrDestination) refusal ??= err.message;
-        logger.warn({ op: op.key, request: base.request, code: err.code }, 'operation failed');
+        // The result lists every failure; the log line is for debugging only.
+        logger.debug({ op: op.key, request: base.request, code: err.code }, 'operation failed');
         return { ...base, status: 'failed', error: err };
       }
     })();

@@ -1,0 +1,51 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createWorld, type World } from './harness.js';
+
+let world: World;
+beforeEach(async () => {
+  world = await createWorld('basic', { keys: ['KEY', 'eu-key'] });
+});
+afterEach(async () => {
+  await world.close();
+});
+
+describe('repository problems and targets', () => {
+  it('an invalid repository: plan and apply print located problems, exit 3, and send nothing', async () => {
+    await world.write('glossaries/product.yaml', 'kind: glossary\nname: Product terms\ndictionaries:\n  - source_lang: en\n    target_lang: xx\n    entries: { a: b }\n');
+    for (const command of ['plan', 'apply', 'import']) {
+      const run = await world.cli([command]);
+      expect(run.code).toBe(3);
+      expect(run.stderr).toMatch(/glossaries\/product\.yaml:\d+:\d+: error: /);
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+    }
+    expect(world.emulator.requests()).toEqual([]);
+  });
+
+  it('several targets: each is planned; --target picks one; the exit code is the most severe', async () => {
+    const config = await world.read('config/termsync.yaml');
+    await world.write('config/termsync.yaml', `${config}  - name: eu\n    base_url_env: TERMSYNC_EU_URL\n    api_key_env: TERMSYNC_EU_KEY\n`);
+    // No key for "eu": that target fails with exit 7, "default" is still planned.
+    const both = await world.cli(['plan', '--detailed-exitcode'], { TERMSYNC_EU_URL: world.emulator.url });
+    expect(both.code).toBe(7);
+    expect(both.stdout).toContain('Target "default":');
+    expect(both.stdout).toContain('3 to add');
+    expect(both.stderr).toContain('target "eu": no API key for target "eu": set TERMSYNC_EU_KEY');
+
+    const one = await world.cli(['plan', '--detailed-exitcode', '--target', 'default']);
+    expect(one.code).toBe(2);
+    expect(one.stdout).not.toContain('Target "');
+
+    const eu = { TERMSYNC_EU_URL: world.emulator.url, TERMSYNC_EU_KEY: 'eu-key' };
+    const apply = await world.cli(['apply'], eu);
+    expect(apply.code).toBe(0);
+    // Each key is its own account on the emulator: both targets got the three resources.
+    expect(world.writesSince(0)).toHaveLength(6);
+    expect((await world.cli(['plan', '--detailed-exitcode'], eu)).code).toBe(0);
+
+    const unknown = await world.cli(['plan', '--target', 'us']);
+    expect(unknown.code).toBe(3);
+    expect(unknown.stderr).toContain('expected --target to be one of "default", "eu", got "us"');
+    const out = await world.cli(['plan', '--out', 'plan.json'], eu);
+    expect(out.code).toBe(3);
+  });
+});
