@@ -87,7 +87,7 @@ export function createFlowControl(options: FlowControlOptions): FlowControl {
       throttleUntil = Math.max(throttleUntil, now + wait);
       // One decrease per round: answers to requests sent before the last decrease say nothing
       // about the new rate (a burst of concurrent 429s must not divide the rate by 16).
-      if (sentAt >= lastDecreaseAt) {
+      if (sentAt > lastDecreaseAt) {
         rate = Math.max(minRate, rate / 2);
         lastDecreaseAt = now;
       }

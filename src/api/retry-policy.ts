@@ -33,6 +33,9 @@ export function parseRetryAfter(value: string | undefined, now: number): number 
   const text = value.trim();
   if (text === '') return undefined;
   if (/^\d+(\.\d+)?$/.test(text)) return Math.ceil(Number(text) * 1000);
+  // An HTTP date names a weekday and a month; without letters it is not one (Date.parse would
+  // happily read "-1" as a year).
+  if (!/[a-z]/i.test(text)) return undefined;
   const date = Date.parse(text);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now);

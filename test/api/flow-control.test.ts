@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { createFlowControl } from '../../src/api/flow-control.js';
+import { classifyStatus, describeNetworkError, fullJitterBackoff, glossaryCooldownMs, parseRetryAfter } from '../../src/api/retry-policy.js';
+import { createVirtualClock } from '../../src/lib/virtual-clock.js';
+
+describe('retry policy', () => {
+  it('reads Retry-After as seconds or as an HTTP date', () => {
+    const now = Date.UTC(2026, 0, 1);
+    expect(parseRetryAfter('3', now)).toBe(3000);
+    expect(parseRetryAfter(' 1.5 ', now)).toBe(1500);
+    expect(parseRetryAfter(new Date(now + 7000).toUTCString(), now)).toBe(7000);
+    expect(parseRetryAfter(new Date(now - 7000).toUTCString(), now)).toBe(0);
+    expect(parseRetryAfter('soon', now)).toBeUndefined();
+    expect(parseRetryAfter(undefined, now)).toBeUndefined();
+    expect(parseRetryAfter('-1', now)).toBeUndefined();
+  });
+
+  it('classifies answers', () => {
+    expect([200, 204, 429, 529, 456, 500, 502, 503, 504, 401, 403, 400, 404, 413].map(classifyStatus)).toEqual([
+      'ok', 'ok', 'throttle', 'throttle', 'glossary_quota', 'transient', 'transient', 'transient', 'transient', 'auth', 'auth', 'final', 'final', 'final',
+    ]);
+  });
+
+  it('backs off exponentially with full jitter, capped', () => {
+    expect([0, 1, 2, 3].map((a) => fullJitterBackoff(a, () => 0.999, 100, 500))).toEqual([99, 199, 399, 499]);
+    expect(fullJitterBackoff(5, () => 0, 100, 500)).toBe(0);
+    expect([0, 1, 2, 3, 9].map((s) => glossaryCooldownMs(s))).toEqual([5000, 10000, 20000, 40000, 60000]);
+  });
+
+  it('tells requests that never left from those that may have landed', () => {
+    expect(describeNetworkError(Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }))).toEqual({ code: 'ECONNREFUSED', maybeSent: false });
+    const socket = Object.assign(new Error('closed'), { code: 'UND_ERR_SOCKET', cause: Object.assign(new Error('reset'), { code: 'ECONNRESET' }) });
+    expect(describeNetworkError(socket)).toEqual({ code: 'UND_ERR_SOCKET', maybeSent: true });
+  });
+});
+
+describe('flow control', () => {
+  it('spaces sends at the configured rate and keeps any one-second window within it', () => {
+    const clock = createVirtualClock({ start: 0 });
+    const flow = createFlowControl({ clock, requestsPerSecond: 4, windowMarginMs: 25 });
+    const times = Array.from({ length: 9 }, () => flow.reserveSend());
+    expect(times).toEqual([0, 250, 500, 750, 1025, 1275, 1525, 1775, 2050]);
+    for (let i = 4; i < times.length; i += 1) expect((times[i] ?? 0) - (times[i - 4] ?? 0)).toBeGreaterThan(1000);
+  });
+
+  it('halves the rate once per round of throttling and raises it slowly, never above the configured rate', () => {
+    const clock = createVirtualClock({ start: 0 });
+    const flow = createFlowControl({ clock, requestsPerSecond: 10 });
+    flow.onThrottle(1000, 0);
+    expect(flow.currentRate()).toBe(5);
+    flow.onThrottle(1000, 0); // an answer to a request sent before the decrease: no second halving
+    expect(flow.currentRate()).toBe(5);
+    clock.advance(10);
+    flow.onThrottle(1000, 5);
+    expect(flow.currentRate()).toBe(2.5);
+    const rates: number[] = [];
+    for (let i = 0; i < 60; i += 1) {
+      flow.onSuccess(false);
+      rates.push(flow.currentRate());
+    }
+    expect(rates[3]).toBe(2.5); // not raised before a run of successes
+    expect(rates.every((r, i) => i === 0 || r >= (rates[i - 1] ?? 0))).toBe(true);
+    expect(Math.max(...rates)).toBe(10);
+  });
+
+  it('closes the gate for everyone on a throttle, and only for glossaries on 456, within the budget', () => {
+    const clock = createVirtualClock({ start: 0 });
+    const flow = createFlowControl({ clock, requestsPerSecond: 10, glossaryCooldownBudgetMs: 25_000 });
+    expect(flow.onThrottle(2000, 0)).toBe(2000);
+    expect(flow.openAt(false)).toBe(2000);
+    expect(flow.onGlossaryQuota(10_000)).toBe(10_000);
+    expect(flow.openAt(false)).toBe(2000);
+    expect(flow.openAt(true)).toBe(10_000);
+    expect(flow.onGlossaryQuota(undefined)).toBe(10_000); // 5 s × 2: the default cool-down doubles
+    // Overlapping cool-downs count once: until 10 s is spent, not 20 s.
+    expect(flow.openAt(true)).toBe(10_000);
+    clock.advance(10_000);
+    expect(flow.onGlossaryQuota(10_000)).toBe(10_000); // 20 s spent
+    clock.advance(10_000);
+    expect(flow.onGlossaryQuota(10_000)).toBeUndefined(); // 30 s would exceed the 25 s budget
+  });
+});

@@ -1,0 +1,45 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readApiKey, readBaseUrl } from '../../src/api/index.js';
+import { ExitCode } from '../../src/lib/exit-codes.js';
+
+const target = { name: 'default', apiKeyEnv: 'TERMSYNC_API_KEY', baseUrlEnv: 'TERMSYNC_BASE_URL' };
+
+function failure(fn: () => unknown): { message: string; exitCode: number } {
+  try {
+    fn();
+  } catch (error) {
+    return error as { message: string; exitCode: number };
+  }
+  throw new Error('expected a failure');
+}
+
+describe('reading the key and the URL from the environment', () => {
+  it('takes the key from the target variable, else from TERMSYNC_API_KEY_FILE', () => {
+    expect(readApiKey({ TERMSYNC_API_KEY: ' secret-1 \n' }, target)).toBe('secret-1');
+    const dir = mkdtempSync(join(tmpdir(), 'termsync-key-'));
+    const file = join(dir, 'key');
+    writeFileSync(file, 'secret-2\n');
+    expect(readApiKey({ TERMSYNC_API_KEY_FILE: file }, target)).toBe('secret-2');
+  });
+
+  it('fails with exit 7 naming the variable, never a value', () => {
+    const missing = failure(() => readApiKey({}, target));
+    expect(missing.exitCode).toBe(ExitCode.authOrDestination);
+    expect(missing.message).toBe('no API key for target "default": set TERMSYNC_API_KEY (or TERMSYNC_API_KEY_FILE)');
+    const broken = failure(() => readApiKey({ TERMSYNC_API_KEY: 'abc def-secret' }, target));
+    expect(broken.exitCode).toBe(ExitCode.authOrDestination);
+    expect(broken.message).not.toContain('secret');
+    const noFile = failure(() => readApiKey({ TERMSYNC_API_KEY_FILE: '/nonexistent/termsync-key' }, target));
+    expect(noFile.message).toBe('cannot read the API key file named by TERMSYNC_API_KEY_FILE (ENOENT)');
+  });
+
+  it('reads the base URL, and a missing one is invalid input naming the variable', () => {
+    expect(readBaseUrl({ TERMSYNC_BASE_URL: 'https://api.example.com/' }, target)).toBe('https://api.example.com/');
+    const missing = failure(() => readBaseUrl({ TERMSYNC_BASE_URL: ' ' }, target));
+    expect(missing.exitCode).toBe(ExitCode.invalidInput);
+    expect(missing.message).toContain('TERMSYNC_BASE_URL');
+  });
+});
