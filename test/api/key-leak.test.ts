@@ -13,7 +13,7 @@ function evidence(value: unknown): string {
   return JSON.stringify(value) ?? String(value);
 }
 
-async function settle(work: () => Promise<unknown>, out: string[], errors: unknown[]): Promise<void> {
+async function settle(work: () => unknown, out: string[], errors: unknown[]): Promise<void> {
   try {
     out.push(evidence(await work()));
   } catch (error) {
@@ -50,9 +50,9 @@ describe('the API key', () => {
       await settle(() => open(readOnly.url).createGlossary('x', [dict('en', 'de', [['a', 'b']])]), out, errors); // 403
       await settle(() => open(wrongKey.url).listGlossaries(), out, errors); // 401
       await settle(() => open('http://127.0.0.1:9', { retry: { maxAttempts: 2 } }).listGlossaries(), out, errors); // refused
-      await settle(async () => open(`https://${KEY}@api.example.com`), out, errors); // URL with credentials
-      await settle(async () => checkBaseUrl(`http://api.example.com/?key=${KEY}`), out, errors);
-      await settle(async () => readApiKey({ TERMSYNC_API_KEY: `${KEY} x` }, { name: 't', apiKeyEnv: 'TERMSYNC_API_KEY' }), out, errors);
+      await settle(() => open(`https://${KEY}@api.example.com`), out, errors); // URL with credentials
+      await settle(() => checkBaseUrl(`http://api.example.com/?key=${KEY}`), out, errors);
+      await settle(() => readApiKey({ TERMSYNC_API_KEY: `${KEY} x` }, { name: 't', apiKeyEnv: 'TERMSYNC_API_KEY' }), out, errors);
       out.push(JSON.stringify(emulator.requests()), JSON.stringify(readOnly.requests()), JSON.stringify(wrongKey.requests()));
     } finally {
       await c.close();
