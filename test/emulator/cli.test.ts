@@ -1,4 +1,3 @@
- 
 import { describe, expect, it } from 'vitest';
 import { runCliCaptured } from '../cli/run-cli.js';
 
