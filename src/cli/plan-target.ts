@@ -1,18 +1,15 @@
 import type { ServiceClient } from '../api/index.js';
-import { declaredV2Names, fetchLive } from '../live/fetch-live.js';
+import { planTarget } from '../apply/reconcile-target.js';
 import type { DesiredState, TargetConfig } from '../model/desired.js';
 import type { LiveState } from '../model/live.js';
 import type { Plan } from '../model/plan.js';
-import { createPlan, dictionariesToRead } from '../plan/index.js';
 import { isTermsyncError } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
 import type { CliIo } from './io.js';
 import { mostSevere, openClient } from './load-target.js';
 
-/** Reads the live state a plan needs (only the dictionaries it must compare) and makes the plan. */
-export async function fetchAndPlan(client: ServiceClient, desired: DesiredState, target: TargetConfig): Promise<{ plan: Plan; live: LiveState }> {
-  const live = await fetchLive(client, (glossaries) => dictionariesToRead(desired, glossaries), declaredV2Names(desired));
-  return { plan: createPlan({ target: target.name, desired, live }), live };
+export function fetchAndPlan(client: ServiceClient, desired: DesiredState, target: TargetConfig): Promise<{ plan: Plan; live: LiveState }> {
+  return planTarget(client, desired, target.name);
 }
 
 /**

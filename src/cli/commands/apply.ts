@@ -2,7 +2,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { managedNamesOf } from '../../apply/collect-ids.js';
-import { executePlan } from '../../apply/execute-plan.js';
+import { executePlan, type ExecutedPlan } from '../../apply/execute-plan.js';
+import { reconcileTarget } from '../../apply/reconcile-target.js';
 import { acquireLock } from '../../apply/lock.js';
 import { InputError, TermsyncError, isTermsyncError } from '../../lib/errors.js';
 import { ExitCode } from '../../lib/exit-codes.js';
@@ -14,7 +15,7 @@ import { parsePlanJson, renderApplyResultJson, renderApplyResultText, renderPlan
 import { addCommonOptions } from '../common-options.js';
 import type { CommandContext, CommonOptions } from '../io.js';
 import { createCliLogger, loadDesiredOrFail, repositoryDir, selectTargets } from '../load-target.js';
-import { fetchAndPlan, forEachTarget, withNewline } from '../plan-target.js';
+import { forEachTarget, withNewline } from '../plan-target.js';
 
 interface ApplyOptions extends CommonOptions {
   readonly format: 'text' | 'json';
@@ -51,22 +52,29 @@ async function runApply(ctx: CommandContext, file: string | undefined, options: 
   const lock = await acquireLock(repositoryDir(io, options));
   try {
     return await forEachTarget(io, desired, targets, logger, async (client, target) => {
-      let plan: Plan;
-      let live;
+      let executed: ExecutedPlan;
       if (saved !== undefined) {
-        live = await fetchLive(client, (glossaries) => dictionariesOfFingerprints(saved.fingerprints, glossaries), declaredV2Names(desired));
+        const live = await fetchLive(client, (glossaries) => dictionariesOfFingerprints(saved.fingerprints, glossaries), declaredV2Names(desired));
         const differences = compareFingerprints(saved.fingerprints, fingerprintLive(live));
         if (differences.length > 0) {
           throw new TermsyncError('stale_plan', `Saved plan is stale: the service changed since the plan was made (${differences.join('; ')}). Run plan again.`, {
             exitCode: ExitCode.staleOrLocked,
           });
         }
-        plan = saved;
+        executed = await executePlan({ plan: saved, client, live, managed: managedNamesOf(desired), signal: io.signal, logger });
       } else {
-        ({ plan, live } = await fetchAndPlan(client, desired, target));
-        if (options.format === 'text') io.stdout(withNewline(renderPlanText(plan)));
+        ({ executed } = await reconcileTarget({
+          client,
+          desired,
+          target: target.name,
+          signal: io.signal,
+          logger,
+          onPlan: (plan) => {
+            if (options.format === 'text') io.stdout(withNewline(renderPlanText(plan)));
+          },
+        }));
       }
-      const { result, exitCode } = await executePlan({ plan, client, live, managed: managedNamesOf(desired), signal: io.signal, logger });
+      const { result, exitCode } = executed;
       io.stdout(withNewline(options.format === 'json' ? renderApplyResultJson(result) : renderApplyResultText(result)));
       if (exitCode === ExitCode.authOrDestination) {
         io.stderr(`Error: the service refused the writes for target "${target.name}": the key may read but not write (a read-scoped key?), or it was rejected. Nothing more was attempted.\n`);
