@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-call -- answers are untyped JSON read off the wire */
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument -- answers are untyped JSON read off the wire */
 import { describe, expect, it } from 'vitest';
 import { call, errorBody, start } from './helpers.js';
 
