@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-unsafe-member-access -- answers are untyped JSON read off the wire */
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-call -- answers are untyped JSON read off the wire */
 import { describe, expect, it } from 'vitest';
 import { call, createV3, errorBody, start } from './helpers.js';
 
