@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { posix, resolve } from 'node:path';
 import type { LevelWithSilent } from 'pino';
 import { createClient, readApiKey, readBaseUrl, type ServiceClient } from '../api/index.js';
 import { loadRepository } from '../config/index.js';
@@ -15,8 +15,12 @@ export function repositoryDir(io: CliIo, options: Pick<CommonOptions, 'dir'>): s
   return resolve(io.cwd, options.dir);
 }
 
-export function formatDiagnostic(d: Diagnostic): string {
-  return `${d.file}:${d.line}:${d.column}: ${d.severity}: ${d.message}`;
+/** As `validate` prints it: the path joined to `--dir` as given, so terminals and editors can open it. */
+export function formatDiagnostic(d: Diagnostic, dir: string): string {
+  const base = dir.replace(/\\/g, '/');
+  const file = base === '.' || base === './' || base === '' ? d.file : posix.join(base, d.file);
+  const where = d.line > 0 ? `${file}:${d.line}:${d.column}` : file;
+  return `${where}: ${d.severity}: [${d.code}] ${d.message}`;
 }
 
 /** Logs go to the CLI's stderr, never stdout (which carries plans and reports). */
@@ -32,7 +36,7 @@ export async function loadDesiredOrFail(io: CliIo, options: Pick<CommonOptions, 
   const dir = repositoryDir(io, options);
   const loaded = await loadRepository(options.config === undefined ? { dir } : { dir, configPath: resolve(io.cwd, options.config) });
   const diagnostics = sortDiagnostics(loaded.diagnostics);
-  for (const d of diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
+  for (const d of diagnostics) io.stderr(`${formatDiagnostic(d, options.dir)}\n`);
   if (hasErrors(diagnostics) || loaded.desired === undefined) {
     const errors = diagnostics.filter((d) => d.severity === 'error').length;
     throw new InputError('invalid_repository', `the repository has ${errors} error${errors === 1 ? '' : 's'}; nothing was sent to the service`);
