@@ -17,18 +17,22 @@ export interface FlowControlOptions {
   readonly random?: () => number;
   /** Total 456 cool-down the client may sit out before 456 becomes an error. */
   readonly glossaryCooldownBudgetMs?: number;
-  /**
-   * Extra room in the one-second window: a request sent exactly 1000 ms after the one N sends
-   * earlier may arrive a hair sooner than that at a server counting a sliding window.
-   */
+  /** Extra room in the one-second window, for millisecond rounding (default 5 ms). */
   readonly windowMarginMs?: number;
 }
 
 export interface FlowControl {
   /** Earliest time a request to this kind of endpoint may be sent (gates only, not pacing). */
   openAt(glossary: boolean): number;
-  /** Reserves the next send slot and returns its time (>= now). */
+  /** Reserves the next slot of the even spacing (1000 / rate ms apart) and returns its time (>= now). */
   reserveSend(): number;
+  /**
+   * How long to wait before sending so that no one-second window holds more than `rate` requests
+   * (0: send now). Checked just before sending, again after each wait.
+   */
+  windowWaitMs(): number;
+  /** Records a request leaving now; call `done` when its answer (or failure) has come back. */
+  markSent(): { done(): void };
   /** 429/529: closes the gate for every request. Returns the wait applied. */
   onThrottle(retryAfterMs: number | undefined, sentAt: number): number;
   /** 456: extends the glossary cool-down; `undefined` when the budget is spent. */
@@ -37,6 +41,9 @@ export interface FlowControl {
   currentRate(): number;
 }
 
+/** While the request that bounds the window is still in flight, look again this often. */
+const IN_FLIGHT_POLL_MS = 10;
+
 export function createFlowControl(options: FlowControlOptions): FlowControl {
   const { clock } = options;
   const random = options.random ?? Math.random;
@@ -44,15 +51,16 @@ export function createFlowControl(options: FlowControlOptions): FlowControl {
   if (!(configured > 0) || !Number.isFinite(configured)) {
     throw new RangeError(`expected requestsPerSecond > 0, got ${configured}`);
   }
-  const margin = options.windowMarginMs ?? 25;
+  const margin = options.windowMarginMs ?? 5;
   const budget = options.glossaryCooldownBudgetMs ?? 300_000;
   // Halving stops at a sixteenth of the configured rate: below that the Retry-After gate, not the
   // pacer, is what protects the service, and operations would run into their deadlines.
   const minRate = Math.max(0.05, configured / 16);
 
   let rate = configured;
-  let lastSendAt = -Infinity;
-  const sends: number[] = []; // reserved send times, ascending; only the last `windowCount()` matter
+  let lastReserved = -Infinity;
+  // Requests sent, in order: the time they left and, once answered, the time the answer came.
+  const sent: { at: number; answeredAt: number | undefined }[] = [];
   let throttleUntil = -Infinity;
   let throttleStreak = 0;
   let lastDecreaseAt = -Infinity;
@@ -67,17 +75,31 @@ export function createFlowControl(options: FlowControlOptions): FlowControl {
     openAt: (glossary) => (glossary ? Math.max(throttleUntil, glossaryUntil) : throttleUntil),
 
     reserveSend() {
-      const now = clock.now();
-      let at = Math.max(now, lastSendAt + 1000 / rate);
-      // At most `rate` sends in any window of one second (plus margin), whatever the spacing did.
+      lastReserved = Math.max(clock.now(), lastReserved + 1000 / rate);
+      return Math.ceil(lastReserved); // whole milliseconds, never a hair early
+    },
+
+    windowWaitMs() {
+      // The server counts a request when it arrives, which is somewhere between our send and its
+      // answer. So the request `rate` sends back must have been *answered* at least one second
+      // (plus margin) ago: then it has left the server's window whatever the network did.
       const n = windowCount();
-      const nth = sends.length >= n ? sends[sends.length - n] : undefined;
-      if (nth !== undefined) at = Math.max(at, nth + 1000 + margin);
-      at = Math.ceil(at); // whole milliseconds: tidy logs, and never a hair early
-      sends.push(at);
-      if (sends.length > Math.ceil(configured) + 1) sends.splice(0, sends.length - Math.ceil(configured) - 1);
-      lastSendAt = at;
-      return at;
+      const nth = sent.length >= n ? sent[sent.length - n] : undefined;
+      if (nth === undefined) return 0;
+      if (nth.answeredAt === undefined) return IN_FLIGHT_POLL_MS;
+      return Math.max(0, nth.answeredAt + 1000 + margin - clock.now());
+    },
+
+    markSent() {
+      const record: { at: number; answeredAt: number | undefined } = { at: clock.now(), answeredAt: undefined };
+      sent.push(record);
+      const keep = Math.ceil(configured) + 1;
+      if (sent.length > keep * 2) sent.splice(0, sent.length - keep);
+      return {
+        done: () => {
+          record.answeredAt ??= clock.now();
+        },
+      };
     },
 
     onThrottle(retryAfterMs, sentAt) {

@@ -152,17 +152,24 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
         if (flow.openAt(glossary) > clock.now()) return GATE_CLOSED;
         const at = flow.reserveSend();
         if (at > clock.now()) await clock.sleep(at - clock.now(), signal);
+        for (let wait = flow.windowWaitMs(); wait > 0; wait = flow.windowWaitMs()) await clock.sleep(wait, signal);
         // The gate may have closed while we waited for our turn: requests already sent cannot be
         // recalled, but this one has not left yet.
         if (flow.openAt(glossary) > clock.now()) return GATE_CLOSED;
         const sentAt = clock.now();
+        const record = flow.markSent();
         op.attempts += 1;
         log.trace({ method: request.method, path: requestTarget(request), attempt: op.attempts }, 'sending');
         try {
           return { answer: await track(sendRequest(options.dispatcher, options.base, options.apiKey, request, signal)), sentAt };
         } catch (error) {
           return { network: error, sentAt };
+        } finally {
+          record.done();
         }
+      }).catch((error: unknown) => {
+        throwIfAborted(request, op); // a wait inside the slot was aborted
+        throw error;
       });
       if (result !== GATE_CLOSED) return result;
     }

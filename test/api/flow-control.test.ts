@@ -35,12 +35,25 @@ describe('retry policy', () => {
 });
 
 describe('flow control', () => {
-  it('spaces sends at the configured rate and keeps any one-second window within it', () => {
+  it('spaces sends evenly at the configured rate', () => {
     const clock = createVirtualClock({ start: 0 });
-    const flow = createFlowControl({ clock, requestsPerSecond: 4, windowMarginMs: 25 });
-    const times = Array.from({ length: 9 }, () => flow.reserveSend());
-    expect(times).toEqual([0, 250, 500, 750, 1025, 1275, 1525, 1775, 2050]);
-    for (let i = 4; i < times.length; i += 1) expect((times[i] ?? 0) - (times[i - 4] ?? 0)).toBeGreaterThan(1000);
+    const flow = createFlowControl({ clock, requestsPerSecond: 3 });
+    expect(Array.from({ length: 5 }, () => flow.reserveSend())).toEqual([0, 334, 667, 1000, 1334]);
+  });
+
+  it('sends no more than `rate` requests in any second, counted from when earlier ones were answered', () => {
+    const clock = createVirtualClock({ start: 0 });
+    const flow = createFlowControl({ clock, requestsPerSecond: 4, windowMarginMs: 5 });
+    const first = flow.markSent();
+    clock.advance(40);
+    first.done(); // answered 40 ms later: the server may have counted it as late as that
+    for (let i = 0; i < 3; i += 1) flow.markSent().done();
+    expect(flow.windowWaitMs()).toBe(1005); // 40 + 1000 + 5 - 40
+    clock.advance(1005);
+    expect(flow.windowWaitMs()).toBe(0);
+    flow.markSent(); // still in flight
+    for (let i = 0; i < 3; i += 1) flow.markSent().done();
+    expect(flow.windowWaitMs()).toBe(10); // look again until the bounding request is answered
   });
 
   it('halves the rate once per round of throttling and raises it slowly, never above the configured rate', () => {
