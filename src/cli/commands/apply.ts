@@ -77,7 +77,9 @@ async function runApply(ctx: CommandContext, file: string | undefined, options: 
       const { result, exitCode } = executed;
       io.stdout(withNewline(options.format === 'json' ? renderApplyResultJson(result) : renderApplyResultText(result)));
       if (exitCode === ExitCode.authOrDestination) {
-        io.stderr(`Error: the service refused the writes for target "${target.name}": the key may read but not write (a read-scoped key?), or it was rejected. Nothing more was attempted.\n`);
+        io.stderr(
+          `Error: the service refused the writes for target "${target.name}" (see the failed operations above): the key may read but not write (a read-scoped key?), or it was rejected. Use a key with write access.\n`,
+        );
       }
       if (options.idsOut !== undefined) await writeFile(resolve(io.cwd, options.idsOut), `${JSON.stringify(result.ids, null, 2)}\n`);
       return exitCode;
