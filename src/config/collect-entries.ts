@@ -33,8 +33,10 @@ function exceedsBytes(phrase: string, limit: number): boolean {
  */
 export class EntryCollector {
   readonly entries = new Map<string, string>();
-  private readonly sourceLines = new Map<string, number>();
-  private readonly folded = new Map<string, string>();
+  /** Lowercased source → line of the first source of that spelling (one more map operation per entry). */
+  private readonly folded = new Map<string, number>();
+  /** Lines of the case twins, the only sources `folded` does not record. */
+  private readonly twinLines = new Map<string, number>();
 
   constructor(
     private readonly file: string,
@@ -47,22 +49,24 @@ export class EntryCollector {
     let ok = this.checkPhrase(source, 'source', at.line, at.column);
     ok = this.checkPhrase(target, 'target', at.targetLine, at.targetColumn) && ok;
     if (!ok) return;
-    const firstLine = this.sourceLines.get(source);
-    if (firstLine !== undefined) {
+    const lower = source.toLowerCase();
+    const firstLine = this.folded.get(lower);
+    if (firstLine === undefined) {
+      this.folded.set(lower, at.line);
+      this.entries.set(source, target);
+      return;
+    }
+    if (this.entries.has(source)) {
+      const line = this.twinLines.get(source) ?? firstLine;
       this.diagnostics.push(
-        error('entries/duplicate-source', `duplicate source phrase ${show(source)} on lines ${firstLine} and ${at.line}; the service rejects the whole dictionary`, this.file, at.line, at.column),
+        error('entries/duplicate-source', `duplicate source phrase ${show(source)} on lines ${line} and ${at.line}; the service rejects the whole dictionary`, this.file, at.line, at.column),
       );
       return;
     }
-    const lower = source.toLowerCase();
-    const twin = this.folded.get(lower);
-    if (twin === undefined) this.folded.set(lower, source);
-    else {
-      this.diagnostics.push(
-        warning('entries/case-twin', `source phrase ${show(source)} differs only in case from ${show(twin)} on line ${this.sourceLines.get(twin) ?? 0}`, this.file, at.line, at.column),
-      );
-    }
-    this.sourceLines.set(source, at.line);
+    this.diagnostics.push(
+      warning('entries/case-twin', `source phrase ${show(source)} differs only in case from the source phrase on line ${firstLine}`, this.file, at.line, at.column),
+    );
+    this.twinLines.set(source, at.line);
     this.entries.set(source, target);
   }
 

@@ -24,18 +24,15 @@ export type LanguageCheck =
 export function checkLanguage(raw: string, allowed: 'glossary' | 'style_rules'): LanguageCheck[] {
   const set = allowed === 'glossary' ? GLOSSARY_SET : STYLE_SET;
   const code = raw.trim().toLowerCase();
-  const results: LanguageCheck[] = [];
-  if (code !== raw) results.push({ kind: 'not-lowercase', code });
   if (set.has(code)) {
+    const results: LanguageCheck[] = code === raw ? [] : [{ kind: 'not-lowercase', code }];
     // The spec lists `th` in the enumeration but also says glossaries cannot be made in Thai.
-    if (allowed === 'glossary' && code === 'th') results.push({ kind: 'thai', code });
-    else results.push({ kind: 'ok', code });
+    results.push(allowed === 'glossary' && code === 'th' ? { kind: 'thai', code } : { kind: 'ok', code });
     return results;
   }
+  // An unusable code is one error; its casing is not worth a second message.
   const base = code.split(/[-_]/)[0] ?? '';
-  if (base !== code && set.has(base)) results.push({ kind: 'region-variant', code, base });
-  else results.push({ kind: 'unknown', code });
-  return results;
+  return [base !== code && set.has(base) ? { kind: 'region-variant', code, base } : { kind: 'unknown', code }];
 }
 
 export function languageList(allowed: 'glossary' | 'style_rules'): string {

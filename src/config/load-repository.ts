@@ -57,6 +57,7 @@ interface Context {
   readonly root: string;
   readonly rootReal: string;
   readonly files: Set<string>;
+  readonly dirCache: Map<string, Promise<string>>;
 }
 
 async function loadDictionaries(ctx: Context, draft: GlossaryDraft, diagnostics: Diagnostic[]): Promise<DesiredDictionary[]> {
@@ -64,7 +65,7 @@ async function loadDictionaries(ctx: Context, draft: GlossaryDraft, diagnostics:
     draft.dictionaries.map(async (d): Promise<DesiredDictionary> => {
       const base = { sourceLang: d.sourceLang, targetLang: d.targetLang, origin: d.origin };
       if (d.entriesFile === undefined || d.entriesFileAt === undefined) return { ...base, entries: d.entries ?? new Map<string, string>() };
-      const read = await readEntriesFile(ctx.root, ctx.rootReal, draft.origin.file, d.entriesFile, d.entriesFileAt);
+      const read = await readEntriesFile(ctx.root, ctx.rootReal, draft.origin.file, d.entriesFile, d.entriesFileAt, ctx.dirCache);
       diagnostics.push(...read.diagnostics);
       if (read.file !== undefined) ctx.files.add(read.file);
       if (read.text === undefined || read.format === undefined || read.file === undefined) return { ...base, entries: new Map<string, string>() };
@@ -112,7 +113,7 @@ export async function loadRepository(options: LoadOptions): Promise<LoadResult> 
     return { diagnostics: [error('repository/not-found', `the repository folder ${root} does not exist`, '.', 0, 0)], files: [] };
   }
   const files = new Set<string>();
-  const ctx: Context = { root, rootReal, files };
+  const ctx: Context = { root, rootReal, files, dirCache: new Map() };
 
   let configAbsolute: string | undefined;
   if (options.configPath !== undefined) configAbsolute = path.resolve(options.configPath);

@@ -64,39 +64,52 @@ function separatorHint(text: string): string {
   return '';
 }
 
+/** Blank after canonicalisation: only then can the first code unit be whitespace (or the text empty). */
+function isBlank(text: string): boolean {
+  if (text.length === 0) return true;
+  const c = text.charCodeAt(0);
+  return (c <= 0x20 || c === 0xa0 || c >= 0x1680) && canonicalPhrase(text) === '';
+}
+
+/**
+ * One pass over the text: the next tab and the next newline are each searched for once per
+ * occurrence (cached positions), so a file without tabs stays linear.
+ */
 function parseTsvInto(body: string, file: string, collector: EntryCollector, diagnostics: Diagnostic[]): void {
   let line = 0;
+  let nextTab = body.indexOf('\t');
   for (let start = 0; start < body.length; ) {
     line++;
     let end = body.indexOf('\n', start);
     if (end === -1) end = body.length;
-    const text = body.slice(start, end);
+    const lineStart = start;
     start = end + 1;
-    const tab = text.indexOf('\t');
-    if (tab === -1) {
-      if (canonicalPhrase(text) === '') diagnostics.push(blankLine(file, line));
+    if (nextTab !== -1 && nextTab < lineStart) nextTab = body.indexOf('\t', lineStart);
+    if (nextTab === -1 || nextTab >= end) {
+      const text = body.slice(lineStart, end);
+      if (isBlank(text)) diagnostics.push(blankLine(file, line));
       else diagnostics.push(error('entries/field-count', `expected a source and a target phrase separated by a tab, found no tab${separatorHint(text)}`, file, line, 1));
       continue;
     }
-    const secondTab = text.indexOf('\t', tab + 1);
-    if (secondTab !== -1) {
-      if (canonicalPhrase(text) === '') {
-        diagnostics.push(blankLine(file, line));
-        continue;
+    const tab = nextTab;
+    nextTab = body.indexOf('\t', tab + 1);
+    if (nextTab !== -1 && nextTab < end) {
+      const text = body.slice(lineStart, end);
+      if (isBlank(text)) diagnostics.push(blankLine(file, line));
+      else {
+        diagnostics.push(
+          error('entries/field-count', `found ${text.split('\t').length} tab-separated fields, expected 2 (a tab cannot appear inside a phrase)`, file, line, nextTab - lineStart + 1),
+        );
       }
-      const fields = text.split('\t').length;
-      diagnostics.push(
-        error('entries/field-count', `found ${fields} tab-separated fields, expected 2 (a tab cannot appear inside a phrase)`, file, line, secondTab + 1),
-      );
       continue;
     }
-    const source = text.slice(0, tab);
-    const target = text.slice(tab + 1);
-    if (canonicalPhrase(source) === '' && canonicalPhrase(target) === '') {
+    const source = body.slice(lineStart, tab);
+    const target = body.slice(tab + 1, end);
+    if (isBlank(source) && isBlank(target)) {
       diagnostics.push(blankLine(file, line));
       continue;
     }
-    collector.add(source, target, { line, column: 1, targetLine: line, targetColumn: tab + 2 });
+    collector.add(source, target, { line, column: 1, targetLine: line, targetColumn: tab - lineStart + 2 });
   }
 }
 
@@ -130,7 +143,7 @@ function checkSeparator(body: string, file: string, diagnostics: Diagnostic[]): 
     if (end === -1) end = body.length;
     const text = body.slice(start, end);
     start = end + 1;
-    if (canonicalPhrase(text) === '') continue;
+    if (isBlank(text)) continue;
     const counts = countSeparators(text);
     if (counts.comma === 0 && (counts.semicolon > 0 || counts.tab > 0)) {
       const name = counts.semicolon >= counts.tab ? 'semicolon `;`' : 'tab';
@@ -198,7 +211,7 @@ function parseCsvInto(body: string, pair: LanguagePair, file: string, collector:
   const wantTarget = canonicalLang(pair.targetLang);
   for (const { record, info } of records) {
     const line = info.lines - countNewlines(record);
-    if (record.length === 1 && canonicalPhrase(record[0] ?? '') === '') {
+    if (record.length === 1 && isBlank(record[0] ?? '')) {
       diagnostics.push(blankLine(file, line));
       continue;
     }
@@ -218,7 +231,7 @@ function parseCsvInto(body: string, pair: LanguagePair, file: string, collector:
           continue;
         }
       }
-      if (canonicalPhrase(source) === '' && canonicalPhrase(target) === '' && record.length === 2) {
+      if (record.length === 2 && isBlank(source) && isBlank(target)) {
         diagnostics.push(blankLine(file, line));
         continue;
       }

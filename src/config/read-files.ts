@@ -1,4 +1,6 @@
-import { lstat, readFile, readdir, realpath, stat } from 'node:fs/promises';
+import { isUtf8 } from 'node:buffer';
+import { constants } from 'node:fs';
+import { lstat, open, readFile, readdir, realpath, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Diagnostic } from '../lib/diagnostics.js';
 import type { SourceRef } from '../model/desired.js';
@@ -7,7 +9,6 @@ import { error, show, warning } from './diagnostic.js';
 /** The service's glossary size limit; an entries file larger than this is refused before it is read. */
 export const MAX_ENTRIES_FILE_BYTES = 10 * 1024 * 1024;
 
-const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /** Repository-relative path with forward slashes. */
 export function relativePath(root: string, absolute: string): string {
@@ -45,14 +46,11 @@ function bytePosition(bytes: Uint8Array, offset: number): { line: number; column
 }
 
 /** Decodes UTF-8 strictly: invalid bytes are a located error (line, byte column), never U+FFFD. */
-export function decodeUtf8(bytes: Uint8Array, file: string, code: string): { text?: string; diagnostic?: Diagnostic } {
-  try {
-    return { text: decoder.decode(bytes) };
-  } catch {
-    const offset = firstInvalidUtf8(bytes);
-    const { line, column } = bytePosition(bytes, offset);
-    return { diagnostic: error(code, `not valid UTF-8 (byte ${offset + 1}): save the file as UTF-8`, file, line, column) };
-  }
+export function decodeUtf8(bytes: Buffer, file: string, code: string): { text?: string; diagnostic?: Diagnostic } {
+  if (isUtf8(bytes)) return { text: bytes.toString('utf8') };
+  const offset = firstInvalidUtf8(bytes);
+  const { line, column } = bytePosition(bytes, offset);
+  return { diagnostic: error(code, `not valid UTF-8 (byte ${offset + 1}): save the file as UTF-8`, file, line, column) };
 }
 
 export async function readTextFile(absolute: string, file: string, code: string): Promise<{ text?: string; diagnostic?: Diagnostic }> {
@@ -71,12 +69,64 @@ export interface EntriesFileText {
   readonly diagnostics: Diagnostic[];
 }
 
+type Opened = { readonly problem: 'none'; readonly handle: FileHandle } | { readonly problem: 'missing' | 'broken-link' | 'outside' };
+
+/**
+ * Opens a file only if its real location is inside the repository. The folder's real path is
+ * cached (one lookup per folder, not per file) and the file itself is opened with O_NOFOLLOW, so
+ * the common case costs no extra system call; a symbolic link is resolved and checked.
+ */
+async function openInside(rootReal: string, absolute: string, dirCache: Map<string, Promise<string>>): Promise<Opened> {
+  const dir = path.dirname(absolute);
+  let dirReal = dirCache.get(dir);
+  if (dirReal === undefined) {
+    dirReal = realpath(dir);
+    dirCache.set(dir, dirReal);
+  }
+  let candidate: string;
+  try {
+    candidate = path.join(await dirReal, path.basename(absolute));
+  } catch {
+    return { problem: 'missing' };
+  }
+  if (!isInside(rootReal, candidate)) return { problem: 'outside' };
+  const noFollow = constants.O_NOFOLLOW as number | undefined;
+  if (noFollow !== undefined) {
+    try {
+      return { problem: 'none', handle: await open(candidate, constants.O_RDONLY | noFollow) };
+    } catch (caught) {
+      const code = (caught as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return { problem: 'missing' };
+      if (code !== 'ELOOP') throw caught;
+    }
+  }
+  let real: string;
+  try {
+    real = await realpath(candidate);
+  } catch {
+    const link = await lstat(candidate).then(
+      (info) => info.isSymbolicLink(),
+      () => false,
+    );
+    return { problem: link ? 'broken-link' : 'missing' };
+  }
+  if (!isInside(rootReal, real)) return { problem: 'outside' };
+  return { problem: 'none', handle: await open(real, 'r') };
+}
+
 /**
  * Resolves and reads an `entries_file`: it must stay inside the repository (no `..` escape, no
  * absolute path, no symlink out), be a .tsv/.csv file of at most 10 MiB (checked with `stat`
  * before reading) and be valid UTF-8. Problems point at the `entries_file` line of the resource.
  */
-export async function readEntriesFile(root: string, rootReal: string, resourceFile: string, declared: string, at: SourceRef): Promise<EntriesFileText> {
+export async function readEntriesFile(
+  root: string,
+  rootReal: string,
+  resourceFile: string,
+  declared: string,
+  at: SourceRef,
+  dirCache: Map<string, Promise<string>> = new Map(),
+): Promise<EntriesFileText> {
   const fail = (code: string, message: string): EntriesFileText => ({ diagnostics: [error(code, message, at.file, at.line, at.column)] });
   if (path.isAbsolute(declared) || path.win32.isAbsolute(declared)) {
     return fail('entries-file/outside-repo', `\`entries_file\` ${show(declared)} is an absolute path; give a path relative to the resource file, inside the repository`);
@@ -88,26 +138,37 @@ export async function readEntriesFile(root: string, rootReal: string, resourceFi
     return fail('entries-file/extension', `\`entries_file\` ${show(declared)} must end in .tsv or .csv (the format comes from the extension)`);
   }
   const file = relativePath(root, absolute);
+  const unreadable = (caught: unknown): EntriesFileText =>
+    fail('entries-file/unreadable', `\`entries_file\` ${show(declared)} cannot be read (${(caught as NodeJS.ErrnoException).code ?? 'error'})`);
+  let opened: Opened;
   try {
-    await lstat(absolute);
-  } catch {
-    return fail('entries-file/missing', `\`entries_file\` ${show(declared)} does not exist (looked for ${file})`);
+    opened = await openInside(rootReal, absolute, dirCache);
+  } catch (caught) {
+    return unreadable(caught);
   }
-  let real: string;
+  if (opened.problem === 'missing') return fail('entries-file/missing', `\`entries_file\` ${show(declared)} does not exist (looked for ${file})`);
+  if (opened.problem === 'broken-link') return fail('entries-file/missing', `\`entries_file\` ${show(declared)} is a broken symbolic link`);
+  if (opened.problem !== 'none') return fail('entries-file/outside-repo', `\`entries_file\` ${show(declared)} is a symbolic link that points outside the repository`);
+  // One open file: the size is checked on the handle before anything is read.
+  const handle = opened.handle;
+  let bytes: Buffer;
   try {
-    real = await realpath(absolute);
-  } catch {
-    return fail('entries-file/missing', `\`entries_file\` ${show(declared)} is a broken symbolic link`);
+    try {
+      const info = await handle.stat();
+      if (!info.isFile()) return fail('entries-file/not-a-file', `\`entries_file\` ${show(declared)} is not a regular file`);
+      if (info.size > MAX_ENTRIES_FILE_BYTES) {
+        return fail('entries-file/too-large', `\`entries_file\` ${show(declared)} is ${info.size} bytes; a glossary may hold at most ${MAX_ENTRIES_FILE_BYTES} bytes (10 MiB)`);
+      }
+      bytes = await handle.readFile();
+    } finally {
+      await handle.close();
+    }
+  } catch (caught) {
+    return unreadable(caught);
   }
-  if (!isInside(rootReal, real)) return fail('entries-file/outside-repo', `\`entries_file\` ${show(declared)} is a symbolic link that points outside the repository`);
-  const info = await stat(real);
-  if (!info.isFile()) return fail('entries-file/not-a-file', `\`entries_file\` ${show(declared)} is not a regular file`);
-  if (info.size > MAX_ENTRIES_FILE_BYTES) {
-    return fail('entries-file/too-large', `\`entries_file\` ${show(declared)} is ${info.size} bytes; a glossary may hold at most ${MAX_ENTRIES_FILE_BYTES} bytes (10 MiB)`);
-  }
-  const read = await readTextFile(real, file, 'entries-file/invalid-utf8');
-  if (read.text === undefined) return { file, diagnostics: read.diagnostic ? [read.diagnostic] : [] };
-  return { text: read.text, format: extension === '.tsv' ? 'tsv' : 'csv', file, diagnostics: [] };
+  const decoded = decodeUtf8(bytes, file, 'entries-file/invalid-utf8');
+  if (decoded.text === undefined) return { file, diagnostics: decoded.diagnostic ? [decoded.diagnostic] : [] };
+  return { text: decoded.text, format: extension === '.tsv' ? 'tsv' : 'csv', file, diagnostics: [] };
 }
 
 /**

@@ -56,7 +56,7 @@ function checkLang(raw: string, allowed: 'glossary' | 'style_rules', at: SourceR
         diagnostics.push(
           error(
             'lang/region-variant',
-            `${show(result.code)} is a regional or script variant; ${allowed === 'glossary' ? 'glossaries use' : 'style rules use'} the base code ${show(result.base)}${allowed === 'glossary' ? ', which applies to every variant' : ''}`,
+            `${show(raw)} is a regional or script variant; ${allowed === 'glossary' ? 'glossaries use' : 'style rules use'} the base code ${show(result.base)}${allowed === 'glossary' ? ', which applies to every variant' : ''}`,
             at.file,
             at.line,
             at.column,
@@ -67,7 +67,7 @@ function checkLang(raw: string, allowed: 'glossary' | 'style_rules', at: SourceR
         diagnostics.push(
           error(
             allowed === 'glossary' ? 'lang/unknown' : 'style/language',
-            `unknown ${allowed === 'glossary' ? 'glossary' : 'style rule'} language ${show(result.code)}; expected one of: ${languageList(allowed)}`,
+            `unknown ${allowed === 'glossary' ? 'glossary' : 'style rule'} language ${show(raw)}; expected one of: ${languageList(allowed)}`,
             at.file,
             at.line,
             at.column,

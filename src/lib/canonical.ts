@@ -7,7 +7,29 @@
 // JavaScript's \s covers Unicode White_Space (incl. U+00A0, U+3000, U+FEFF). A BOM is stripped too.
 const SURROUNDING_SPACE = /^[\s\uFEFF]+|[\s\uFEFF]+$/gu;
 
+/** Code units of `\s` plus U+FEFF (all of them are in the BMP). */
+function isSpace(c: number): boolean {
+  return (
+    c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+  );
+}
+
+const NOT_SIMPLE = /[\r\u0300-\uffff]/;
+
+/**
+ * True when `canonicalPhrase` would return the phrase unchanged by a cheap test: no CR, no
+ * surrounding space, and only code units below U+0300, which are all NFC-stable starters that
+ * nothing before them composes with. Most terminology passes this test, so the costly
+ * normalisation runs only for the rest.
+ */
+function isSimpleCanonical(phrase: string): boolean {
+  const n = phrase.length;
+  return n > 0 && !isSpace(phrase.charCodeAt(0)) && !isSpace(phrase.charCodeAt(n - 1)) && !NOT_SIMPLE.test(phrase);
+}
+
 export function canonicalPhrase(phrase: string): string {
+  if (isSimpleCanonical(phrase)) return phrase;
   let s = phrase;
   if (s.includes('\r')) s = s.replace(/\r\n?/g, '\n');
   s = s.normalize('NFC');
