@@ -48,4 +48,23 @@ describe('repository problems and targets', () => {
     const out = await world.cli(['plan', '--out', 'plan.json'], eu);
     expect(out.code).toBe(3);
   });
+
+  it('a saved plan that cannot be read, or names another target, is refused with exit 3 before any request', async () => {
+    await world.write('not-a-plan.json', '{"format_version": "9.9"}');
+    const bad = await world.cli(['apply', 'not-a-plan.json']);
+    expect(bad.code).toBe(3);
+    expect(bad.stderr).not.toMatch(/\n\s+at /);
+    expect((await world.cli(['apply', 'missing.json'])).code).toBe(3);
+
+    expect((await world.cli(['plan', '--out', 'plan.json'])).code).toBe(0);
+    const other = await world.cli(['apply', 'plan.json', '--target', 'eu']);
+    expect(other.code).toBe(3);
+    expect(other.stderr).toContain('the saved plan is for target "default"');
+    const config = await world.read('config/termsync.yaml');
+    await world.write('config/termsync.yaml', config.replace('name: default', 'name: prod'));
+    const gone = await world.cli(['apply', 'plan.json']);
+    expect(gone.code).toBe(3);
+    expect(gone.stderr).toContain('which the project config does not declare');
+    expect(world.writesSince(0)).toEqual([]);
+  });
 });

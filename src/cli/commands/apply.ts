@@ -44,6 +44,9 @@ async function runApply(ctx: CommandContext, file: string | undefined, options: 
   if (saved !== undefined && options.target !== undefined && options.target !== saved.target) {
     throw new InputError('target_mismatch', `the saved plan is for target "${saved.target}", not "${options.target}"`);
   }
+  if (saved !== undefined && !desired.config.targets.some((t) => t.name === saved.target)) {
+    throw new InputError('unknown_target', `the saved plan is for target "${saved.target}", which the project config does not declare`);
+  }
   const targets = selectTargets(desired, saved?.target ?? options.target);
   if (options.idsOut !== undefined && targets.length > 1) {
     throw new InputError('ids_out_needs_target', `--ids-out writes the ids of one target; choose one with --target (${targets.map((t) => t.name).join(', ')})`);
