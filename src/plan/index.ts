@@ -2,5 +2,5 @@ export { createPlan, type PlanInput } from './create-plan.js';
 export { dictionariesToRead, dictionariesToReadForFingerprints, dictionaryKey, type DictionaryToRead } from './dictionaries-to-read.js';
 export { fingerprintLive, compareFingerprints, hashEntries } from './fingerprint-live.js';
 export { diffEntries, toEntryList } from './diff-entries.js';
-export { entriesToTsv, entriesTsvBytes } from './entries-tsv.js';
-export { methodOf } from './summarize-plan.js';
+export { entriesToTsv, entriesTsvBytes } from '../lib/entries-tsv.js';
+export { methodOf, requestOf, uploadBytesOf, type HttpMethod } from '../lib/operation-request.js';

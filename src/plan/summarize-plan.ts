@@ -1,43 +1,5 @@
 import type { Operation, PlanSummary, ResourceChange } from '../model/index.js';
-import { entriesTsvBytes } from './entries-tsv.js';
-
-export type HttpMethod = 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-export function methodOf(op: Operation): HttpMethod {
-  switch (op.type) {
-    case 'glossary.create':
-    case 'glossary_v2.create':
-    case 'style_rules.create':
-    case 'style_rules.create_instruction':
-      return 'POST';
-    case 'glossary.put_dictionary':
-    case 'style_rules.put_configured_rules':
-    case 'style_rules.update_instruction':
-      return 'PUT';
-    case 'glossary.patch':
-    case 'style_rules.rename':
-      return 'PATCH';
-    case 'glossary.delete_dictionary':
-    case 'glossary.delete':
-    case 'style_rules.delete':
-      return 'DELETE';
-  }
-}
-
-/** Bytes of entries (TSV) an operation uploads. */
-export function uploadBytesOf(op: Operation): number {
-  switch (op.type) {
-    case 'glossary.create':
-      return op.dictionaries.reduce((sum, d) => sum + entriesTsvBytes(d.entries), 0);
-    case 'glossary_v2.create':
-    case 'glossary.put_dictionary':
-      return entriesTsvBytes(op.dictionary.entries);
-    case 'glossary.patch':
-      return op.dictionary === undefined ? 0 : entriesTsvBytes(op.dictionary.entries);
-    default:
-      return 0;
-  }
-}
+import { methodOf, uploadBytesOf } from '../lib/operation-request.js';
 
 /** Terraform's counting: a replace is one add and one destroy. */
 export function summarizePlan(changes: readonly ResourceChange[], operations: readonly Operation[]): PlanSummary {

@@ -1,12 +1,20 @@
 import { InputError } from '../lib/errors.js';
+import { requestOf, uploadBytesOf } from '../lib/operation-request.js';
 import type { Plan } from '../model/index.js';
 import { PLAN_FORMAT_VERSION } from '../model/index.js';
 import { planSchema } from './plan-schema.js';
 import { stableJson } from './stable-json.js';
 
-/** The saved-plan format: the plan itself, keys in a stable order. */
+/**
+ * The saved-plan format: the plan itself, keys in a stable order. Each operation also shows, for
+ * people and CI, the request it becomes and the bytes it uploads; reading ignores those two.
+ */
 export function renderPlanJson(plan: Plan): string {
-  return stableJson(plan);
+  const operations = plan.operations.map((op) => {
+    const { method, path } = requestOf(op);
+    return { ...op, request: `${method} ${path}`, uploadBytes: uploadBytesOf(op) };
+  });
+  return stableJson({ ...plan, operations });
 }
 
 /** Reads a saved plan; a bad file is an InputError that says what is wrong and where. */

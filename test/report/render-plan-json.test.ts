@@ -69,3 +69,21 @@ describe('renderPlanJson / parsePlanJson', () => {
     expect(thrown(() => parsePlanJson(JSON.stringify(plan))).message).toBe('the plan file is not a valid saved plan: operations[0].dependsOn: "op-2" is not an earlier operation');
   });
 });
+
+describe('operation requests in the saved plan', () => {
+  it('shows each operation as its HTTP request with the bytes it uploads, and reading drops them', () => {
+    const p = samplePlan();
+    const saved = JSON.parse(renderPlanJson(p)) as { operations: { key: string; request: string; uploadBytes: number }[] };
+    expect(saved.operations.map((op) => `${op.key} ${op.request} ${op.uploadBytes}`)).toEqual([
+      'op-1 POST /v2/glossaries 5',
+      'op-2 POST /v3/glossaries 4',
+      'op-3 PATCH /v3/glossaries/g-mid 4',
+      'op-4 PUT /v3/glossaries/g-mid/dictionaries 10',
+      'op-5 PUT /v3/style_rules/s1/configured_rules 0',
+      'op-6 POST /v3/style_rules/s1/custom_instructions 0',
+      'op-7 DELETE /v2/glossaries/g-alpha 0',
+      'op-8 DELETE /v3/glossaries/g-gone 0',
+    ]);
+    expect(parsePlanJson(renderPlanJson(p)).operations[0]).not.toHaveProperty('request');
+  });
+});
