@@ -1,3 +1,5 @@
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createWorld, type World } from './harness.js';
 
@@ -66,5 +68,26 @@ describe('repository problems and targets', () => {
     expect(gone.code).toBe(3);
     expect(gone.stderr).toContain('which the project config does not declare');
     expect(world.writesSince(0)).toEqual([]);
+  });
+
+  it('prune: owned deletes only undeclared resources whose names it owns; max_deletes blocks with exit 4', async () => {
+    expect((await world.cli(['apply', '--ids-out', 'ids.json'])).code).toBe(0);
+    const ids = JSON.parse(await world.read('ids.json')) as { glossaries: Record<string, string> };
+    await rm(join(world.dir, 'glossaries', 'legacy.yaml'));
+    await rm(join(world.dir, 'glossaries', 'marketing-style.yaml'));
+    const config = await world.read('config/termsync.yaml');
+    await world.write('config/termsync.yaml', config.replace('prune: "off"', 'prune: owned\nowned_names: "Legacy*"').replace('max_deletes: 10', 'max_deletes: 0'));
+    const blocked = await world.cli(['apply']);
+    expect(blocked.code).toBe(4);
+    expect(world.writesSince(0).filter((w) => w.startsWith('DELETE'))).toEqual([]);
+
+    await world.write('config/termsync.yaml', config.replace('prune: "off"', 'prune: owned\nowned_names: "Legacy*"'));
+    const plan = await world.cli(['plan']);
+    // The style rule list is not owned: listed, never deleted.
+    expect(plan.stdout).toContain('Marketing (German)');
+    const mark = world.mark();
+    expect((await world.cli(['apply'])).code).toBe(0);
+    expect(world.writesSince(mark)).toEqual([expect.stringMatching(new RegExp(`^DELETE /v[23]/glossaries/${ids.glossaries['Legacy terms'] ?? '-'}$`))]);
+    expect((await world.cli(['plan', '--detailed-exitcode'])).code).toBe(0);
   });
 });
