@@ -1,7 +1,7 @@
 import PQueue from 'p-queue';
 import type { Dispatcher } from 'undici';
 import type { Clock } from '../lib/clock.js';
-import type { Logger } from '../lib/logger.js';
+import { REDACT_PATHS, type Logger } from '../lib/logger.js';
 import { isTrackingClock } from '../lib/virtual-clock.js';
 import type { BaseUrl } from './check-base-url.js';
 import { ServiceAuthError, ServiceError, type ServiceFailure } from './errors.js';
@@ -92,7 +92,9 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
   const random = options.random ?? Math.random;
   const maxAttempts = options.retry.maxAttempts ?? 10;
   const deadlineMs = options.retry.deadlineMs ?? 600_000;
-  const log = options.logger.child({ component: 'api' });
+  // Redaction again on our child, in case the injected logger was built without it. We log no
+  // headers at all; this guards against a future slip.
+  const log = options.logger.child({ component: 'api' }, { redact: { paths: REDACT_PATHS, censor: '[redacted]' } });
   const flow = createFlowControl({
     clock,
     requestsPerSecond: options.requestsPerSecond,

@@ -218,3 +218,30 @@ describe('client over a mocked dispatcher', () => {
     }
   });
 });
+
+describe('client concurrency', () => {
+  it('never has more than `concurrency` requests in flight', async () => {
+    const clock = createVirtualClock();
+    let inFlight = 0;
+    let maxInFlight = 0;
+    let calls = 0;
+    // The client only calls `request`; a stand-in that answers after a few event-loop turns.
+    const dispatcher = {
+      async request() {
+        calls += 1;
+        inFlight += 1;
+        maxInFlight = Math.max(maxInFlight, inFlight);
+        for (let i = 0; i < 3; i += 1) await new Promise((r) => setImmediate(r));
+        inFlight -= 1;
+        return { statusCode: 200, headers: {}, body: { text: () => Promise.resolve(JSON.stringify({ glossaries: [] })) } };
+      },
+    } as unknown as NonNullable<ClientOptions['dispatcher']>;
+    // Without `track`, virtual time moves while requests are out, so paced sends can overlap.
+    const untracked = { now: () => clock.now(), sleep: (ms: number, signal?: AbortSignal) => clock.sleep(ms, signal) };
+    const client = createClient({ baseUrl: ORIGIN, apiKey: 'k', dispatcher, clock: untracked, requestsPerSecond: 1000, concurrency: 3 });
+    await Promise.all(Array.from({ length: 30 }, () => client.listGlossaries()));
+    await client.close();
+    expect(calls).toBe(30);
+    expect(maxInFlight).toBe(3);
+  });
+});
