@@ -15,6 +15,8 @@ function isSpace(c: number): boolean {
   );
 }
 
+// CR, or any code unit from U+0300 up (a range of code units, not a combined character).
+// eslint-disable-next-line no-misleading-character-class
 const NOT_SIMPLE = /[\r\u0300-\uffff]/;
 
 /**
