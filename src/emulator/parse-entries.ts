@@ -42,8 +42,11 @@ class EntryCollector {
     if (s === undefined || typeof s !== 'string') return this.fail(describePhraseProblem(source, 'source', index, position));
     const t = checkPhrase(target);
     if (t === undefined || typeof t !== 'string') return this.fail(describePhraseProblem(target, 'target', index, position));
-    if (this.entries.has(s)) {
-      // Error path only: one scan finds the first occurrence, so the happy path keeps a single map.
+    // One hash operation per entry: a set that does not grow the map found a duplicate.
+    const sizeBefore = this.entries.size;
+    this.entries.set(s, t);
+    if (this.entries.size === sizeBefore) {
+      // Error path only: one scan finds the first occurrence.
       let first = 0;
       for (const key of this.entries.keys()) {
         if (key === s) break;
@@ -54,7 +57,6 @@ class EntryCollector {
       );
     }
     this.positions.push(position);
-    this.entries.set(s, t);
     this.bytes += (index > 0 ? 1 : 0) + utf8Bytes(s) + 1 + utf8Bytes(t);
     return true;
   }
@@ -69,7 +71,7 @@ class EntryCollector {
 function checkPhrase(raw: string): string | undefined {
   // String.prototype.trim removes Unicode White_Space and U+FEFF, linear and without regex backtracking.
   const phrase = raw.trim();
-  if (phrase === '' || CONTROL.test(phrase) || hasLoneSurrogate(phrase)) return undefined;
+  if (phrase === '' || INVALID_CHARACTER.test(phrase)) return undefined;
   // Up to 341 UTF-16 units cannot exceed 1024 UTF-8 bytes: skip the count for ordinary phrases.
   if (phrase.length > 341 && utf8Bytes(phrase) > MAX_PHRASE_BYTES) return undefined;
   return phrase;
@@ -86,6 +88,9 @@ function describePhraseProblem(raw: string, side: 'source' | 'target', index: nu
 
 // With the `u` flag, a surrogate range only matches surrogates that are not part of a pair.
 const LONE_SURROGATE = /[\ud800-\udfff]/u;
+// Both checks in one scan for the common path.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const INVALID_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\ud800-\udfff]/u;
 
 export function hasLoneSurrogate(text: string): boolean {
   return LONE_SURROGATE.test(text);
@@ -227,14 +232,4 @@ export function renderTsv(entries: ReadonlyMap<string, string>): string {
   const lines: string[] = [];
   for (const [s, t] of entries) lines.push(`${s}\t${t}`);
   return lines.join('\n');
-}
-
-export function dictionaryBytes(entries: ReadonlyMap<string, string>): number {
-  let bytes = 0;
-  let first = true;
-  for (const [s, t] of entries) {
-    bytes += (first ? 0 : 1) + utf8Bytes(s) + 1 + utf8Bytes(t);
-    first = false;
-  }
-  return bytes;
 }

@@ -1,5 +1,5 @@
 import { GLOSSARY_EXCLUDED, GLOSSARY_LANGUAGES } from './languages-data.js';
-import { INVALID_ENTRIES_MESSAGE, dictionaryBytes, parseEntries, renderTsv, utf8Bytes } from './parse-entries.js';
+import { INVALID_ENTRIES_MESSAGE, parseEntries, renderTsv, utf8Bytes } from './parse-entries.js';
 import { FieldReader } from './read-fields.js';
 import { NO_CONTENT, jsonResponse, type RequestContext, type ServiceResponse } from './request-context.js';
 import { ServiceError, badRequest, notFound } from './service-error.js';
@@ -183,10 +183,22 @@ export function patchGlossaryV3(ctx: RequestContext, id: string): ServiceRespons
     index = dictionaryIndex(glossary, patch);
     const existing = glossary.dictionaries[index];
     // Rule 2: new sources are added, existing ones replaced in place; a missing pair merges into nothing.
-    const entries = new Map(existing?.entries ?? []);
+    // The merged size is worked out from the patch alone, so a small merge into a large dictionary stays cheap.
+    const entries = existing?.entries ?? new Map<string, string>();
+    let bytes = existing?.bytes ?? 0;
+    let count = entries.size;
+    for (const [s, t] of patch.entries) {
+      const old = entries.get(s);
+      if (old === undefined) {
+        bytes += (count > 0 ? 1 : 0) + utf8Bytes(s) + 1 + utf8Bytes(t);
+        count += 1;
+      } else {
+        bytes += utf8Bytes(t) - utf8Bytes(old);
+      }
+    }
+    checkSize(glossaryBytes(glossary.dictionaries.filter((_, i) => i !== index)) + bytes);
     for (const [s, t] of patch.entries) entries.set(s, t);
-    merged = { sourceLang: patch.sourceLang, targetLang: patch.targetLang, entries, bytes: dictionaryBytes(entries) };
-    checkSize(glossaryBytes(glossary.dictionaries.filter((_, i) => i !== index)) + merged.bytes);
+    merged = { sourceLang: patch.sourceLang, targetLang: patch.targetLang, entries, bytes };
   }
   if (name !== undefined) glossary.name = name;
   if (merged !== undefined) {

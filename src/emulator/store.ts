@@ -5,7 +5,7 @@ export interface Dictionary {
   readonly targetLang: string;
   /** source → target, in order: merges replace in place and append new sources. */
   entries: Map<string, string>;
-  /** TSV size in UTF-8 bytes (see `dictionaryBytes`), kept for the 10 MiB glossary limit. */
+  /** Size as TSV lines joined by newlines, in UTF-8 bytes: kept up to date for the 10 MiB glossary limit. */
   bytes: number;
 }
 

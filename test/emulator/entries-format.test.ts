@@ -63,6 +63,12 @@ describe('entry formats (spec rules 1–5)', () => {
     expect(!result.ok && result.detail).toMatch(/control character/);
   });
 
+  it('astral characters (paired surrogates) are fine; an unpaired surrogate is rejected', () => {
+    expect(entriesOf(parseTsvEntries('smile 😀\tLächeln 😀'))).toEqual([['smile 😀', 'Lächeln 😀']]);
+    const lone = parseTsvEntries('a\ud800\tb');
+    expect(!lone.ok && lone.detail).toMatch(/unpaired surrogate in its source phrase/);
+  });
+
   it('duplicate sources → detail naming both indexes and positions (rule 5)', () => {
     const result = parseTsvEntries('a\tA\nb\tB\na\tC');
     expect(result.ok).toBe(false);
