@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { posix, resolve } from 'node:path';
 import type { LevelWithSilent } from 'pino';
 import { createClient, readApiKey, readBaseUrl, type ServiceClient } from '../api/index.js';
@@ -69,6 +70,9 @@ export function openClient(io: CliIo, desired: DesiredState, target: TargetConfi
   const baseUrl = readBaseUrl(io.env, target);
   const apiKey = readApiKey(io.env, target);
   const attempts = maxAttempts(io);
+  // Every request in flight and every paced wait listens on the one signal: that is no leak, so
+  // Node's warning at 10 listeners is lifted to what the configured concurrency can reach.
+  setMaxListeners(Math.max(10, desired.config.rateLimit.concurrency * 4 + 10), io.signal);
   return createClient({
     baseUrl,
     apiKey,
