@@ -188,8 +188,8 @@ export function createClient(options: ClientOptions): ServiceClient {
       logger.debug({ method: request.method, route: request.route }, 'create answer lost: looking the resource up by name before resending');
       const found = await lookup();
       if (found !== undefined) return found;
-      op.failures += 1;
-      if (op.failures >= (options.retry?.maxAttempts ?? 10)) {
+      // It did not land: send it again, after the same back-off as any other failed attempt.
+      if (!(await queue.backOff({ ...request, idempotent: false }, op, 'create_not_landed'))) {
         throw new ServiceError('network', { method: request.method, path: requestTarget(request), attempts: op.attempts }, 'the create never answered and did not land');
       }
     }

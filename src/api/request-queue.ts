@@ -69,6 +69,11 @@ export interface RequestQueue {
   newOperation(): OperationBudget;
   call(request: ApiCall, op: OperationBudget): Promise<CallResult>;
   readonly flow: FlowControl;
+  /**
+   * Counts a failed attempt of `op` and sleeps a jittered back-off before the next one. False when
+   * the operation has used up its attempts (nothing slept).
+   */
+  backOff(request: ApiCall, op: OperationBudget, reason: string): Promise<boolean>;
   onIdle(): Promise<void>;
 }
 
@@ -277,6 +282,10 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
     flow,
     newOperation: () => ({ deadline: clock.now() + deadlineMs, failures: 0, attempts: 0, outcomeUnknown: false }),
     call,
+    backOff: async (request, op, reason) => {
+      await retryAfterBackoff(request, op, reason);
+      return op.failures < maxAttempts;
+    },
     onIdle: () => slots.onIdle(),
   };
 }
