@@ -8,8 +8,16 @@ import { toEntryList } from './diff-entries.js';
 /** sha256 of a dictionary's canonical entries, independent of their order. */
 export function hashEntries(entries: Entries): string {
   const hash = createHash('sha256');
-  // JSON keeps phrases with tabs or newlines unambiguous.
-  for (const entry of toEntryList(entries)) hash.update(`${JSON.stringify(entry)}\n`);
+  // JSON keeps phrases with tabs or newlines unambiguous; chunks keep the number of update calls low.
+  let chunk = '';
+  for (const entry of toEntryList(entries)) {
+    chunk += `${JSON.stringify(entry)}\n`;
+    if (chunk.length > 65_536) {
+      hash.update(chunk);
+      chunk = '';
+    }
+  }
+  hash.update(chunk);
   return hash.digest('hex');
 }
 

@@ -141,11 +141,16 @@ function assemble(plan: Plan, blocks: readonly TermBlock[], totalTerms: number, 
   if (plan.guards.length > 0) {
     out.push('', '> [!CAUTION]', `> Blocked by ${plan.guards.length === 1 ? 'a safety guard' : `${plan.guards.length} safety guards`}: nothing will be applied (see below).`);
   }
-  const destructive = destructiveChanges(plan.changes);
+  const destructive = [
+    ...destructiveChanges(plan.changes).map((c) => `${c.action} ${kindLabel(c)} ${escapeMarkdown(c.address.name)}`),
+    ...plan.changes
+      .filter((c) => c.action === 'update')
+      .flatMap((c) => c.dictionaries.filter((d) => d.action === 'delete').map((d) => `delete dictionary ${pairLabel(d)} of ${kindLabel(c)} ${escapeMarkdown(c.address.name)}`)),
+  ];
   if (destructive.length > 0) {
-    const listed = destructive.slice(0, 10).map((c) => `${c.action} ${kindLabel(c)} ${escapeMarkdown(c.address.name)}`);
+    const listed = destructive.slice(0, 10);
     if (destructive.length > 10) listed.push(`and ${destructive.length - 10} more`);
-    out.push('', '> [!WARNING]', `> This plan deletes or replaces ${destructive.length} resource${destructive.length === 1 ? '' : 's'}: ${listed.join(', ')}.`);
+    out.push('', '> [!WARNING]', `> This plan deletes or replaces: ${listed.join(', ')}.`);
   }
   if (plan.changes.length > 0) {
     out.push('', '| Action | Resource | Changes | Why |', '|---|---|---|---|');

@@ -31,7 +31,13 @@ describe('renderPlanMarkdown', () => {
   it('warns when anything is deleted or replaced, and not otherwise', () => {
     const at = lines.indexOf('> [!WARNING]');
     expect(at).toBeGreaterThan(0);
-    expect(lines[at + 1]).toBe('> This plan deletes or replaces 2 resources: replace glossary Alpha, delete glossary termsync:gone.');
+    expect(lines[at + 1]).toBe('> This plan deletes or replaces: replace glossary Alpha, delete glossary termsync:gone.');
+    const dropsDictionary = createPlan({
+      target: 'd',
+      desired: desiredState({ glossaries: [glossary('G', { 'en-de': { a: 'A' } })] }),
+      live: liveState({ glossaries: [{ id: 'g', name: 'G', dicts: { 'en-de': { a: 'A' }, 'en-it': { a: 'B' } } }] }),
+    });
+    expect(renderPlanMarkdown(dropsDictionary)).toContain('> [!WARNING]\n> This plan deletes or replaces: delete dictionary en-it of glossary G.\n');
     const createOnly = createPlan({ target: 'd', desired: desiredState({ glossaries: [glossary('G', { 'en-de': { a: 'A' } })] }), live: liveState() });
     expect(renderPlanMarkdown(createOnly)).not.toContain('[!WARNING]');
   });
