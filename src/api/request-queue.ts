@@ -194,9 +194,8 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
   const call = async (request: ApiCall, op: OperationBudget): Promise<CallResult> => {
     const glossary = isGlossaryPath(request.path);
     for (;;) {
-      const started = clock.now();
       const result = await attempt(request, op, glossary);
-      const ms = clock.now() - started;
+      const ms = clock.now() - result.sentAt; // the exchange itself, not the wait in the queue
 
       if ('network' in result) {
         throwIfAborted(request, op);
