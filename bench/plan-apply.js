@@ -7,6 +7,7 @@ import { mkdtemp, mkdir, rm, writeFile, readFile } from 'node:fs/promises';
 import { tmpdir, cpus } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { setInterval, clearInterval } from 'node:timers';
 import { runCli } from '../dist/cli/main.js';
 import { startEmulator } from '../dist/emulator/index.js';
 
