@@ -93,7 +93,8 @@ const CASES: readonly Expected[] = [
 ];
 
 describe('validation rules (one fixture repository per rule)', () => {
-  it.each(CASES)('%s → %s at %s:%i:%i', async (fixture, code, file, line, column, severity = 'error') => {
+  const rows = CASES.map(([fixture, code, file, line, column, severity = 'error']) => ({ fixture, code, file, line, column, severity }));
+  it.each(rows)('$fixture → $code at $file:$line:$column', async ({ fixture, code, file, line, column, severity }) => {
     const { diagnostics } = await loadRepository({ dir: path.join(RULES, fixture) });
     expect(diagnostics).toContainEqual(expect.objectContaining({ code, file, line, column, severity }));
   });

@@ -1,0 +1,151 @@
+import { cp, mkdtemp, mkdir, rm, truncate, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadRepository, resourcesForFiles } from '../../src/config/index.js';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(HERE, '..', '..');
+const RULES = path.join(HERE, '..', 'fixtures', 'rules');
+const CONFIG = 'version: 1\ntargets:\n  - name: default\n    base_url_env: TERMSYNC_BASE_URL\n    api_key_env: TERMSYNC_API_KEY\n';
+
+const temps: string[] = [];
+async function tempRepo(): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'termsync-load-'));
+  temps.push(dir);
+  await writeFile(path.join(dir, 'termsync.yaml'), CONFIG);
+  await mkdir(path.join(dir, 'glossaries'));
+  return dir;
+}
+afterEach(async () => {
+  await Promise.all(temps.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+describe('loadRepository on the example repository', () => {
+  it('reads it without a single diagnostic', async () => {
+    const result = await loadRepository({ dir: ROOT });
+    expect(result.diagnostics).toEqual([]);
+    const desired = result.desired;
+    expect(desired?.configFile).toBe('config/termsync.yaml');
+    expect(desired?.glossaries.map((g) => [g.name, g.api, g.dictionaries.length])).toEqual([
+      ['Northwind Checkout and payments', 'v3', 3],
+      ['Northwind Product catalogue', 'v3', 2],
+      ['Northwind Storefront UI', 'v3', 3],
+      ['Northwind Support macros (legacy)', 'v2', 1],
+    ]);
+    expect(desired?.styleRules.map((s) => [s.name, s.language, s.customInstructions.length])).toEqual([
+      ['Northwind Help centre (English)', 'en', 2],
+      ['Northwind Marketing (German)', 'de', 2],
+    ]);
+    expect(desired?.config).toMatchObject({ prune: 'owned', ownedNames: 'Northwind *', schedule: '*/15 * * * *' });
+    expect(desired?.config.targets).toEqual([{ name: 'default', baseUrlEnv: 'TERMSYNC_BASE_URL', apiKeyEnv: 'TERMSYNC_API_KEY' }]);
+    expect(result.files).toHaveLength(14);
+  });
+
+  it('points origins at the resource file and dictionary items, and keeps entries files repository-relative', async () => {
+    const { desired } = await loadRepository({ dir: ROOT });
+    const ui = desired?.glossaries.find((g) => g.name === 'Northwind Storefront UI');
+    expect(ui?.origin).toEqual({ file: 'glossaries/storefront-ui.yaml', line: 2, column: 1 });
+    expect(ui?.dictionaries.map((d) => [d.sourceLang, d.targetLang, d.origin.line, d.entriesFile])).toEqual([
+      ['en', 'de', 7, 'glossaries/entries/storefront-ui.en-de.tsv'],
+      ['en', 'fr', 10, 'glossaries/entries/storefront-ui.en-fr.tsv'],
+      ['en', 'es', 13, undefined],
+    ]);
+    const catalogue = desired?.glossaries.find((g) => g.name === 'Northwind Product catalogue');
+    const de = catalogue?.dictionaries[0]?.entries;
+    expect(de?.get('waterproof, breathable')).toBe('wasserdicht und atmungsaktiv');
+    expect(de?.get('3-layer "Storm" shell')).toBe('dreilagige „Storm“-Hardshell');
+  });
+
+  it('maps changed files to the resources they affect', async () => {
+    const { desired } = await loadRepository({ dir: ROOT });
+    if (!desired) throw new Error('example repository did not load');
+    const names = (files: string[]): string[] => resourcesForFiles(desired, files).map((r) => r.name);
+    expect(names(['glossaries/entries/storefront-ui.en-fr.tsv'])).toEqual(['Northwind Storefront UI']);
+    expect(names([path.join(ROOT, 'glossaries', 'style-rules', 'marketing-de.yaml')])).toEqual(['Northwind Marketing (German)']);
+    expect(names(['glossaries/support-macros-legacy.yaml', 'glossaries/entries/checkout-payments.en-nl.tsv'])).toEqual([
+      'Northwind Checkout and payments',
+      'Northwind Support macros (legacy)',
+    ]);
+    expect(names(['config/termsync.yaml'])).toHaveLength(6);
+    expect(names(['README.md'])).toEqual([]);
+  });
+});
+
+describe('loadRepository', () => {
+  it('applies the config defaults', async () => {
+    const { desired } = await loadRepository({ dir: path.join(RULES, 'lang-not-lowercase') });
+    expect(desired?.config).toEqual({
+      version: 1,
+      resources: ['glossaries'],
+      prune: 'off',
+      guards: { maxDeletes: 10, maxRemovedEntriesPercent: 50, allowEmpty: false },
+      rateLimit: { requestsPerSecond: 5, concurrency: 4 },
+      targets: [{ name: 'default', baseUrlEnv: 'TERMSYNC_BASE_URL', apiKeyEnv: 'TERMSYNC_API_KEY' }],
+    });
+    expect(desired?.glossaries[0]?.dictionaries[0]?.sourceLang).toBe('en');
+  });
+
+  it('has no desired state without a usable config, yet still checks the resources', async () => {
+    const missing = await loadRepository({ dir: path.join(RULES, 'config-not-found') });
+    expect(missing.desired).toBeUndefined();
+    const broken = await loadRepository({ dir: path.join(RULES, 'config-unknown-prune-mode') });
+    expect(broken.desired).toBeUndefined();
+    const dir = await tempRepo();
+    await writeFile(path.join(dir, 'termsync.yaml'), 'version: 1\nprune: sometimes\n');
+    await writeFile(path.join(dir, 'glossaries', 'x.yaml'), 'kind: glosary\n');
+    const both = await loadRepository({ dir });
+    expect(both.diagnostics.map((d) => d.code)).toEqual(expect.arrayContaining(['config/unknown-prune-mode', 'schema/missing-field', 'resource/unknown-kind']));
+  });
+
+  it('takes --config relative to the working directory or absolute', async () => {
+    const configPath = path.join(RULES, 'lang-thai', 'termsync.yaml');
+    const result = await loadRepository({ dir: path.join(RULES, 'config-not-found'), configPath });
+    expect(result.desired?.configFile).toBe('../lang-thai/termsync.yaml');
+    expect(result.diagnostics).toEqual([]);
+  });
+
+  it('reports a missing repository folder as a diagnostic, never an exception', async () => {
+    const result = await loadRepository({ dir: path.join(RULES, 'no-such-repository') });
+    expect(result.desired).toBeUndefined();
+    expect(result.diagnostics.map((d) => d.code)).toEqual(['repository/not-found']);
+  });
+
+  it('refuses an entries file over 10 MiB from its size alone', async () => {
+    const dir = await tempRepo();
+    await cp(path.join(RULES, 'entries-file-too-large'), dir, { recursive: true });
+    // A sparse file: its content (NUL bytes) would be a pile of errors if it were ever read.
+    const huge = path.join(dir, 'glossaries', 'huge.en-de.tsv');
+    await writeFile(huge, '');
+    await truncate(huge, 10 * 1024 * 1024 + 1);
+    const { diagnostics } = await loadRepository({ dir });
+    expect(diagnostics).toEqual([expect.objectContaining({ code: 'entries-file/too-large', file: 'glossaries/x.yaml', line: 6, column: 19 })]);
+  });
+
+  it('finds a glossary over 10 MiB across its dictionaries', async () => {
+    const dir = await tempRepo();
+    const six = (lang: string): string => Array.from({ length: 120_000 }, (_, i) => `catalogue term number ${i}\t${lang} Katalogbegriff Nummer ${i}`).join('\n');
+    await writeFile(path.join(dir, 'glossaries', 'de.tsv'), six('de'));
+    await writeFile(path.join(dir, 'glossaries', 'fr.tsv'), six('fr'));
+    await writeFile(
+      path.join(dir, 'glossaries', 'big.yaml'),
+      '# the whole catalogue\nkind: glossary\nname: Catalogue\ndictionaries:\n  - {source_lang: en, target_lang: de, entries_file: de.tsv}\n  - {source_lang: en, target_lang: fr, entries_file: fr.tsv}\n',
+    );
+    const { diagnostics } = await loadRepository({ dir });
+    expect(diagnostics).toEqual([expect.objectContaining({ code: 'glossary/too-large', file: 'glossaries/big.yaml', line: 2, column: 1 })]);
+  });
+
+  it('refuses more than 1000 glossaries for a target', async () => {
+    const dir = await tempRepo();
+    await Promise.all(
+      Array.from({ length: 1001 }, (_, i) => {
+        const id = String(i).padStart(4, '0');
+        return writeFile(path.join(dir, 'glossaries', `g${id}.yaml`), `kind: glossary\nname: Catalogue ${id}\ndictionaries:\n  - {source_lang: en, target_lang: de, entries: {term: Begriff}}\n`);
+      }),
+    );
+    const { diagnostics, desired } = await loadRepository({ dir });
+    expect(desired?.glossaries).toHaveLength(1001);
+    expect(diagnostics).toEqual([expect.objectContaining({ code: 'glossary/too-many', file: 'glossaries/g1000.yaml', line: 1, column: 1 })]);
+  });
+});

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { formatCsv, formatTsv, parseEntries, toEntryList } from '../../src/config/index.js';
+
+const pair = { sourceLang: 'en', targetLang: 'de' };
+
+function codes(diagnostics: readonly { code: string }[]): string[] {
+  return diagnostics.map((d) => d.code);
+}
+
+describe('parseEntries (TSV)', () => {
+  it('reads tab-separated entries and canonicalises them with a located warning per change', () => {
+    const text = '\uFEFFcart\tWarenkorb\r\n  checkout\tKasse\u00a0\r\nsize guide\tGro\u0308\u00dfentabelle\r\n';
+    const { entries, diagnostics } = parseEntries(text, 'tsv', pair, 'g/terms.tsv');
+    expect([...entries]).toEqual([
+      ['cart', 'Warenkorb'],
+      ['checkout', 'Kasse'],
+      ['size guide', 'Gr\u00f6\u00dfentabelle'],
+    ]);
+    expect(diagnostics.map((d) => [d.code, d.line, d.column, d.severity])).toEqual([
+      ['entries/bom', 1, 1, 'warning'],
+      ['entries/line-ending', 1, 15, 'warning'],
+      ['entries/whitespace-trimmed', 2, 1, 'warning'],
+      ['entries/whitespace-trimmed', 2, 12, 'warning'],
+      ['entries/not-nfc', 3, 12, 'warning'],
+    ]);
+  });
+
+  it('treats old Mac CR line breaks as line breaks', () => {
+    const { entries } = parseEntries('cart\tWarenkorb\rcheckout\tKasse\r', 'tsv', pair, 't.tsv');
+    expect(entries.size).toBe(2);
+  });
+
+  it('stays linear on a file without any tab (every line an error, no rescanning)', () => {
+    const text = 'no tab here\n'.repeat(50_000);
+    const { diagnostics } = parseEntries(text, 'tsv', pair, 't.tsv');
+    expect(diagnostics).toHaveLength(50_000);
+    expect(new Set(codes(diagnostics))).toEqual(new Set(['entries/field-count']));
+  });
+
+  it('hints that a comma-separated file was given a .tsv name', () => {
+    const { diagnostics } = parseEntries('cart,Warenkorb\n', 'tsv', pair, 't.tsv');
+    expect(diagnostics[0]?.message).toMatch(/looks like CSV/);
+  });
+
+  it('keeps the first of duplicate sources and names both lines', () => {
+    const { entries, diagnostics } = parseEntries('cart\tWarenkorb\ncart\tEinkaufswagen\n', 'tsv', pair, 't.tsv');
+    expect(entries.get('cart')).toBe('Warenkorb');
+    expect(diagnostics).toEqual([expect.objectContaining({ code: 'entries/duplicate-source', line: 2, severity: 'error', message: expect.stringMatching(/lines 1 and 2/) as unknown })]);
+  });
+
+  it('keeps case twins (a warning: the service accepts them) and still catches a duplicate of a twin', () => {
+    const { entries, diagnostics } = parseEntries('Apple\tApfel\napple\tApfel\napple\tApfel (Obst)\n', 'tsv', pair, 't.tsv');
+    expect(entries.size).toBe(2);
+    expect(diagnostics.map((d) => [d.code, d.line])).toEqual([
+      ['entries/case-twin', 2],
+      ['entries/duplicate-source', 3],
+    ]);
+    expect(diagnostics[1]?.message).toMatch(/lines 2 and 3/);
+  });
+});
+
+describe('parseEntries (CSV)', () => {
+  it('reads quoted fields with commas, doubled quotes and line breaks, with the line of each record', () => {
+    const text = '"waterproof, breathable","wasserdicht, atmungsaktiv"\n"3-layer ""Storm"" shell",Hardshell\n"two\nlines",x\nlast,Letzte\n';
+    const { entries, diagnostics } = parseEntries(text, 'csv', pair, 't.csv');
+    expect(entries.get('waterproof, breathable')).toBe('wasserdicht, atmungsaktiv');
+    expect(entries.get('3-layer "Storm" shell')).toBe('Hardshell');
+    expect(entries.get('last')).toBe('Letzte');
+    expect(diagnostics.map((d) => [d.code, d.line])).toEqual([['entries/tab-or-newline', 3]]);
+  });
+
+  it('accepts matching language columns and skips mismatching ones with a warning', () => {
+    const { entries, diagnostics } = parseEntries('cart,Warenkorb,EN,de\ncheckout,paiement,en,fr\n', 'csv', pair, 't.csv');
+    expect([...entries]).toEqual([['cart', 'Warenkorb']]);
+    expect(diagnostics.map((d) => [d.code, d.line, d.severity])).toEqual([['entries/language-columns-mismatch', 2, 'warning']]);
+  });
+
+  it('reports malformed quoting with its line, without echoing csv-parse internals', () => {
+    const { diagnostics } = parseEntries('ok,fine\nalso,fine\n"open,never closed\n', 'csv', pair, 't.csv');
+    expect(diagnostics).toEqual([expect.objectContaining({ code: 'entries/malformed-quote', line: 3 })]);
+  });
+
+  it('names a tab separator in a .csv file', () => {
+    const { diagnostics } = parseEntries('cart\tWarenkorb\n', 'csv', pair, 't.csv');
+    expect(diagnostics[0]).toEqual(expect.objectContaining({ code: 'entries/wrong-separator', line: 1, column: 5 }));
+    expect(diagnostics[0]?.message).toMatch(/with a tab/);
+  });
+});
+
+describe('formatTsv / formatCsv / toEntryList', () => {
+  it('sorts by source in code-unit order and writes LF-terminated text', () => {
+    const list = toEntryList(new Map([['b', 'B'], ['a', 'A'], ['Z', 'z'], ['ä', 'Ä']]));
+    expect(list).toEqual([['Z', 'z'], ['a', 'A'], ['b', 'B'], ['ä', 'Ä']]);
+    expect(formatTsv(list)).toBe('Z\tz\na\tA\nb\tB\nä\tÄ\n');
+  });
+
+  it('quotes CSV fields only where needed (RFC 4180)', () => {
+    expect(formatCsv([['a, b', 'say "hi"'], ['plain', 'x']])).toBe('"a, b","say ""hi"""\nplain,x\n');
+  });
+});

@@ -1,0 +1,57 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { formatCsv, formatTsv, parseEntries, toEntryList } from '../../src/config/index.js';
+import { canonicalPhrase } from '../../src/lib/canonical.js';
+
+// The reference definition of the canonical form; the library function adds a fast path to it.
+function referenceCanonical(phrase: string): string {
+  return phrase.replace(/\r\n?/g, '\n').normalize('NFC').replace(/^[\s\uFEFF]+|[\s\uFEFF]+$/gu, '');
+}
+
+// Phrases rich in what the canonical form handles: spaces of all kinds, CR/LF, combining marks, BOM.
+const tricky = fc.constantFrom(' ', '\t', '\u00a0', '\u3000', '\r\n', '\r', '\n', '\uFEFF', '\u0301', 'e\u0301', 'é', 'ß', '"', ',', ';', 'A', 'a', '日本', '😀');
+const phrase = fc.oneof(fc.string({ unit: 'grapheme', maxLength: 20 }), fc.array(fc.oneof(tricky, fc.string({ maxLength: 3 })), { maxLength: 8 }).map((parts) => parts.join('')));
+
+// A valid canonical phrase: what a dictionary can hold (non-empty, no tab or line break).
+const entryPhrase = phrase.map(canonicalPhrase).filter((p) => p !== '' && !p.includes('\t') && !p.includes('\n') && Buffer.byteLength(p) <= 1024);
+
+const pair = { sourceLang: 'en', targetLang: 'de' };
+
+describe('canonical form (properties)', () => {
+  it('is idempotent', () => {
+    fc.assert(fc.property(phrase, (p) => canonicalPhrase(canonicalPhrase(p)) === canonicalPhrase(p)), { numRuns: 2000 });
+  });
+
+  it('equals the reference definition (the fast path changes nothing)', () => {
+    fc.assert(fc.property(phrase, (p) => canonicalPhrase(p) === referenceCanonical(p)), { numRuns: 2000 });
+  });
+});
+
+describe('entry tables survive serialisation (properties)', () => {
+  const table = fc.uniqueArray(fc.tuple(entryPhrase, entryPhrase), { selector: ([source]) => source, maxLength: 30 });
+
+  for (const [format, serialise] of [['tsv', formatTsv], ['csv', formatCsv]] as const) {
+    it(`${format}: format then parse gives the same entries, without errors`, () => {
+      fc.assert(
+        fc.property(table, (rows) => {
+          const entries = new Map(rows);
+          const parsed = parseEntries(serialise(toEntryList(entries)), format, pair, `t.${format}`);
+          expect(parsed.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+          expect(parsed.entries).toEqual(entries);
+        }),
+        { numRuns: 500 },
+      );
+    });
+  }
+
+  it('the order of entries never matters', () => {
+    fc.assert(
+      fc.property(table, (rows) => {
+        const reversed = parseEntries(formatTsv([...rows].reverse()), 'tsv', pair, 't.tsv').entries;
+        const sorted = parseEntries(formatTsv(toEntryList(new Map(rows))), 'tsv', pair, 't.tsv').entries;
+        expect(toEntryList(reversed)).toEqual(toEntryList(sorted));
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
