@@ -126,9 +126,19 @@ describe('client over a mocked dispatcher', () => {
   });
 
   it('retries 503 on a GET up to maxAttempts, then fails with the attempt count', async () => {
-    const s = setup({ retry: { maxAttempts: 3 } });
+    const requests: string[] = [];
+    const retries: string[] = [];
+    const s = setup({
+      retry: { maxAttempts: 3 },
+      metrics: {
+        onRequest: (method, route, status) => requests.push(`${method} ${route} ${status}`),
+        onRetry: (method, route, reason, attempt) => retries.push(`${method} ${route} ${reason} ${attempt}`),
+      },
+    });
     s.pool.intercept({ path: '/v3/glossaries', method: 'GET' }).reply(503, { message: 'unavailable' }).times(3);
     const error = await s.client.listGlossaries().catch((e: unknown) => e);
+    expect(requests).toEqual(Array.from({ length: 3 }, () => 'GET /v3/glossaries 503'));
+    expect(retries).toEqual(['GET /v3/glossaries http_503 1', 'GET /v3/glossaries http_503 2']);
     expect(isServiceError(error) && error.code).toBe('http_503');
     expect(isServiceError(error) && error.attempts).toBe(3);
     expect((error as { exitCode: number }).exitCode).toBe(ExitCode.applyIncomplete);
