@@ -36,6 +36,10 @@ function readBody(req: IncomingMessage, limit: number): Promise<Body> {
     });
     req.on('end', () => resolve({ raw: size <= limit ? Buffer.concat(chunks) : Buffer.alloc(0), size, tooLarge: size > limit }));
     req.on('error', reject);
+    // A client that goes away mid-body: settle, so nothing waits on it.
+    req.on('close', () => {
+      if (!req.complete) reject(new Error('client closed the connection mid-body'));
+    });
   });
 }
 
@@ -112,8 +116,9 @@ export class EmulatorServer {
     }
   }
 
+  /** A copy of the log: callers cannot change what later assertions see. */
   requests(): readonly RequestLogEntry[] {
-    return this.log;
+    return this.log.map((entry) => ({ ...entry }));
   }
 
   reset(): void {

@@ -35,7 +35,7 @@ const ROUTES: readonly RouteDef[] = [
   { pattern: ['v2', 'glossaries'], methods: { GET: read((c) => glossaries.listGlossariesV2(c)), POST: write((c) => glossaries.createGlossaryV2(c)) } },
   {
     pattern: ['v2', 'glossaries', ':'],
-    methods: { GET: read((c, a) => glossaries.getGlossaryV2(c, p(a, 0))), DELETE: write((c, a) => glossaries.deleteGlossary(c, p(a, 0))) },
+    methods: { GET: read((c, a) => glossaries.getGlossaryV2(c, p(a, 0))), DELETE: write((c, a) => glossaries.deleteGlossaryV2(c, p(a, 0))) },
   },
   { pattern: ['v2', 'glossaries', ':', 'entries'], methods: { GET: read((c, a) => glossaries.getEntriesV2(c, p(a, 0))) } },
   { pattern: ['v2', 'glossary-language-pairs'], methods: { GET: read(() => glossaries.glossaryLanguagePairs()) } },

@@ -236,6 +236,12 @@ export function createGlossaryV2(ctx: RequestContext): ServiceResponse {
   return jsonResponse(201, v2Meta(glossary));
 }
 
+export function deleteGlossaryV2(ctx: RequestContext, id: string): ServiceResponse {
+  findV2Glossary(ctx, id);
+  ctx.account.glossaries.delete(id);
+  return NO_CONTENT;
+}
+
 export function listGlossariesV2(ctx: RequestContext): ServiceResponse {
   const glossaries = [...ctx.account.glossaries.values()].filter((g) => g.dictionaries.length === 1);
   return jsonResponse(200, { glossaries: glossaries.map(v2Meta) });

@@ -260,11 +260,15 @@ describe('v3 glossaries', () => {
   it('a v3 glossary with one dictionary is visible through v2 with the same id; a multilingual one is not', async () => {
     const emu = await start();
     const one = await createV3(emu, 'One', [{ source_lang: 'en', target_lang: 'de', entries: 'a\tA' }]);
-    await createV3(emu, 'Two', [
+    const two = await createV3(emu, 'Two', [
       { source_lang: 'en', target_lang: 'de', entries: 'a\tA' },
       { source_lang: 'en', target_lang: 'fr', entries: 'a\tA' },
     ]);
     const v2 = await call(emu, 'GET', '/v2/glossaries');
     expect(v2.json.glossaries.map((g: { glossary_id: string }) => g.glossary_id)).toEqual([one.json.glossary_id]);
+    expect((await call(emu, 'GET', `/v2/glossaries/${one.json.glossary_id}`)).json).toMatchObject({ name: 'One', source_lang: 'en', target_lang: 'de', entry_count: 1 });
+    expect((await call(emu, 'GET', `/v2/glossaries/${two.json.glossary_id}`)).status).toBe(404);
+    expect((await call(emu, 'DELETE', `/v2/glossaries/${two.json.glossary_id}`)).status).toBe(404);
+    expect((await call(emu, 'GET', `/v3/glossaries/${two.json.glossary_id}`)).status).toBe(200);
   });
 });

@@ -51,8 +51,17 @@ describe('style rules', () => {
     const updated = await call(emu, 'PUT', `/v3/style_rules/${id}/custom_instructions/${instruction.id}`, { json: { label: 'New', prompt: 'Be briefer.' } });
     expect(updated.status).toBe(200);
     expect(updated.json).toEqual({ ...instruction, prompt: 'Be briefer.' });
+    const first = created.json.custom_instructions[0];
+    const kept = await call(emu, 'PUT', `/v3/style_rules/${id}/custom_instructions/${first.id}`, { json: { label: 'L2', prompt: 'P2' } });
+    expect(kept.json).toEqual({ id: first.id, label: 'L2', prompt: 'P2' });
+    const withSource = await call(emu, 'PUT', `/v3/style_rules/${id}/custom_instructions/${first.id}`, { json: { label: 'L2', prompt: 'P2', source_language: 'de' } });
+    expect(withSource.json).toEqual({ id: first.id, label: 'L2', prompt: 'P2', source_language: 'de' });
+    // There is no endpoint that removes an instruction.
+    const remove = await call(emu, 'DELETE', `/v3/style_rules/${id}/custom_instructions/${first.id}`);
+    expect(remove.status).toBe(405);
+    expect(remove.headers.get('allow')).toBe('GET, PUT');
     const full = await call(emu, 'GET', `/v3/style_rules/${id}`);
-    expect(full.json.version).toBe(6);
+    expect(full.json.version).toBe(8);
     expect(full.json.updated_time).toBe(new Date(clock.now()).toISOString());
   });
 
