@@ -173,7 +173,7 @@ describe('planner properties (in-memory service model)', () => {
         // The plan's own fingerprints are fresh against the state it was made from.
         expect(compareFingerprints(plan.fingerprints, fingerprintLive(live))).toEqual([]);
       }),
-      { numRuns: 400 },
+      { numRuns: 250 },
     );
   });
 
@@ -185,7 +185,7 @@ describe('planner properties (in-memory service model)', () => {
         const calls = plan.summary.calls;
         expect(calls.POST + calls.PUT + calls.PATCH + calls.DELETE).toBe(plan.operations.length);
       }),
-      { numRuns: 400 },
+      { numRuns: 250 },
     );
   });
 
@@ -202,7 +202,7 @@ describe('planner properties (in-memory service model)', () => {
         const final = simulateApply(interrupted, rerun.operations);
         expect(createPlan({ target: 't', desired, live: final }).operations).toEqual([]);
       }),
-      { numRuns: 300 },
+      { numRuns: 200 },
     );
   });
 

@@ -90,11 +90,11 @@ describe('renderPlanMarkdown size limit', () => {
       target: 'default',
       desired: desiredState({
         glossaries: [
-          glossary('Big', { 'en-de': terms(20_000, 'd'), 'en-fr': terms(20_000, 'f') }),
+          glossary('Big', { 'en-de': terms(4_000, 'd'), 'en-fr': terms(4_000, 'f') }),
           glossary('Small', { 'en-de': terms(3, 's') }),
         ],
       }),
-      live: liveState({ glossaries: [{ id: 'b', name: 'Big', dicts: { 'en-de': terms(5_000, 'old') } }] }),
+      live: liveState({ glossaries: [{ id: 'b', name: 'Big', dicts: { 'en-de': terms(1_000, 'old') } }] }),
     });
   }
 
@@ -125,12 +125,12 @@ describe('renderPlanMarkdown size limit', () => {
   it('cuts table rows only when the table alone is too long, and says so', () => {
     const many = createPlan({
       target: 'default',
-      desired: desiredState({ glossaries: Array.from({ length: 2_000 }, (_, i) => glossary(`Glossary number ${i}`, { 'en-de': { a: 'A' } })) }),
+      desired: desiredState({ glossaries: Array.from({ length: 1_000 }, (_, i) => glossary(`Glossary number ${i}`, { 'en-de': { a: 'A' } })) }),
       live: liveState(),
     });
     const out = renderPlanMarkdown(many);
     expect(out.length).toBeLessThanOrEqual(65_000);
-    expect(out).toContain('**Plan: 2000 to add, 0 to change, 0 to destroy.**');
+    expect(out).toContain('**Plan: 1000 to add, 0 to change, 0 to destroy.**');
     expect(tableRows(out).length).toBeGreaterThan(100);
     expect(out).toMatch(/_… and \d+ more resource changes; run `termsync plan` for all of them._/);
   });
