@@ -46,11 +46,11 @@ describe('loadRepository on the example repository', () => {
   it('points origins at the resource file and dictionary items, and keeps entries files repository-relative', async () => {
     const { desired } = await loadRepository({ dir: ROOT });
     const ui = desired?.glossaries.find((g) => g.name === 'Northwind Storefront UI');
-    expect(ui?.origin).toEqual({ file: 'glossaries/storefront-ui.yaml', line: 2, column: 1 });
+    expect(ui?.origin).toEqual({ file: 'glossaries/storefront-ui.yaml', line: 3, column: 1 });
     expect(ui?.dictionaries.map((d) => [d.sourceLang, d.targetLang, d.origin.line, d.entriesFile])).toEqual([
-      ['en', 'de', 7, 'glossaries/entries/storefront-ui.en-de.tsv'],
-      ['en', 'fr', 10, 'glossaries/entries/storefront-ui.en-fr.tsv'],
-      ['en', 'es', 13, undefined],
+      ['en', 'de', 8, 'glossaries/entries/storefront-ui.en-de.tsv'],
+      ['en', 'fr', 11, 'glossaries/entries/storefront-ui.en-fr.tsv'],
+      ['en', 'es', 14, undefined],
     ]);
     const catalogue = desired?.glossaries.find((g) => g.name === 'Northwind Product catalogue');
     const de = catalogue?.dictionaries[0]?.entries;
