@@ -253,6 +253,36 @@ describe('client against the emulator', () => {
     expect(h.emulator.requests().map((e) => `${e.method} ${e.status}`)).toEqual(['GET 401', 'GET 200', 'POST 403']);
   });
 
+  it('manages a style rule list end to end: create, rename, rules, instructions, delete', async () => {
+    harness = await startHarness();
+    const c = harness.client;
+    const created = await c.createStyleRules({
+      name: 'Marketing',
+      language: 'de',
+      configuredRules: { punctuation: { apostrophe: 'use_curly_apostrophes' } },
+      customInstructions: [{ label: 'Formal', prompt: 'Address the reader formally.', sourceLanguage: 'EN' }],
+    });
+    expect(created.version).toBe(1);
+    expect(created.customInstructions).toEqual([
+      { id: expect.any(String) as string, label: 'Formal', prompt: 'Address the reader formally.', sourceLanguage: 'en' },
+    ]);
+    const renamed = await c.renameStyleRules(created.id, 'Marketing (German)');
+    expect([renamed.name, renamed.version > created.version]).toEqual(['Marketing (German)', true]);
+    const rules = await c.putConfiguredRules(created.id, { style_and_tone: { short_vs_long_words: 'use_short_words' } });
+    expect(rules.configuredRules).toEqual({ style_and_tone: { short_vs_long_words: 'use_short_words' } });
+    expect(rules.customInstructions).toHaveLength(1);
+    const added = await c.createInstruction(created.id, { label: 'Short', prompt: 'Keep sentences short.' });
+    const short = added.customInstructions.find((i) => i.label === 'Short');
+    expect(short).toBeDefined();
+    const updated = await c.updateInstruction(created.id, short?.id ?? '', { label: 'Short', prompt: 'Keep it short.' });
+    expect(updated).toEqual({ id: short?.id, label: 'Short', prompt: 'Keep it short.' });
+    expect(await c.getInstruction(created.id, short?.id ?? '')).toEqual(updated);
+    expect((await c.getStyleRules(created.id)).version).toBeGreaterThan(renamed.version);
+    await c.deleteStyleRules(created.id);
+    const gone = await c.getStyleRules(created.id).catch((e: unknown) => e);
+    expect(isServiceError(gone) && gone.code).toBe('http_404');
+  });
+
   it('reads entries of v3 and v2 glossaries as raw pairs and lowercases language codes', async () => {
     harness = await startHarness();
     const h = harness;
