@@ -149,3 +149,19 @@ describe('loadRepository', () => {
     expect(diagnostics).toEqual([expect.objectContaining({ code: 'glossary/too-many', file: 'glossaries/g1000.yaml', line: 1, column: 1 })]);
   });
 });
+
+describe('a spreadsheet export from Windows, as a new user would bring it', () => {
+  it('loads with warnings only and the right canonical entries', async () => {
+    const result = await loadRepository({ dir: path.join(HERE, '..', 'fixtures', 'new-user', 'windows-export') });
+    expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(result.diagnostics.map((d) => d.code)).toEqual(['entries/bom', 'entries/line-ending', 'entries/whitespace-trimmed']);
+    const entries = result.desired?.glossaries[0]?.dictionaries[0]?.entries;
+    expect([...(entries ?? [])]).toEqual([
+      ['waterproof, breathable', 'wasserdicht, atmungsaktiv'],
+      ['3-layer "Storm" shell', 'dreilagige "Storm"-Hardshell'],
+      ['size guide', 'Größentabelle'],
+      ['down jacket', 'Daunenjacke'],
+      ['merino wool', 'Merinowolle'],
+    ]);
+  });
+});

@@ -1,0 +1,71 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runCliCaptured } from '../cli/run-cli.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const FIXTURES = 'test/fixtures';
+
+describe('termsync validate', () => {
+  it('finds no problem in the example repository (exit 0)', async () => {
+    const run = await runCliCaptured(['validate'], { cwd: ROOT });
+    expect(run.stdout).toBe('No problems in 14 files.\n');
+    expect(run.code).toBe(0);
+  });
+
+  it('prints file:line:col: severity: [rule] message relative to --dir as given, then a summary (exit 3)', async () => {
+    const run = await runCliCaptured(['validate', '--dir', `${FIXTURES}/rules/entries-duplicate-source`], { cwd: ROOT });
+    expect(run.stdout.split('\n')).toEqual([
+      `${FIXTURES}/rules/entries-duplicate-source/glossaries/terms.tsv:4:1: error: [entries/duplicate-source] duplicate source phrase "checkout" on lines 2 and 4; the service rejects the whole dictionary`,
+      `${FIXTURES}/rules/entries-duplicate-source/glossaries/terms.tsv:4:1: warning: [entries/whitespace-trimmed] source phrase "checkout": surrounding whitespace trimmed`,
+      '1 error, 1 warning in 3 files.',
+      '',
+    ]);
+    expect(run.code).toBe(3);
+  });
+
+  it('prints GitHub workflow annotations with --format github', async () => {
+    const run = await runCliCaptured(['validate', '--dir', `${FIXTURES}/rules/entries-wrong-separator`, '--format', 'github'], { cwd: ROOT });
+    const [annotation] = run.stdout.split('\n');
+    expect(annotation).toMatch(
+      /^::error file=test\/fixtures\/rules\/entries-wrong-separator\/glossaries\/terms\.csv,line=1,col=5,title=entries\/wrong-separator::this CSV file separates fields with a semicolon/,
+    );
+    expect(run.code).toBe(3);
+  });
+
+  it('prints JSON with --format json', async () => {
+    const run = await runCliCaptured(['validate', '--dir', path.join(ROOT, FIXTURES, 'rules', 'lang-thai'), '--format', 'json'], { cwd: '/' });
+    const output = JSON.parse(run.stdout) as { diagnostics: { code: string; severity: string }[]; errors: number; warnings: number; files: number };
+    expect(output).toMatchObject({ errors: 0, warnings: 1, files: 2 });
+    expect(output.diagnostics.map((d) => d.code)).toEqual(['lang/thai']);
+    expect(run.code).toBe(0);
+  });
+
+  it('resolves --config against the working directory', async () => {
+    const run = await runCliCaptured(['validate', '--dir', 'rules/config-not-found', '--config', 'rules/lang-not-lowercase/termsync.yaml'], { cwd: path.join(ROOT, FIXTURES) });
+    expect(run.stdout).toContain('No problems in 2 files.');
+    expect(run.code).toBe(0);
+  });
+
+  it('as a new user: a Windows spreadsheet export validates with warnings only', async () => {
+    const run = await runCliCaptured(['validate', '--dir', `${FIXTURES}/new-user/windows-export`], { cwd: ROOT });
+    expect(run.stdout).toMatch(/outdoor\.en-de\.csv:1:1: warning: \[entries\/bom\]/);
+    expect(run.stdout).toMatch(/outdoor\.en-de\.csv:1:\d+: warning: \[entries\/line-ending\] CRLF/);
+    expect(run.stdout).toMatch(/outdoor\.en-de\.csv:4:1: warning: \[entries\/whitespace-trimmed\]/);
+    expect(run.stdout).not.toMatch(/: error: /);
+    expect(run.code).toBe(0);
+  });
+
+  it('as a new user: a CSV saved with `;` gets an error that names the separator', async () => {
+    const run = await runCliCaptured(['validate', '--dir', `${FIXTURES}/new-user/semicolon-export`], { cwd: ROOT });
+    expect(run.stdout).toMatch(/outdoor\.en-de\.csv:1:11: error: \[entries\/wrong-separator\] this CSV file separates fields with a semicolon `;`/);
+    expect(run.code).toBe(3);
+  });
+
+  it('never prints a stack trace for a broken repository', async () => {
+    const run = await runCliCaptured(['validate', '--dir', `${FIXTURES}/rules/yaml-alias-bomb`], { cwd: ROOT });
+    expect(run.stdout).toContain('[yaml/alias-bomb]');
+    expect(run.stdout + run.stderr).not.toMatch(/\n\s+at /);
+    expect(run.code).toBe(3);
+  });
+});
