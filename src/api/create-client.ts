@@ -2,6 +2,7 @@ import type { Dispatcher } from 'undici';
 import type { Clock } from '../lib/clock.js';
 import { systemClock } from '../lib/clock.js';
 import { canonicalLang } from '../lib/canonical.js';
+import { InputError } from '../lib/errors.js';
 import { silentLogger, type Logger } from '../lib/logger.js';
 import type { ConfiguredRules } from '../model/desired.js';
 import type { EntryList } from '../model/entries.js';
@@ -87,7 +88,7 @@ const enc = encodeURIComponent;
 
 function checkPositive(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value <= 0) throw new RangeError(`expected ${name} > 0, got ${value}`);
+  if (!Number.isFinite(value) || value <= 0) throw new InputError('invalid_client_option', `expected ${name} > 0, got ${value}`);
   return value;
 }
 

@@ -1,4 +1,5 @@
 import type { Clock } from '../lib/clock.js';
+import { InputError } from '../lib/errors.js';
 import { fullJitterBackoff, glossaryCooldownMs } from './retry-policy.js';
 
 /**
@@ -49,7 +50,7 @@ export function createFlowControl(options: FlowControlOptions): FlowControl {
   const random = options.random ?? Math.random;
   const configured = options.requestsPerSecond;
   if (!(configured > 0) || !Number.isFinite(configured)) {
-    throw new RangeError(`expected requestsPerSecond > 0, got ${configured}`);
+    throw new InputError('invalid_client_option', `expected requestsPerSecond > 0, got ${configured}`);
   }
   const margin = options.windowMarginMs ?? 5;
   const budget = options.glossaryCooldownBudgetMs ?? 300_000;
