@@ -1,24 +1,22 @@
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/main.js';
+import { startEmulator } from '../../src/emulator/index.js';
 import { runCliCaptured } from '../cli/run-cli.js';
 
-/** Runs `termsync emulator` in-process until `stop` resolves, returning the URL it printed. */
+/** Runs `termsync emulator` in-process; `use` gets the URL it printed, then the signal aborts. */
 async function runEmulatorCommand(argv: string[], use: (url: string) => Promise<void>): Promise<{ code: number; stdout: string; stderr: string }> {
   const controller = new AbortController();
   let stdout = '';
-  const started = new Promise<string>((resolve) => {
-    const poll = setInterval(() => {
-      const match = /listening on (http:\/\/\S+)/.exec(stdout);
-      if (match?.[1]) {
-        clearInterval(poll);
-        resolve(match[1]);
-      }
-    }, 5);
-  });
-  const { runCli } = await import('../../src/cli/main.js');
   let stderr = '';
+  let announce: (url: string) => void = () => undefined;
+  const started = new Promise<string>((resolve) => {
+    announce = resolve;
+  });
   const done = runCli(['emulator', ...argv], {
     stdout: (t) => {
       stdout += t;
+      const match = /listening on (http:\/\/\S+)/.exec(stdout);
+      if (match?.[1]) announce(match[1]);
     },
     stderr: (t) => {
       stderr += t;
@@ -68,6 +66,18 @@ describe('termsync emulator (CLI)', () => {
     const run = await runCliCaptured(['emulator', '--port', '70000']);
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(/--port to be an integer from 0 to 65535, got "70000"/);
+  });
+
+  it('reports a port already in use plainly with exit 3', async () => {
+    const busy = await startEmulator({ port: 0 });
+    try {
+      const port = new URL(busy.url).port;
+      const run = await runCliCaptured(['emulator', '--port', port]);
+      expect(run.code).toBe(3);
+      expect(run.stderr).toContain(`port ${port} on 127.0.0.1 is already in use`);
+    } finally {
+      await busy.close();
+    }
   });
 
   it('rejects a bad rate limit and a bad key scope with exit 3', async () => {
