@@ -5,14 +5,6 @@ import { error, show, warning } from './diagnostic.js';
 /** The service's limit for each source and target text (spec, "Limits"). */
 export const MAX_PHRASE_BYTES = 1024;
 
-/** Where a raw entry was written: the source phrase and the target phrase. */
-export interface EntryPosition {
-  readonly line: number;
-  readonly column: number;
-  readonly targetLine: number;
-  readonly targetColumn: number;
-}
-
 const CHANGE_RULES: Record<CanonicalChange, { code: string; text: string }> = {
   'line-endings': { code: 'entries/line-ending', text: 'CR/CRLF line breaks converted to LF' },
   nfc: { code: 'entries/not-nfc', text: 'normalised to Unicode NFC' },
@@ -29,45 +21,59 @@ function exceedsBytes(phrase: string, limit: number): boolean {
 /**
  * Canonicalises entries one at a time and checks every rule the service applies to a dictionary:
  * empty phrases, tabs and newlines, the byte limit, duplicate sources (after canonicalisation)
- * and case-only twins. Linear: two map look-ups per entry.
+ * and case-only twins. Linear, and lean on the common path (one map insert per entry, plus one
+ * per source with an uppercase letter): loading millions of entries is dominated by this loop.
  */
 export class EntryCollector {
   readonly entries = new Map<string, string>();
-  /** Lowercased source → line of the first source of that spelling (one more map operation per entry). */
+  /** Line of each entry, in the insertion order of `entries` (an array: no hashing). */
+  private readonly lines: number[] = [];
+  /** source → line, built on the first duplicate or twin (rare), then kept up to date. */
+  private lineIndex: Map<string, number> | undefined;
+  /** Lowercased → line, for sources with an uppercase letter only: all a case-twin check needs. */
   private readonly folded = new Map<string, number>();
-  /** Lines of the case twins, the only sources `folded` does not record. */
-  private readonly twinLines = new Map<string, number>();
 
   constructor(
     private readonly file: string,
     private readonly diagnostics: Diagnostic[],
   ) {}
 
-  add(rawSource: string, rawTarget: string, at: EntryPosition): void {
-    const source = this.canonical(rawSource, 'source', at.line, at.column);
-    const target = this.canonical(rawTarget, 'target', at.targetLine, at.targetColumn);
-    let ok = this.checkPhrase(source, 'source', at.line, at.column);
-    ok = this.checkPhrase(target, 'target', at.targetLine, at.targetColumn) && ok;
+  add(rawSource: string, rawTarget: string, line: number, column: number, targetLine: number, targetColumn: number): void {
+    const source = this.canonical(rawSource, 'source', line, column);
+    const target = this.canonical(rawTarget, 'target', targetLine, targetColumn);
+    let ok = this.checkPhrase(source, 'source', line, column);
+    ok = this.checkPhrase(target, 'target', targetLine, targetColumn) && ok;
     if (!ok) return;
-    const lower = source.toLowerCase();
-    const firstLine = this.folded.get(lower);
-    if (firstLine === undefined) {
-      this.folded.set(lower, at.line);
-      this.entries.set(source, target);
-      return;
-    }
     if (this.entries.has(source)) {
-      const line = this.twinLines.get(source) ?? firstLine;
       this.diagnostics.push(
-        error('entries/duplicate-source', `duplicate source phrase ${show(source)} on lines ${line} and ${at.line}; the service rejects the whole dictionary`, this.file, at.line, at.column),
+        error('entries/duplicate-source', `duplicate source phrase ${show(source)} on lines ${this.lineOf(source)} and ${line}; the service rejects the whole dictionary`, this.file, line, column),
       );
       return;
     }
-    this.diagnostics.push(
-      warning('entries/case-twin', `source phrase ${show(source)} differs only in case from the source phrase on line ${firstLine}`, this.file, at.line, at.column),
-    );
-    this.twinLines.set(source, at.line);
+    const lower = source.toLowerCase();
+    let twinLine: number | undefined;
+    if (lower !== source) {
+      twinLine = this.folded.get(lower);
+      if (twinLine === undefined) {
+        this.folded.set(lower, line);
+        if (this.entries.has(lower)) twinLine = this.lineOf(lower);
+      }
+    } else if (this.folded.size > 0) twinLine = this.folded.get(source);
+    if (twinLine !== undefined) {
+      this.diagnostics.push(warning('entries/case-twin', `source phrase ${show(source)} differs only in case from the source phrase on line ${twinLine}`, this.file, line, column));
+    }
     this.entries.set(source, target);
+    this.lines.push(line);
+    this.lineIndex?.set(source, line);
+  }
+
+  private lineOf(source: string): number {
+    if (this.lineIndex === undefined) {
+      this.lineIndex = new Map();
+      let i = 0;
+      for (const key of this.entries.keys()) this.lineIndex.set(key, this.lines[i++] ?? 0);
+    }
+    return this.lineIndex.get(source) ?? 0;
   }
 
   private canonical(raw: string, role: 'source' | 'target', line: number, column: number): string {

@@ -109,7 +109,7 @@ function parseTsvInto(body: string, file: string, collector: EntryCollector, dia
       diagnostics.push(blankLine(file, line));
       continue;
     }
-    collector.add(source, target, { line, column: 1, targetLine: line, targetColumn: tab - lineStart + 2 });
+    collector.add(source, target, line, 1, line, tab - lineStart + 2);
   }
 }
 
@@ -235,7 +235,7 @@ function parseCsvInto(body: string, pair: LanguagePair, file: string, collector:
         diagnostics.push(blankLine(file, line));
         continue;
       }
-      collector.add(source, target, { line, column: 1, targetLine: line, targetColumn: 1 });
+      collector.add(source, target, line, 1, line, 1);
       continue;
     }
     const hint = record.length === 1 ? separatorHint((record[0] ?? '').replace(/,/g, '')) : '';

@@ -115,7 +115,7 @@ function inlineEntries(yaml: YamlFile, index: number, diagnostics: Diagnostic[])
     const target = isScalar(value) && typeof value.value === 'string' ? value.value : '';
     const keyAt = positionOfNode(yaml, key);
     const valueAt = value === null ? keyAt : positionOfNode(yaml, value);
-    collector.add(source, target, { line: keyAt.line, column: keyAt.column, targetLine: valueAt.line, targetColumn: valueAt.column });
+    collector.add(source, target, keyAt.line, keyAt.column, valueAt.line, valueAt.column);
   }
   return collector.entries;
 }

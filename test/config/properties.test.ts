@@ -55,3 +55,29 @@ describe('entry tables survive serialisation (properties)', () => {
     );
   });
 });
+
+describe('duplicate and case-twin detection (property, against a naive reference)', () => {
+  it('reports exactly the duplicates and twins a quadratic scan finds, on the same lines', () => {
+    const source = fc.array(fc.constantFrom('a', 'A', 'b', 'B', 'ä', 'Ä'), { minLength: 1, maxLength: 2 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(fc.array(source, { maxLength: 25 }), (sources) => {
+        const text = sources.map((s, i) => `${s}\tt${i}`).join('\n');
+        const { entries, diagnostics } = parseEntries(text, 'tsv', pair, 't.tsv');
+        const kept: { source: string; line: number }[] = [];
+        const expected: [string, number][] = [];
+        sources.forEach((s, i) => {
+          const line = i + 1;
+          if (kept.some((k) => k.source === s)) {
+            expected.push(['entries/duplicate-source', line]);
+            return;
+          }
+          if (kept.some((k) => k.source !== s && k.source.toLowerCase() === s.toLowerCase())) expected.push(['entries/case-twin', line]);
+          kept.push({ source: s, line });
+        });
+        expect(diagnostics.map((d) => [d.code, d.line])).toEqual(expected);
+        expect([...entries.keys()]).toEqual(kept.map((k) => k.source));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
