@@ -134,6 +134,11 @@ export class EmulatorServer {
 
   injectOnce(fault: InjectOnceFault): void {
     if (!FAULT_KINDS.has(fault.kind)) throw new InputError('invalid_fault', `unknown fault kind ${String(fault.kind)}`);
+    const { retryAfter } = fault;
+    // Retry-After is a whole number of seconds (RFC 9110 delay-seconds); the HTTP control checks the same.
+    if (retryAfter !== undefined && (typeof retryAfter !== 'number' || !Number.isInteger(retryAfter) || retryAfter < 0)) {
+      throw new InputError('invalid_fault', `retryAfter must be a non-negative integer (seconds), got ${String(retryAfter)}`);
+    }
     this.faults.inject(fault);
   }
 

@@ -8,6 +8,8 @@ export interface ParsedBody {
 }
 
 const MAX_FORM_INDEX = 100_000;
+/** The deepest key a body of this API needs is 3 steps (`dictionaries[0].source_lang`); 16 leaves room and bounds the tree. */
+export const MAX_FORM_KEY_DEPTH = 16;
 
 function unsupportedType(contentType: string): ServiceError {
   return new ServiceError(415, `Unsupported Content-Type "${contentType}": send application/json or application/x-www-form-urlencoded`, {
@@ -104,6 +106,9 @@ function parseKey(key: string): PathStep[] {
       steps.push({ kind: 'index', index });
     } else {
       steps.push({ kind: 'name', name: bracket });
+    }
+    if (steps.length > MAX_FORM_KEY_DEPTH) {
+      throw badRequest(`The form key "${key.slice(0, 80)}" is nested too deeply: more than ${MAX_FORM_KEY_DEPTH} levels`);
     }
   }
   return steps;

@@ -138,6 +138,26 @@ describe('bad input never crashes, hangs or answers 500', () => {
     }
   });
 
+  it('deeply nested form keys → 400 "nested too deeply", never a stack overflow', async () => {
+    const emu = await start();
+    const dotted = `a${'.b'.repeat(2000)}=1`;
+    const bracketed = `a${'[0]'.repeat(2000)}=1`;
+    for (const [path, form] of [
+      ['/v2/write/rephrase', dotted],
+      ['/v2/write/rephrase', bracketed],
+      ['/v3/glossaries', dotted],
+      ['/v3/style_rules', `name=x&language=en&configured_rules${'[c]'.repeat(17)}=v`],
+    ] as const) {
+      const answer = await call(emu, 'POST', path, { form });
+      expect(answer.status, `${path} ${form.slice(0, 30)}`).toBe(400);
+      expect(errorBody(answer).message).toMatch(/nested too deeply: more than 16 levels/);
+    }
+    // 16 levels is still a well-formed form (here an unknown field of the style-rule body).
+    const ok = await call(emu, 'POST', '/v3/style_rules', { form: `name=x&language=en&configured_rules${'[c]'.repeat(14)}=v` });
+    expect(ok.status).toBe(400);
+    expect(errorBody(ok).message).toMatch(/to be an option name/);
+  });
+
   it('empty body where one is required → 400; unknown path → 404; unsupported method → 405', async () => {
     const emu = await start();
     const empty = await call(emu, 'POST', '/v3/glossaries', { contentType: 'application/json' });

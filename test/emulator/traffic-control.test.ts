@@ -25,6 +25,20 @@ describe('fault injection', () => {
     }
   });
 
+  it('injectOnce rejects a Retry-After that is not a non-negative integer, as the HTTP control does', async () => {
+    const emu = await start();
+    for (const retryAfter of [-3, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => emu.injectOnce({ kind: 429, retryAfter })).toThrow(InputError);
+      expect(() => emu.injectOnce({ kind: 429, retryAfter })).toThrow(/non-negative integer/);
+    }
+    // Nothing was queued by the rejected calls.
+    expect((await call(emu, 'GET', '/v3/glossaries')).status).toBe(200);
+    emu.injectOnce({ kind: 429, retryAfter: 0 });
+    const answer = await call(emu, 'GET', '/v3/glossaries');
+    expect(answer.status).toBe(429);
+    expect(answer.headers.get('retry-after')).toBe('0');
+  });
+
   it('injectOnce: the next matching request gets the fault with Retry-After; later ones pass', async () => {
     const emu = await start();
     emu.injectOnce({ kind: 429, pathPrefix: '/v3/glossaries', retryAfter: 2 });
