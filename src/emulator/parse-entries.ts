@@ -216,7 +216,7 @@ export function parseCsvEntries(text: string, pair: { sourceLang: string; target
     if (fields.length === 4) {
       const [, , sl, tl] = fields;
       // Rule 4: language columns that do not match the dictionary's pair make the entry ignored.
-      if ((sl ?? '').trim().toLowerCase() !== pair.sourceLang || (tl ?? '').trim().toLowerCase() !== pair.targetLang) continue;
+      if ((sl ?? '').toLowerCase() !== pair.sourceLang || (tl ?? '').toLowerCase() !== pair.targetLang) continue;
     }
     if (!collector.add(fields[0] ?? '', fields[1] ?? '', position)) break;
   }

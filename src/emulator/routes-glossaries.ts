@@ -8,9 +8,9 @@ import { MAX_GLOSSARIES_PER_ACCOUNT, MAX_GLOSSARY_BYTES, type Dictionary, type G
 const MAX_NAME_BYTES = 1024;
 const GLOSSARY_LANGUAGE_SET = new Set(GLOSSARY_LANGUAGES);
 
-/** Language code as a glossary accepts it: case-insensitive in, lowercase out. */
+/** Language code as a glossary accepts it: case-insensitive in, lowercase out; surrounding whitespace is not a code. */
 export function readGlossaryLang(value: string, field: string): string {
-  const lang = value.trim().toLowerCase();
+  const lang = value.toLowerCase();
   if (!GLOSSARY_LANGUAGE_SET.has(lang)) {
     throw badRequest(`Unsupported ${field} "${value.slice(0, 40)}": expected one of ${GLOSSARY_LANGUAGES.filter((l) => !GLOSSARY_EXCLUDED.has(l)).join(', ')}`);
   }
@@ -274,10 +274,25 @@ export function glossaryLanguagePairs(): ServiceResponse {
   return jsonResponse(200, { supported_languages: pairs });
 }
 
-/** The dictionary a translation with this glossary uses (target variants map to their base). */
+/**
+ * Spec: a dictionary with target en, pt or zh "is applied automatically in translations to any
+ * variant of that language (for en: en-US, en-GB; for pt: pt-PT, pt-BR; for zh: zh-Hans)". Only
+ * these variants fall back to the base dictionary; zh-Hant and es-419 are not listed, so they have
+ * no dictionary (a glossary's enumeration has no variants).
+ */
+const VARIANT_BASE: ReadonlyMap<string, string> = new Map([
+  ['en-us', 'en'],
+  ['en-gb', 'en'],
+  ['pt-pt', 'pt'],
+  ['pt-br', 'pt'],
+  ['zh-hans', 'zh'],
+]);
+
+/** The dictionary a translation with this glossary uses. */
 export function glossaryDictionaryFor(ctx: RequestContext, id: string, sourceLang: string, targetLang: string): Dictionary {
   const glossary = findGlossary(ctx, id);
-  const pair = { sourceLang: sourceLang.toLowerCase().split('-')[0] ?? '', targetLang: targetLang.toLowerCase().split('-')[0] ?? '' };
+  const target = targetLang.toLowerCase();
+  const pair = { sourceLang: sourceLang.toLowerCase(), targetLang: VARIANT_BASE.get(target) ?? target };
   const dictionary = glossary.dictionaries[dictionaryIndex(glossary, pair)];
   if (dictionary === undefined) throw badRequest(`Glossary "${id}" has no dictionary ${pair.sourceLang} → ${pair.targetLang} for this translation`);
   return dictionary;

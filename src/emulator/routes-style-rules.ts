@@ -25,7 +25,7 @@ function readName(reader: FieldReader): string {
 
 function readLanguage(reader: FieldReader): string {
   const raw = reader.requiredString('language');
-  const language = raw.trim().toLowerCase();
+  const language = raw.toLowerCase();
   if (!STYLE_RULE_LANGUAGES.includes(language)) {
     throw badRequest(`Unsupported \`language\` "${raw.slice(0, 40)}": expected one of ${STYLE_RULE_LANGUAGES.join(', ')}`);
   }

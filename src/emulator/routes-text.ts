@@ -19,7 +19,7 @@ function readText(reader: FieldReader): string[] {
 function readWriteTarget(reader: FieldReader): string | undefined {
   const raw = reader.optionalString('target_lang');
   if (raw === undefined) return undefined;
-  const target = WRITE_TARGET_BY_LOWER.get(raw.trim().toLowerCase());
+  const target = WRITE_TARGET_BY_LOWER.get(raw.toLowerCase());
   if (target === undefined) throw badRequest(`Unsupported \`target_lang\` "${raw.slice(0, 40)}": expected one of ${WRITE_TARGETS.join(', ')}`);
   return target;
 }
@@ -82,9 +82,9 @@ export function translate(ctx: RequestContext): ServiceResponse {
   const memoryId = reader.optionalString('translation_memory_id');
   reader.optionalInteger('translation_memory_threshold', 0, 100);
   if (targetRaw === undefined) throw badRequest('Missing required field `target_lang`');
-  const target = targetRaw.trim().toUpperCase();
+  const target = targetRaw.toUpperCase();
   if (!TRANSLATE_TARGETS.has(target)) throw badRequest(`Unsupported \`target_lang\` "${targetRaw.slice(0, 40)}"`);
-  const source = sourceRaw?.trim().toUpperCase();
+  const source = sourceRaw?.toUpperCase();
   if (source !== undefined && !TRANSLATE_SOURCES.has(source)) throw badRequest(`Unsupported \`source_lang\` "${(sourceRaw ?? '').slice(0, 40)}"`);
   if (glossaryId !== undefined && source === undefined) {
     throw badRequest('`source_lang` is required when `glossary_id` is sent (a glossary cannot be used with source-language detection)');

@@ -158,6 +158,28 @@ describe('bad input never crashes, hangs or answers 500', () => {
     expect(errorBody(ok).message).toMatch(/to be an option name/);
   });
 
+  it('language codes are case-insensitive but whitespace is not part of a code → 400', async () => {
+    const emu = await start();
+    expect((await createV3(emu, 'ok', [{ source_lang: 'EN', target_lang: 'De', entries: 'a\tb' }])).status).toBe(201);
+    for (const [source, target] of [[' en', 'de'], ['en', 'de '], ['en\t', 'de']]) {
+      const answer = await createV3(emu, 'x', [{ source_lang: source, target_lang: target, entries: 'a\tb' }]);
+      expect(answer.status, JSON.stringify([source, target])).toBe(400);
+      expect(errorBody(answer).message).toMatch(/Unsupported (source|target)_lang/);
+    }
+    const v2 = await call(emu, 'POST', '/v2/glossaries', { json: { name: 'x', source_lang: 'en ', target_lang: 'de', entries: 'a\tb' } });
+    expect(v2.status).toBe(400);
+    expect((await call(emu, 'POST', '/v3/style_rules', { json: { name: 'x', language: ' en' } })).status).toBe(400);
+    expect((await call(emu, 'POST', '/v3/style_rules', { json: { name: 'x', language: 'EN' } })).status).toBe(201);
+    expect((await call(emu, 'POST', '/v2/write/rephrase', { json: { text: ['x'], target_lang: 'en-GB ' } })).status).toBe(400);
+    expect((await call(emu, 'POST', '/v2/write/correct', { json: { text: ['x'], target_lang: ' de' } })).status).toBe(400);
+    expect((await call(emu, 'POST', '/v2/translate', { json: { text: ['x'], target_lang: 'DE ' } })).status).toBe(400);
+    expect((await call(emu, 'POST', '/v2/translate', { json: { text: ['x'], source_lang: ' EN', target_lang: 'DE' } })).status).toBe(400);
+    // A CSV language column with whitespace does not name the pair, so rule 4 ignores that entry.
+    const csv = await createV3(emu, 'csv', [{ source_lang: 'en', target_lang: 'de', entries_format: 'csv', entries: 'a,b,EN,DE\nc,d, en,de' }]);
+    expect(csv.status).toBe(201);
+    expect(csv.json.dictionaries[0].entry_count).toBe(1);
+  });
+
   it('empty body where one is required → 400; unknown path → 404; unsupported method → 405', async () => {
     const emu = await start();
     const empty = await call(emu, 'POST', '/v3/glossaries', { contentType: 'application/json' });

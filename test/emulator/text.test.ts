@@ -142,6 +142,29 @@ describe('/v2/translate with a glossary', () => {
     expect(variant.json.translations[0].text).toBe('checkout desk');
   });
 
+  it('only en-US/en-GB, pt-PT/pt-BR and zh-Hans use the base dictionary; zh-Hant and es-419 have none', async () => {
+    const emu = await start();
+    const g = await createV3(emu, 'V', [
+      { source_lang: 'en', target_lang: 'zh', entries: 'cat\t猫' },
+      { source_lang: 'en', target_lang: 'pt', entries: 'cat\tgato' },
+      { source_lang: 'en', target_lang: 'es', entries: 'cat\tgato (es)' },
+      { source_lang: 'de', target_lang: 'en', entries: 'Katze\tcat (en)' },
+    ]);
+    const id = g.json.glossary_id as string;
+    const translate = (source: string, target: string) => call(emu, 'POST', '/v2/translate', { json: { text: source === 'en' ? ['cat'] : ['Katze'], source_lang: source, target_lang: target, glossary_id: id } });
+    for (const [target, text] of [['ZH', '猫'], ['zh-Hans', '猫'], ['PT-BR', 'gato'], ['pt-pt', 'gato'], ['ES', 'gato (es)']] as const) {
+      const answer = await translate('en', target);
+      expect(answer.status, target).toBe(200);
+      expect(answer.json.translations[0].text, target).toBe(text);
+    }
+    for (const target of ['EN-US', 'en-gb']) expect((await translate('de', target)).json.translations[0].text, target).toBe('cat (en)');
+    for (const [target, base] of [['ZH-HANT', 'zh-hant'], ['ES-419', 'es-419']] as const) {
+      const answer = await translate('en', target);
+      expect(answer.status, target).toBe(400);
+      expect(errorBody(answer).message).toContain(`no dictionary en → ${base}`);
+    }
+  });
+
   it('requires source_lang and target_lang with glossary_id; unknown glossary → 404; missing pair → 400', async () => {
     const emu = await start();
     const g = await createV3(emu, 'G', [{ source_lang: 'en', target_lang: 'de', entries: 'a\tb' }]);
