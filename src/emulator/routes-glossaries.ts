@@ -69,14 +69,19 @@ function v3Meta(g: Glossary): Record<string, unknown> {
   return { glossary_id: g.id, name: g.name, dictionaries: g.dictionaries.map(dictionaryMeta), creation_time: g.creationTime };
 }
 
+/**
+ * v2 shape. Codes in uppercase as in the spec's v2 sample ("Response casing varies (v3 glossary
+ * schema lowercase, v2 list sample uppercase)"): a client that compares codes case-sensitively
+ * fails here as it would against the service.
+ */
 function v2Meta(g: Glossary): Record<string, unknown> {
   const d = g.dictionaries[0] as Dictionary;
   return {
     glossary_id: g.id,
     ready: true,
     name: g.name,
-    source_lang: d.sourceLang,
-    target_lang: d.targetLang,
+    source_lang: d.sourceLang.toUpperCase(),
+    target_lang: d.targetLang.toUpperCase(),
     creation_time: g.creationTime,
     entry_count: d.entries.size,
   };

@@ -10,13 +10,16 @@ describe('v2 glossaries', () => {
     const created = await call(emu, 'POST', '/v2/glossaries', { json: body });
     expect(created.status).toBe(201);
     expect(Object.keys(created.json)).toEqual(['glossary_id', 'ready', 'name', 'source_lang', 'target_lang', 'creation_time', 'entry_count']);
-    expect(created.json).toMatchObject({ ready: true, name: 'Legacy', source_lang: 'en', target_lang: 'de', entry_count: 2 });
+    // Codes come back uppercase, as in the spec's v2 sample (v3 answers lowercase).
+    expect(created.json).toMatchObject({ ready: true, name: 'Legacy', source_lang: 'EN', target_lang: 'DE', entry_count: 2 });
     expect(created.json.glossary_id).toMatch(UUID);
     expect(created.json.creation_time).toMatch(ISO_MS);
     const got = await call(emu, 'GET', `/v2/glossaries/${created.json.glossary_id}`);
     expect(got.json).toEqual(created.json);
     const list = await call(emu, 'GET', '/v2/glossaries');
     expect(list.json).toEqual({ glossaries: [created.json] });
+    const lower = await call(emu, 'POST', '/v2/glossaries', { json: { ...body, source_lang: 'en', target_lang: 'de' } });
+    expect(lower.json).toMatchObject({ source_lang: 'EN', target_lang: 'DE' });
   });
 
   it('entries_format defaults to tsv and accepts csv', async () => {

@@ -266,7 +266,7 @@ describe('v3 glossaries', () => {
     ]);
     const v2 = await call(emu, 'GET', '/v2/glossaries');
     expect(v2.json.glossaries.map((g: { glossary_id: string }) => g.glossary_id)).toEqual([one.json.glossary_id]);
-    expect((await call(emu, 'GET', `/v2/glossaries/${one.json.glossary_id}`)).json).toMatchObject({ name: 'One', source_lang: 'en', target_lang: 'de', entry_count: 1 });
+    expect((await call(emu, 'GET', `/v2/glossaries/${one.json.glossary_id}`)).json).toMatchObject({ name: 'One', source_lang: 'EN', target_lang: 'DE', entry_count: 1 });
     expect((await call(emu, 'GET', `/v2/glossaries/${two.json.glossary_id}`)).status).toBe(404);
     expect((await call(emu, 'DELETE', `/v2/glossaries/${two.json.glossary_id}`)).status).toBe(404);
     expect((await call(emu, 'GET', `/v3/glossaries/${two.json.glossary_id}`)).status).toBe(200);
