@@ -224,6 +224,9 @@ export function deleteDictionaryV3(ctx: RequestContext, id: string): ServiceResp
   const pair = queryPair(ctx);
   const index = dictionaryIndex(glossary, pair);
   if (index === -1) throw noDictionary(glossary, pair);
+  // Choice (not shown): deleting the last dictionary is allowed and leaves an empty glossary (same id,
+  // name, still counted toward the 1000), which a later PUT can fill again. A pair change done as
+  // "delete old pair, then PUT new pair" relies on this.
   glossary.dictionaries.splice(index, 1);
   return NO_CONTENT;
 }

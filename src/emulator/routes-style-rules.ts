@@ -37,13 +37,15 @@ function readConfiguredRules(value: unknown, where: string): ConfiguredRules {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw badRequest(`Expected ${where} to be an object of categories, got ${describeType(value)}`);
   }
-  const rules: ConfiguredRules = {};
+  // Prototype-less objects: `__proto__`, `constructor` or `prototype` are ordinary names here and must
+  // be stored as sent, not turned into a prototype change that silently drops them.
+  const rules: ConfiguredRules = Object.create(null) as ConfiguredRules;
   for (const [category, ruleSet] of Object.entries(value)) {
     if (category.trim() === '') throw badRequest(`${where} has an empty category name`);
     if (ruleSet === null || typeof ruleSet !== 'object' || Array.isArray(ruleSet)) {
       throw badRequest(`Expected ${where}.${category} to be an object of rules, got ${describeType(ruleSet)}`);
     }
-    const options: Record<string, string> = {};
+    const options = Object.create(null) as Record<string, string>;
     for (const [rule, option] of Object.entries(ruleSet as Record<string, unknown>)) {
       if (rule.trim() === '') throw badRequest(`${where}.${category} has an empty rule name`);
       if (typeof option !== 'string' || option.trim() === '') {

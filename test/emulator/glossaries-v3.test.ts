@@ -159,6 +159,26 @@ describe('v3 glossaries', () => {
     expect((await call(emu, 'DELETE', `/v3/glossaries/${id}`)).status).toBe(404);
   });
 
+  it('deleting the last dictionary is allowed: the glossary stays, empty, and a PUT fills it again', async () => {
+    const emu = await start();
+    const g = await createV3(emu, 'Solo', [{ source_lang: 'en', target_lang: 'de', entries: 'a\tA' }]);
+    const id = g.json.glossary_id as string;
+    expect((await call(emu, 'DELETE', `/v3/glossaries/${id}/dictionaries?source_lang=en&target_lang=de`)).status).toBe(204);
+    const empty = await call(emu, 'GET', `/v3/glossaries/${id}`);
+    expect(empty.status).toBe(200);
+    expect(empty.json).toMatchObject({ glossary_id: id, name: 'Solo', dictionaries: [] });
+    expect((await call(emu, 'GET', '/v3/glossaries')).json.glossaries).toHaveLength(1);
+    // v2 sees only one-dictionary glossaries; translation finds no dictionary.
+    expect((await call(emu, 'GET', `/v2/glossaries/${id}`)).status).toBe(404);
+    expect((await call(emu, 'GET', '/v2/glossaries')).json.glossaries).toEqual([]);
+    expect((await call(emu, 'GET', `/v3/glossaries/${id}/entries?source_lang=en&target_lang=de`)).status).toBe(404);
+    const translate = await call(emu, 'POST', '/v2/translate', { json: { text: ['a'], source_lang: 'en', target_lang: 'de', glossary_id: id } });
+    expect(translate.status).toBe(400);
+    const put = await call(emu, 'PUT', `/v3/glossaries/${id}/dictionaries`, { json: { source_lang: 'en', target_lang: 'fr', entries: 'a\tB' } });
+    expect(put.status).toBe(200);
+    expect((await call(emu, 'GET', `/v3/glossaries/${id}`)).json.dictionaries).toEqual([{ source_lang: 'en', target_lang: 'fr', entry_count: 1 }]);
+  });
+
   it('unknown ids → 404 with an error body on every glossary endpoint', async () => {
     const emu = await start();
     const id = '00000000-0000-4000-8000-000000000000';

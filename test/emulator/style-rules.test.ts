@@ -169,4 +169,21 @@ describe('style rules', () => {
     expect(created.json.configured_rules).toEqual({ punctuation: { apostrophe: 'use_curly_apostrophes' } });
     expect(created.json.custom_instructions[0]).toMatchObject({ label: 'L', prompt: 'P' });
   });
+
+  it('keeps __proto__, constructor and prototype as ordinary category and rule names (JSON, form, PUT)', async () => {
+    const emu = await start();
+    const rulesText = '{"__proto__":{"__proto__":"a","constructor":"b"},"constructor":{"prototype":"c"},"prototype":{"x":"d"}}';
+    const json = await call(emu, 'POST', '/v3/style_rules', { body: `{"name":"P","language":"en","configured_rules":${rulesText}}`, contentType: 'application/json' });
+    expect(json.status).toBe(201);
+    // Compared as text: the parsed answer's __proto__ key must be an own property, as sent.
+    expect(JSON.stringify(json.json.configured_rules)).toBe(rulesText);
+    const id = json.json.style_id as string;
+    expect(JSON.stringify((await call(emu, 'GET', `/v3/style_rules/${id}`)).json.configured_rules)).toBe(rulesText);
+    const put = await call(emu, 'PUT', `/v3/style_rules/${id}/configured_rules`, { body: '{"__proto__":{"constructor":"e"}}', contentType: 'application/json' });
+    expect(put.status).toBe(200);
+    expect(JSON.stringify(put.json.configured_rules)).toBe('{"__proto__":{"constructor":"e"}}');
+    const form = await call(emu, 'POST', '/v3/style_rules', { form: 'name=x&language=en&configured_rules.__proto__.a=b&configured_rules[constructor][prototype]=c' });
+    expect(form.status).toBe(201);
+    expect(JSON.stringify(form.json.configured_rules)).toBe('{"__proto__":{"a":"b"},"constructor":{"prototype":"c"}}');
+  });
 });
