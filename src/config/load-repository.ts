@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import { access, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { Diagnostic } from '../lib/diagnostics.js';
@@ -5,7 +6,6 @@ import { sortDiagnostics } from '../lib/diagnostics.js';
 import type { DesiredDictionary, DesiredGlossary, DesiredState, DesiredStyleRules, ProjectConfig, SourceRef } from '../model/desired.js';
 import { detectSecrets } from './detect-secrets.js';
 import { error } from './diagnostic.js';
-import { mapLimit } from './map-limit.js';
 import { parseEntries } from './parse-entries.js';
 import { parseYamlFile, positionAt, type YamlFile } from './parse-yaml.js';
 import { findResourceFiles, readEntriesFile, readTextFile, relativePath } from './read-files.js';
@@ -28,8 +28,8 @@ export interface LoadResult {
   files?: string[];
 }
 
-/** Files read at once: enough to keep the disk busy, few enough for any file descriptor limit. */
-const READ_CONCURRENCY = 32;
+/** Resource files loaded between two turns of the event loop. */
+const YIELD_EVERY = 25;
 
 const DEFAULT_CONFIG_PATHS = ['config/termsync.yaml', 'termsync.yaml'];
 
@@ -43,8 +43,8 @@ async function exists(file: string): Promise<boolean> {
 }
 
 /** Reads and parses a YAML file; secrets are checked on every YAML file, whatever its kind. */
-async function readYaml(absolute: string, file: string, diagnostics: Diagnostic[]): Promise<YamlFile | undefined> {
-  const read = await readTextFile(absolute, file, 'yaml/invalid-utf8');
+function readYaml(absolute: string, file: string, diagnostics: Diagnostic[]): YamlFile | undefined {
+  const read = readTextFile(absolute, file, 'yaml/invalid-utf8');
   if (read.diagnostic) diagnostics.push(read.diagnostic);
   if (read.text === undefined) return undefined;
   const { yaml, diagnostics: found } = parseYamlFile(read.text, file);
@@ -57,30 +57,28 @@ interface Context {
   readonly root: string;
   readonly rootReal: string;
   readonly files: Set<string>;
-  readonly dirCache: Map<string, Promise<string>>;
+  readonly dirCache: Map<string, string | null>;
 }
 
-async function loadDictionaries(ctx: Context, draft: GlossaryDraft, diagnostics: Diagnostic[]): Promise<DesiredDictionary[]> {
-  return Promise.all(
-    draft.dictionaries.map(async (d): Promise<DesiredDictionary> => {
-      const base = { sourceLang: d.sourceLang, targetLang: d.targetLang, origin: d.origin };
-      if (d.entriesFile === undefined || d.entriesFileAt === undefined) return { ...base, entries: d.entries ?? new Map<string, string>() };
-      const read = await readEntriesFile(ctx.root, ctx.rootReal, draft.origin.file, d.entriesFile, d.entriesFileAt, ctx.dirCache);
-      diagnostics.push(...read.diagnostics);
-      if (read.file !== undefined) ctx.files.add(read.file);
-      if (read.text === undefined || read.format === undefined || read.file === undefined) return { ...base, entries: new Map<string, string>() };
-      const parsed = parseEntries(read.text, read.format, d, read.file);
-      diagnostics.push(...parsed.diagnostics);
-      return { ...base, entries: parsed.entries, entriesFile: read.file };
-    }),
-  );
+function loadDictionaries(ctx: Context, draft: GlossaryDraft, diagnostics: Diagnostic[]): DesiredDictionary[] {
+  return draft.dictionaries.map((d): DesiredDictionary => {
+    const base = { sourceLang: d.sourceLang, targetLang: d.targetLang, origin: d.origin };
+    if (d.entriesFile === undefined || d.entriesFileAt === undefined) return { ...base, entries: d.entries ?? new Map<string, string>() };
+    const read = readEntriesFile(ctx.root, ctx.rootReal, draft.origin.file, d.entriesFile, d.entriesFileAt, ctx.dirCache);
+    diagnostics.push(...read.diagnostics);
+    if (read.file !== undefined) ctx.files.add(read.file);
+    if (read.text === undefined || read.format === undefined || read.file === undefined) return { ...base, entries: new Map<string, string>() };
+    const parsed = parseEntries(read.text, read.format, d, read.file);
+    diagnostics.push(...parsed.diagnostics);
+    return { ...base, entries: parsed.entries, entriesFile: read.file };
+  });
 }
 
-async function loadResource(ctx: Context, file: string, diagnostics: Diagnostic[]): Promise<DesiredGlossary | DesiredStyleRules | undefined> {
+function loadResource(ctx: Context, file: string, diagnostics: Diagnostic[]): DesiredGlossary | DesiredStyleRules | undefined {
   const absolute = path.join(ctx.root, file);
   ctx.files.add(file);
   try {
-    const real = await realpath(absolute);
+    const real = realpathSync(absolute);
     const rel = path.relative(ctx.rootReal, real);
     if (rel.startsWith('..') || path.isAbsolute(rel)) {
       diagnostics.push(error('resource/outside-repo', 'this resource file is a symbolic link that points outside the repository', file, 0, 0));
@@ -90,13 +88,17 @@ async function loadResource(ctx: Context, file: string, diagnostics: Diagnostic[
     diagnostics.push(error('file/unreadable', 'cannot read the file (broken symbolic link?)', file, 0, 0));
     return undefined;
   }
-  const yaml = await readYaml(absolute, file, diagnostics);
+  const yaml = readYaml(absolute, file, diagnostics);
   if (yaml === undefined) return undefined;
   const { resource, diagnostics: found } = validateResource(yaml);
   diagnostics.push(...found);
   if (resource === undefined || resource.kind === 'style_rules') return resource;
-  const dictionaries = await loadDictionaries(ctx, resource, diagnostics);
-  return { ...resource, dictionaries };
+  return { ...resource, dictionaries: loadDictionaries(ctx, resource, diagnostics) };
+}
+
+/** Lets timers and sockets run between batches of resources (the daemon keeps answering /healthz). */
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /**
@@ -132,7 +134,7 @@ export async function loadRepository(options: LoadOptions): Promise<LoadResult> 
     diagnostics.push(error('config/not-found', `no project config: expected ${options.configPath === undefined ? 'config/termsync.yaml or termsync.yaml' : configFile} (see the contract for the format)`, configFile, 0, 0));
   } else {
     files.add(configFile);
-    configYaml = await readYaml(configAbsolute, configFile, diagnostics);
+    configYaml = readYaml(configAbsolute, configFile, diagnostics);
     if (configYaml) {
       const checked = validateConfig(configYaml);
       diagnostics.push(...checked.diagnostics);
@@ -144,7 +146,11 @@ export async function loadRepository(options: LoadOptions): Promise<LoadResult> 
   const foldersAt: SourceRef = configYaml ? { file: configFile, ...positionAt(configYaml, ['resources']) } : { file: configFile, line: 0, column: 0 };
   const found = await findResourceFiles(root, folders, foldersAt, configFile);
   diagnostics.push(...found.diagnostics);
-  const resources = await mapLimit(found.files, READ_CONCURRENCY, (file) => loadResource(ctx, file, diagnostics));
+  const resources: (DesiredGlossary | DesiredStyleRules | undefined)[] = [];
+  for (const [i, file] of found.files.entries()) {
+    if (i > 0 && i % YIELD_EVERY === 0) await yieldToEventLoop();
+    resources.push(loadResource(ctx, file, diagnostics));
+  }
 
   const glossaries: DesiredGlossary[] = [];
   const styleRules: DesiredStyleRules[] = [];
