@@ -50,6 +50,15 @@ describe('authentication', () => {
     }
   });
 
+  it('the scheme word is matched case-insensitively (as HTTP auth schemes are); the key is not', async () => {
+    const emu = await start({ keys: ['Good'] });
+    for (const scheme of ['service-auth-key', 'SERVICE-AUTH-KEY', 'Service-auth-Key']) {
+      expect((await call(emu, 'GET', '/v3/glossaries', { key: null, headers: { Authorization: `${scheme} Good` } })).status, scheme).toBe(200);
+    }
+    expect((await call(emu, 'GET', '/v3/glossaries', { key: null, headers: { Authorization: 'Service-Auth-Key good' } })).status).toBe(401);
+    expect((await call(emu, 'GET', '/v3/glossaries', { key: null, headers: { Authorization: 'ServiceAuthKey Good' } })).status).toBe(401);
+  });
+
   it('a read-scoped key reads but every write answers 403', async () => {
     const emu = await start({ keys: ['full', 'reader=read'] });
     for (const [method, path] of ENDPOINTS) {

@@ -179,6 +179,50 @@ describe('v3 glossaries', () => {
     expect((await call(emu, 'GET', `/v3/glossaries/${id}`)).json.dictionaries).toEqual([{ source_lang: 'en', target_lang: 'fr', entry_count: 1 }]);
   });
 
+  it('X-Trace-ID is sent by get glossary details only, not by any other endpoint', async () => {
+    const emu = await start();
+    const id = (await call(emu, 'POST', '/v2/glossaries', { json: { name: 'T', source_lang: 'en', target_lang: 'de', entries: 'a\tb' } })).json.glossary_id as string;
+    const style = (await call(emu, 'POST', '/v3/style_rules', { json: { name: 'S', language: 'en', custom_instructions: [{ label: 'L', prompt: 'P' }] } })).json;
+    const styleId = style.style_id as string;
+    const instructionId = style.custom_instructions[0].id as string;
+    const pair = 'source_lang=en&target_lang=de';
+    const reads = [
+      '/v3/glossaries',
+      `/v3/glossaries/${id}/entries?${pair}`,
+      '/v2/glossaries',
+      `/v2/glossaries/${id}`,
+      `/v2/glossaries/${id}/entries`,
+      '/v2/glossary-language-pairs',
+      '/v3/style_rules',
+      `/v3/style_rules/${styleId}`,
+      `/v3/style_rules/${styleId}/custom_instructions/${instructionId}`,
+      '/v3/languages?resource=glossary',
+      '/v2/languages?type=target',
+      '/v3/translation_memories',
+    ];
+    for (const path of reads) {
+      const answer = await call(emu, 'GET', path);
+      expect(answer.status, path).toBe(200);
+      expect(answer.headers.get('x-trace-id'), path).toBeNull();
+    }
+    const writes: Array<[string, string, unknown]> = [
+      ['POST', '/v3/glossaries', { name: 'N', dictionaries: [{ source_lang: 'en', target_lang: 'fr', entries: 'a\tb' }] }],
+      ['PUT', `/v3/glossaries/${id}/dictionaries`, { source_lang: 'en', target_lang: 'de', entries: 'a\tc' }],
+      ['PATCH', `/v3/glossaries/${id}`, { name: 'T2' }],
+      ['POST', '/v2/translate', { text: ['a'], target_lang: 'de' }],
+      ['POST', '/v2/write/rephrase', { text: ['a'], target_lang: 'de' }],
+      ['POST', '/v2/write/correct', { text: ['a'] }],
+      ['PATCH', `/v3/style_rules/${styleId}`, { name: 'S2' }],
+    ];
+    for (const [method, path, json] of writes) {
+      const answer = await call(emu, method, path, { json });
+      expect(answer.status, `${method} ${path}`).toBeLessThan(300);
+      expect(answer.headers.get('x-trace-id'), `${method} ${path}`).toBeNull();
+    }
+    expect((await call(emu, 'GET', `/v3/glossaries/${id}`)).headers.get('x-trace-id')).toMatch(UUID);
+    expect((await call(emu, 'DELETE', `/v3/glossaries/${id}`)).headers.get('x-trace-id')).toBeNull();
+  });
+
   it('unknown ids → 404 with an error body on every glossary endpoint', async () => {
     const emu = await start();
     const id = '00000000-0000-4000-8000-000000000000';

@@ -90,6 +90,21 @@ describe('style rules', () => {
     }
   });
 
+  it('an unknown instruction id under an existing list → 404 (GET and PUT); the list is untouched', async () => {
+    const emu = await start();
+    const created = await call(emu, 'POST', '/v3/style_rules', { json: { name: 'A', language: 'en', custom_instructions: [{ label: 'L', prompt: 'P' }] } });
+    const id = created.json.style_id as string;
+    const get = await call(emu, 'GET', `/v3/style_rules/${id}/custom_instructions/nope`);
+    expect(get.status).toBe(404);
+    expect(errorBody(get).message).toMatch(/nope/);
+    const put = await call(emu, 'PUT', `/v3/style_rules/${id}/custom_instructions/nope`, { json: { label: 'x', prompt: 'y' } });
+    expect(put.status).toBe(404);
+    errorBody(put);
+    const after = await call(emu, 'GET', `/v3/style_rules/${id}`);
+    expect(after.json.version).toBe(1);
+    expect(after.json.custom_instructions).toEqual(created.json.custom_instructions);
+  });
+
   it('delete → 204 with an empty body, then 404 everywhere', async () => {
     const emu = await start();
     const id = (await call(emu, 'POST', '/v3/style_rules', { json: { name: 'A', language: 'en' } })).json.style_id as string;
