@@ -4,6 +4,7 @@
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
+import { Buffer } from 'node:buffer';
 import { performance } from 'node:perf_hooks';
 import { loadRepository, parseEntries } from '../dist/config/index.js';
 

@@ -5,6 +5,9 @@ import { error, show, warning } from './diagnostic.js';
 /** The service's limit for each source and target text (spec, "Limits"). */
 export const MAX_PHRASE_BYTES = 1024;
 
+/** Canonicalisation warnings listed one by one per file; the rest are summarised in one warning. */
+export const MAX_CANONICAL_WARNINGS = 100;
+
 const CHANGE_RULES: Record<CanonicalChange, { code: string; text: string }> = {
   'line-endings': { code: 'entries/line-ending', text: 'CR/CRLF line breaks converted to LF' },
   nfc: { code: 'entries/not-nfc', text: 'normalised to Unicode NFC' },
@@ -76,9 +79,28 @@ export class EntryCollector {
     return this.lineIndex.get(source) ?? 0;
   }
 
+  /** Ends the file: summarises the canonicalisation warnings beyond the cap. */
+  finish(): void {
+    if (this.suppressed === 0 || this.firstSuppressed === undefined) return;
+    const { line, column } = this.firstSuppressed;
+    this.diagnostics.push(
+      warning('entries/more-canonical-changes', `${this.suppressed} more phrases from here on were changed by canonicalisation (whitespace, line breaks or Unicode normalisation); the first ${MAX_CANONICAL_WARNINGS} are listed`, this.file, line, column),
+    );
+  }
+
+  private canonicalWarnings = 0;
+  private suppressed = 0;
+  private firstSuppressed: { line: number; column: number } | undefined;
+
   private canonical(raw: string, role: 'source' | 'target', line: number, column: number): string {
     const phrase = canonicalPhrase(raw);
     if (phrase !== raw) {
+      // A file where every line changes (a padded export) would otherwise print a warning per line.
+      if (this.canonicalWarnings >= MAX_CANONICAL_WARNINGS) {
+        if (this.suppressed++ === 0) this.firstSuppressed = { line, column };
+        return phrase;
+      }
+      this.canonicalWarnings++;
       for (const change of canonicalChanges(raw)) {
         const rule = CHANGE_RULES[change];
         this.diagnostics.push(warning(rule.code, `${role} phrase ${show(phrase)}: ${rule.text}`, this.file, line, column));

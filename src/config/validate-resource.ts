@@ -117,6 +117,7 @@ function inlineEntries(yaml: YamlFile, index: number, diagnostics: Diagnostic[])
     const valueAt = value === null ? keyAt : positionOfNode(yaml, value);
     collector.add(source, target, keyAt.line, keyAt.column, valueAt.line, valueAt.column);
   }
+  collector.finish();
   return collector.entries;
 }
 

@@ -98,3 +98,14 @@ describe('formatTsv / formatCsv / toEntryList', () => {
     expect(formatCsv([['a, b', 'say "hi"'], ['plain', 'x']])).toBe('"a, b","say ""hi"""\nplain,x\n');
   });
 });
+
+describe('canonicalisation warnings on a padded export', () => {
+  it('lists the first 100 and summarises the rest in one located warning', () => {
+    const text = Array.from({ length: 300 }, (_, i) => `term ${i} \tBegriff ${i}`).join('\n');
+    const { entries, diagnostics } = parseEntries(text, 'tsv', pair, 't.tsv');
+    expect(entries.size).toBe(300);
+    expect(diagnostics.filter((d) => d.code === 'entries/whitespace-trimmed')).toHaveLength(100);
+    expect(diagnostics.at(-1)).toEqual(expect.objectContaining({ code: 'entries/more-canonical-changes', line: 101, column: 1, severity: 'warning' }));
+    expect(diagnostics.at(-1)?.message).toMatch(/^200 more phrases/);
+  });
+});
