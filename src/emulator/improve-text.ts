@@ -5,20 +5,48 @@
  * right parameters and dictionaries were used.
  */
 
-const WORD_HINTS: ReadonlyArray<readonly [string, RegExp]> = [
-  ['de', /\b(der|die|das|und|ist|nicht|ein|eine|mit|für)\b|[äöüß]/i],
-  ['fr', /\b(le|la|les|est|et|une|des|pour|avec|je)\b|[çœ]|[éèêà]/i],
-  ['es', /\b(el|los|las|es|y|una|para|con|que)\b|[ñ¿¡]/i],
-  ['it', /\b(il|gli|è|e|una|per|con|che|sono)\b/i],
-  ['pt', /\b(o|os|as|é|e|uma|para|com|não)\b|[ãõ]|ção\b/i],
+/**
+ * Words that mark a language and are not also common English words (`die`, `as`, `per`, `con`, `la`,
+ * `des`, `o`, `e` are left out: "The die is cast", "as soon as possible"), and characters English
+ * text rarely has. Loan-word accents (café, à la carte) are not among them.
+ */
+const HINTS: ReadonlyArray<{ readonly lang: string; readonly words: ReadonlySet<string>; readonly letters: RegExp }> = [
+  { lang: 'de', words: new Set(['der', 'das', 'und', 'ist', 'nicht', 'ein', 'eine', 'mit', 'für', 'ich', 'wir', 'sie', 'auf', 'dem', 'den', 'sind']), letters: /[äöüß]/i },
+  { lang: 'fr', words: new Set(['le', 'les', 'est', 'et', 'une', 'pour', 'avec', 'je', 'vous', 'nous', 'dans', 'pas', 'sont']), letters: /[çœêè]/i },
+  { lang: 'es', words: new Set(['el', 'los', 'las', 'es', 'y', 'una', 'para', 'que', 'por', 'muy', 'está', 'son']), letters: /[ñ¿¡]/i },
+  { lang: 'it', words: new Set(['il', 'gli', 'è', 'una', 'che', 'sono', 'della', 'non', 'questo', 'molto']), letters: /[ìò]/i },
+  { lang: 'pt', words: new Set(['os', 'é', 'uma', 'para', 'com', 'não', 'você', 'muito', 'são']), letters: /[ãõ]|ção\b/i },
 ];
 
+/** Evidence a language needs before it wins over the default `en`: two distinct marks. */
+const MIN_EVIDENCE = 2;
+
+/**
+ * Language of a text: by script for Japanese, Korean and Chinese; otherwise a Latin-script language
+ * only with enough evidence (two distinct hint words, or one and a characteristic letter), and a
+ * clear lead over the others. Short or undecided text counts as English, the default, so a single
+ * foreign-looking word ("Pay per month") never decides rule-7 outcomes.
+ */
 export function detectLanguage(text: string): string {
   if (/[\u3040-\u30ff]/.test(text)) return 'ja';
   if (/[\uac00-\ud7af]/.test(text)) return 'ko';
   if (/[\u4e00-\u9fff]/.test(text)) return 'zh';
-  for (const [lang, hint] of WORD_HINTS) if (hint.test(text)) return lang;
-  return 'en';
+  const words = new Set(text.toLowerCase().match(/\p{L}+/gu) ?? []);
+  let best = 'en';
+  let bestScore = 0;
+  let tie = false;
+  for (const hint of HINTS) {
+    let score = hint.letters.test(text) ? 1 : 0;
+    for (const word of words) if (hint.words.has(word)) score += 1;
+    if (score > bestScore) {
+      best = hint.lang;
+      bestScore = score;
+      tie = false;
+    } else if (score === bestScore) {
+      tie = true;
+    }
+  }
+  return bestScore >= MIN_EVIDENCE && !tie ? best : 'en';
 }
 
 const BRITISH: ReadonlyArray<readonly [RegExp, string]> = [

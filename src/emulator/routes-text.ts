@@ -48,8 +48,12 @@ export function rephrase(ctx: RequestContext): ServiceResponse {
   const mode = style ?? tone;
   if (mode !== undefined && mode !== 'default' && !mode.startsWith('prefer_')) {
     // Rule 7: without support, prefer_ values fall back to default; plain values are an error.
+    // Without target_lang the text's language decides. Detected English (also the default for short
+    // or undecided text) is American or British English, both supported: only an explicit plain
+    // `en` target lacks support.
     const language = target ?? detectLanguage(texts.join('\n'));
-    if (!STYLE_TONE_TARGETS.has(language)) {
+    const supported = STYLE_TONE_TARGETS.has(language) || (target === undefined && language === 'en');
+    if (!supported) {
       const field = style !== undefined ? 'writing_style' : 'tone';
       throw badRequest(`\`${field}\` "${mode}" is not supported for language "${language}"; use "prefer_${mode}" to fall back to the default`);
     }

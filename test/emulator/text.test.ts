@@ -68,6 +68,33 @@ describe('/v2/write/rephrase', () => {
     expect((await call(emu, 'POST', '/v2/write/rephrase', { json: { text: ['これはテストです'], writing_style: 'prefer_casual' } })).status).toBe(200);
   });
 
+  it('rule 7 without target_lang: short or English-looking text counts as English (supported), whatever its words', async () => {
+    const emu = await start();
+    // Each of these once looked Italian, Portuguese, German, French or Spanish to a one-word heuristic.
+    for (const text of ['Pay per month', 'Pay monthly', 'as soon as possible', 'The die is cast', 'A la carte', 'Do it con brio', 'Meet me at the café', 'ok', 'x']) {
+      const answer = await call(emu, 'POST', '/v2/write/rephrase', { json: { text: [text], writing_style: 'business' } });
+      expect(answer.status, text).toBe(200);
+      expect(answer.json.improvements[0], text).toMatchObject({ target_language: 'en', detected_source_language: 'en' });
+      const translated = await call(emu, 'POST', '/v2/translate', { json: { text: [text], target_lang: 'de' } });
+      expect(translated.json.translations[0].detected_source_language, text).toBe('EN');
+    }
+    // Clear evidence still wins: two distinct marks of one language.
+    for (const [text, lang] of [
+      ['Das ist nicht gut.', 'de'],
+      ['Je pense que le chat est noir.', 'fr'],
+      ['El perro y los gatos.', 'es'],
+      ['Il gatto è nero.', 'it'],
+      ['Você não sabe.', 'pt'],
+    ] as const) {
+      const answer = await call(emu, 'POST', '/v2/write/correct', { json: { text: [text] } });
+      expect(answer.json.improvements[0].detected_source_language, text).toBe(lang);
+    }
+    // Rule 3 is not enforced: German text with an English target is improved, not refused.
+    const mixed = await call(emu, 'POST', '/v2/write/rephrase', { json: { text: ['Das ist nicht gut.'], target_lang: 'en-US' } });
+    expect(mixed.status).toBe(200);
+    expect(mixed.json.improvements[0]).toMatchObject({ target_language: 'en-US', detected_source_language: 'de' });
+  });
+
   it('rule 8: writing_style and tone together → 400', async () => {
     const emu = await start();
     const answer = await call(emu, 'POST', '/v2/write/rephrase', { json: { text: ['x'], target_lang: 'de', writing_style: 'simple', tone: 'friendly' } });
