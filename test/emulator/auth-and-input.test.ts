@@ -170,7 +170,7 @@ describe('bad input never crashes, hangs or answers 500', () => {
   it('language codes are case-insensitive but whitespace is not part of a code → 400', async () => {
     const emu = await start();
     expect((await createV3(emu, 'ok', [{ source_lang: 'EN', target_lang: 'De', entries: 'a\tb' }])).status).toBe(201);
-    for (const [source, target] of [[' en', 'de'], ['en', 'de '], ['en\t', 'de']]) {
+    for (const [source, target] of [[' en', 'de'], ['en', 'de '], ['en\t', 'de']] as const) {
       const answer = await createV3(emu, 'x', [{ source_lang: source, target_lang: target, entries: 'a\tb' }]);
       expect(answer.status, JSON.stringify([source, target])).toBe(400);
       expect(errorBody(answer).message).toMatch(/Unsupported (source|target)_lang/);
