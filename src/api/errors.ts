@@ -59,7 +59,10 @@ export class ServiceError extends TermsyncError implements ServiceFailure {
 
   constructor(code: ServiceErrorCode, failure: ServiceFailure, summary: string, options: { cause?: unknown } = {}) {
     // Service failures end an apply incomplete (exit 6); the apply layer reports them per operation.
-    super(code, describe(failure, summary), { ...options, exitCode: ExitCode.applyIncomplete });
+    // A service that cannot be reached at all is a destination error (exit 7), so that `plan`
+    // against a wrong URL fails with the contract's code for it.
+    const exitCode = code === 'network' ? ExitCode.authOrDestination : ExitCode.applyIncomplete;
+    super(code, describe(failure, summary), { ...options, exitCode });
     this.method = failure.method;
     this.path = failure.path;
     assignFailure(this as unknown as Record<string, unknown>, failure);

@@ -91,3 +91,13 @@ describe('repository problems and targets', () => {
     expect((await world.cli(['plan', '--detailed-exitcode'])).code).toBe(0);
   });
 });
+
+describe('an unreachable service', () => {
+  it('fails plan with the destination exit code (7) and a message naming the failure', async () => {
+    // Port 1 on loopback: nothing listens there, the connection is refused.
+    const run = await world.cli(['plan'], { TERMSYNC_BASE_URL: 'http://127.0.0.1:1', TERMSYNC_MAX_ATTEMPTS: '1' });
+    expect(run.code).toBe(7);
+    expect(run.stderr).toMatch(/network failure \(ECONNREFUSED\)/);
+    expect(world.mark()).toBe(0);
+  });
+});
