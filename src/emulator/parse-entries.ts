@@ -29,6 +29,16 @@ interface Record_ {
   readonly position: number;
 }
 
+/**
+ * Facts about the whole input, each found in one scan, that let the per-entry work skip steps:
+ * `ascii` — UTF-8 bytes equal UTF-16 units, so a phrase's size is its length; `clean` — no phrase
+ * can hold an invalid character (the caller knows which separators the format removes).
+ */
+interface InputFacts {
+  readonly ascii: boolean;
+  readonly clean: boolean;
+}
+
 class EntryCollector {
   readonly entries = new Map<string, string>();
   /** positions[index] is where entry `index` starts (entries are only added, so map order = index). */
@@ -36,12 +46,14 @@ class EntryCollector {
   bytes = 0;
   problem: string | undefined;
 
+  constructor(private readonly facts: InputFacts) {}
+
   add(source: string, target: string, position: number): boolean {
     const index = this.positions.length;
-    const s = checkPhrase(source);
-    if (s === undefined || typeof s !== 'string') return this.fail(describePhraseProblem(source, 'source', index, position));
-    const t = checkPhrase(target);
-    if (t === undefined || typeof t !== 'string') return this.fail(describePhraseProblem(target, 'target', index, position));
+    const s = checkPhrase(source, this.facts.clean);
+    if (s === undefined) return this.fail(describePhraseProblem(source, 'source', index, position));
+    const t = checkPhrase(target, this.facts.clean);
+    if (t === undefined) return this.fail(describePhraseProblem(target, 'target', index, position));
     // One hash operation per entry: a set that does not grow the map found a duplicate.
     const sizeBefore = this.entries.size;
     this.entries.set(s, t);
@@ -57,7 +69,7 @@ class EntryCollector {
       );
     }
     this.positions.push(position);
-    this.bytes += (index > 0 ? 1 : 0) + utf8Bytes(s) + 1 + utf8Bytes(t);
+    this.bytes += (index > 0 ? 2 : 1) + (this.facts.ascii ? s.length + t.length : utf8Bytes(s) + utf8Bytes(t));
     return true;
   }
 
@@ -68,10 +80,10 @@ class EntryCollector {
 }
 
 /** The phrase as stored, or undefined when it is invalid (the reason is worked out only then). */
-function checkPhrase(raw: string): string | undefined {
+function checkPhrase(raw: string, clean: boolean): string | undefined {
   // String.prototype.trim removes Unicode White_Space and U+FEFF, linear and without regex backtracking.
   const phrase = raw.trim();
-  if (phrase === '' || INVALID_CHARACTER.test(phrase)) return undefined;
+  if (phrase === '' || (!clean && INVALID_CHARACTER.test(phrase))) return undefined;
   // Up to 341 UTF-16 units cannot exceed 1024 UTF-8 bytes: skip the count for ordinary phrases.
   if (phrase.length > 341 && utf8Bytes(phrase) > MAX_PHRASE_BYTES) return undefined;
   return phrase;
@@ -100,6 +112,16 @@ export function utf8Bytes(text: string): number {
   return Buffer.byteLength(text, 'utf8');
 }
 
+// Invalid characters other than the TSV separators tab and newline: when the whole text has none,
+// no TSV phrase can hold one (a CR does count here, so CRLF input takes the per-phrase check).
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const INVALID_BESIDES_TSV_SEPARATORS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\ud800-\udfff]/u;
+
+function isAscii(text: string): boolean {
+  // Byte count equals length exactly when every code unit is below U+0080 (native, no JS loop).
+  return Buffer.byteLength(text, 'utf8') === text.length;
+}
+
 function finish(collector: EntryCollector): EntriesResult {
   if (collector.problem !== undefined) return { ok: false, detail: collector.problem };
   if (collector.entries.size === 0) return { ok: false, detail: 'The dictionary holds no entries' };
@@ -107,7 +129,7 @@ function finish(collector: EntryCollector): EntriesResult {
 }
 
 export function parseTsvEntries(text: string): EntriesResult {
-  const collector = new EntryCollector();
+  const collector = new EntryCollector({ ascii: isAscii(text), clean: !INVALID_BESIDES_TSV_SEPARATORS.test(text) });
   let pos = 0;
   const length = text.length;
   while (pos < length) {
@@ -200,7 +222,8 @@ function* csvRecords(text: string): Generator<Record_, string | undefined> {
 }
 
 export function parseCsvEntries(text: string, pair: { sourceLang: string; targetLang: string }): EntriesResult {
-  const collector = new EntryCollector();
+  // A quoted CSV field may hold a tab or newline, which must be caught per phrase: never `clean`.
+  const collector = new EntryCollector({ ascii: isAscii(text), clean: false });
   const records = csvRecords(text);
   for (;;) {
     const step = records.next();

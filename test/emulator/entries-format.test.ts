@@ -63,6 +63,19 @@ describe('entry formats (spec rules 1–5)', () => {
     expect(!result.ok && result.detail).toMatch(/control character/);
   });
 
+  it('TSV: control characters inside a phrase are rejected with or without CRLF; sizes count UTF-8 bytes', () => {
+    for (const text of ['a\u0000b\tB', 'a\tB\rC', 'a\tB\r\nc\u0085\tC', 'x\ty\na\u2028b\tc', 'a\tB\r\nb\u0007\tC\r\n']) {
+      const result = parseTsvEntries(text);
+      expect(result.ok, JSON.stringify(text)).toBe(false);
+      expect(!result.ok && result.detail, JSON.stringify(text)).toMatch(/control character/);
+    }
+    // Size of the stored entries as TSV, whether the input is ASCII or not (and whether it was trimmed).
+    const ascii = parseTsvEntries(' ab \tcd\r\nef\tgh');
+    expect(ascii.ok && ascii.value.bytes).toBe(Buffer.byteLength('ab\tcd\nef\tgh'));
+    const mixed = parseTsvEntries('Grüße\tgreetings\n😀\tsmile');
+    expect(mixed.ok && mixed.value.bytes).toBe(Buffer.byteLength('Grüße\tgreetings\n😀\tsmile'));
+  });
+
   it('astral characters (paired surrogates) are fine; an unpaired surrogate is rejected', () => {
     expect(entriesOf(parseTsvEntries('smile 😀\tLächeln 😀'))).toEqual([['smile 😀', 'Lächeln 😀']]);
     const lone = parseTsvEntries('a\ud800\tb');
