@@ -6,9 +6,9 @@ import { sortDiagnostics } from '../lib/diagnostics.js';
 import type { DesiredDictionary, DesiredGlossary, DesiredState, DesiredStyleRules, ProjectConfig, SourceRef } from '../model/desired.js';
 import { detectSecrets } from './detect-secrets.js';
 import { error } from './diagnostic.js';
-import { parseEntries } from './parse-entries.js';
+import { readEntries, type EntriesJob, type EntriesOutcome } from './read-entries.js';
 import { parseYamlFile, positionAt, type YamlFile } from './parse-yaml.js';
-import { findResourceFiles, readEntriesFile, readTextFile, relativePath } from './read-files.js';
+import { findResourceFiles, readTextFile, relativePath } from './read-files.js';
 import { declaredResourceFolders, validateConfig } from './validate-config.js';
 import { validateRepository } from './validate-repository.js';
 import { validateResource, type GlossaryDraft } from './validate-resource.js';
@@ -60,21 +60,8 @@ interface Context {
   readonly dirCache: Map<string, string | null>;
 }
 
-function loadDictionaries(ctx: Context, draft: GlossaryDraft, diagnostics: Diagnostic[]): DesiredDictionary[] {
-  return draft.dictionaries.map((d): DesiredDictionary => {
-    const base = { sourceLang: d.sourceLang, targetLang: d.targetLang, origin: d.origin };
-    if (d.entriesFile === undefined || d.entriesFileAt === undefined) return { ...base, entries: d.entries ?? new Map<string, string>() };
-    const read = readEntriesFile(ctx.root, ctx.rootReal, draft.origin.file, d.entriesFile, d.entriesFileAt, ctx.dirCache);
-    diagnostics.push(...read.diagnostics);
-    if (read.file !== undefined) ctx.files.add(read.file);
-    if (read.text === undefined || read.format === undefined || read.file === undefined) return { ...base, entries: new Map<string, string>() };
-    const parsed = parseEntries(read.text, read.format, d, read.file);
-    diagnostics.push(...parsed.diagnostics);
-    return { ...base, entries: parsed.entries, entriesFile: read.file };
-  });
-}
-
-function loadResource(ctx: Context, file: string, diagnostics: Diagnostic[]): DesiredGlossary | DesiredStyleRules | undefined {
+/** Reads a resource file up to its draft; entries files are read afterwards, all together. */
+function loadResource(ctx: Context, file: string, diagnostics: Diagnostic[]): GlossaryDraft | DesiredStyleRules | undefined {
   const absolute = path.join(ctx.root, file);
   ctx.files.add(file);
   try {
@@ -92,8 +79,41 @@ function loadResource(ctx: Context, file: string, diagnostics: Diagnostic[]): De
   if (yaml === undefined) return undefined;
   const { resource, diagnostics: found } = validateResource(yaml);
   diagnostics.push(...found);
-  if (resource === undefined || resource.kind === 'style_rules') return resource;
-  return { ...resource, dictionaries: loadDictionaries(ctx, resource, diagnostics) };
+  return resource;
+}
+
+/** Reads every entries file, letting the event loop run between batches. */
+async function readAllEntries(ctx: Context, jobs: readonly EntriesJob[]): Promise<EntriesOutcome[]> {
+  const outcomes: EntriesOutcome[] = [];
+  for (const [i, job] of jobs.entries()) {
+    if (i > 0 && i % (YIELD_EVERY * 2) === 0) await yieldToEventLoop();
+    outcomes.push(readEntries(job, ctx.dirCache));
+  }
+  return outcomes;
+}
+
+async function loadEntries(ctx: Context, drafts: readonly GlossaryDraft[], diagnostics: Diagnostic[]): Promise<DesiredGlossary[]> {
+  const jobs: EntriesJob[] = [];
+  for (const draft of drafts) {
+    for (const d of draft.dictionaries) {
+      if (d.entriesFile !== undefined && d.entriesFileAt !== undefined) {
+        jobs.push({ root: ctx.root, rootReal: ctx.rootReal, resourceFile: draft.origin.file, declared: d.entriesFile, at: d.entriesFileAt, pair: d });
+      }
+    }
+  }
+  const outcomes = await readAllEntries(ctx, jobs);
+  let next = 0;
+  return drafts.map((draft) => ({
+    ...draft,
+    dictionaries: draft.dictionaries.map((d): DesiredDictionary => {
+      const base = { sourceLang: d.sourceLang, targetLang: d.targetLang, origin: d.origin };
+      if (d.entriesFile === undefined || d.entriesFileAt === undefined) return { ...base, entries: d.entries ?? new Map<string, string>() };
+      const outcome = outcomes[next++] as EntriesOutcome;
+      diagnostics.push(...outcome.diagnostics);
+      if (outcome.file !== undefined) ctx.files.add(outcome.file);
+      return { ...base, entries: outcome.entries ?? new Map<string, string>(), ...(outcome.entries === undefined || outcome.file === undefined ? {} : { entriesFile: outcome.file }) };
+    }),
+  }));
 }
 
 /** Lets timers and sockets run between batches of resources (the daemon keeps answering /healthz). */
@@ -146,18 +166,15 @@ export async function loadRepository(options: LoadOptions): Promise<LoadResult> 
   const foldersAt: SourceRef = configYaml ? { file: configFile, ...positionAt(configYaml, ['resources']) } : { file: configFile, line: 0, column: 0 };
   const found = await findResourceFiles(root, folders, foldersAt, configFile);
   diagnostics.push(...found.diagnostics);
-  const resources: (DesiredGlossary | DesiredStyleRules | undefined)[] = [];
+  const drafts: GlossaryDraft[] = [];
+  const styleRules: DesiredStyleRules[] = [];
   for (const [i, file] of found.files.entries()) {
     if (i > 0 && i % YIELD_EVERY === 0) await yieldToEventLoop();
-    resources.push(loadResource(ctx, file, diagnostics));
-  }
-
-  const glossaries: DesiredGlossary[] = [];
-  const styleRules: DesiredStyleRules[] = [];
-  for (const resource of resources) {
-    if (resource?.kind === 'glossary') glossaries.push(resource);
+    const resource = loadResource(ctx, file, diagnostics);
+    if (resource?.kind === 'glossary') drafts.push(resource);
     else if (resource?.kind === 'style_rules') styleRules.push(resource);
   }
+  const glossaries = await loadEntries(ctx, drafts, diagnostics);
   diagnostics.push(...validateRepository(glossaries, styleRules));
 
   const result: LoadResult = { diagnostics: sortDiagnostics(diagnostics), files: [...files].sort() };

@@ -204,7 +204,7 @@ function parseCsvInto(body: string, pair: LanguagePair, file: string, collector:
         onError(err);
         return undefined;
       },
-    }) as unknown as string[][] | CsvRecord[];
+    });
   let records: CsvRecord[];
   const before = diagnostics.length;
   try {
