@@ -56,3 +56,11 @@ export function detectSecrets(yaml: YamlFile): Diagnostic[] {
   });
   return diagnostics;
 }
+
+const UUID_ANYWHERE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(:fx)?/gi;
+
+/** Safety net for every message the loader returns: a key-shaped value never leaves it. */
+export function redactSecrets<T extends { readonly message: string }>(diagnostic: T): T {
+  UUID_ANYWHERE.lastIndex = 0;
+  return UUID_ANYWHERE.test(diagnostic.message) ? { ...diagnostic, message: diagnostic.message.replace(UUID_ANYWHERE, '[redacted]') } : diagnostic;
+}

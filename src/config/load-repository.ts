@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Diagnostic } from '../lib/diagnostics.js';
 import { sortDiagnostics } from '../lib/diagnostics.js';
 import type { DesiredDictionary, DesiredGlossary, DesiredState, DesiredStyleRules, ProjectConfig, SourceRef } from '../model/desired.js';
-import { detectSecrets } from './detect-secrets.js';
+import { detectSecrets, redactSecrets } from './detect-secrets.js';
 import { error } from './diagnostic.js';
 import { readEntries, type EntriesJob, type EntriesOutcome } from './read-entries.js';
 import { parseYamlFile, positionAt, type YamlFile } from './parse-yaml.js';
@@ -177,7 +177,7 @@ export async function loadRepository(options: LoadOptions): Promise<LoadResult> 
   const glossaries = await loadEntries(ctx, drafts, diagnostics);
   diagnostics.push(...validateRepository(glossaries, styleRules));
 
-  const result: LoadResult = { diagnostics: sortDiagnostics(diagnostics), files: [...files].sort() };
+  const result: LoadResult = { diagnostics: sortDiagnostics(diagnostics.map(redactSecrets)), files: [...files].sort() };
   if (config !== undefined) result.desired = { root, configFile, config, glossaries, styleRules };
   return result;
 }

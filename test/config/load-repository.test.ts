@@ -112,6 +112,17 @@ describe('loadRepository', () => {
     expect(result.diagnostics.map((d) => d.code)).toEqual(['repository/not-found']);
   });
 
+  it('never returns a key-shaped value in any message, whatever rule quotes it', async () => {
+    const dir = await tempRepo();
+    const key = '3f9a2c71-5b0e-4d8a-9c1f-7e2b6a4d0c95:fx';
+    const glossary = `kind: glossary\nname: ${key}\ndictionaries:\n  - {source_lang: en, target_lang: de, entries: {term: Begriff}}\n`;
+    await writeFile(path.join(dir, 'glossaries', 'a.yaml'), glossary);
+    await writeFile(path.join(dir, 'glossaries', 'b.yaml'), glossary);
+    const { diagnostics } = await loadRepository({ dir });
+    expect(diagnostics.map((d) => d.code)).toEqual(['config/api-key-in-repo', 'resource/duplicate-name', 'config/api-key-in-repo']);
+    expect(JSON.stringify(diagnostics)).not.toContain('3f9a2c71');
+  });
+
   it('refuses an entries file over 10 MiB from its size alone', async () => {
     const dir = await tempRepo();
     await cp(path.join(RULES, 'entries-file-too-large'), dir, { recursive: true });
