@@ -14,6 +14,22 @@ const CHANGE_RULES: Record<CanonicalChange, { code: string; text: string }> = {
   whitespace: { code: 'entries/whitespace-trimmed', text: 'surrounding whitespace trimmed' },
 };
 
+// Tab, LF, CR, or any code unit from U+0300 up (a range of code units, not a combined character).
+// eslint-disable-next-line no-misleading-character-class
+const NOT_PLAIN = /[\t\n\r\u0300-\uffff]/;
+
+/**
+ * True when a phrase needs no work at all: non-empty, no surrounding space, no tab or line break,
+ * only code units below U+0300 (NFC-stable, see lib/canonical.ts) and short enough for the limit.
+ */
+function isPlain(phrase: string): boolean {
+  const n = phrase.length;
+  if (n === 0 || n * 3 > MAX_PHRASE_BYTES) return false;
+  const first = phrase.charCodeAt(0);
+  const last = phrase.charCodeAt(n - 1);
+  return first > 0x20 && first !== 0xa0 && last > 0x20 && last !== 0xa0 && !NOT_PLAIN.test(phrase);
+}
+
 /** UTF-8 length without allocating: only phrases that might exceed the limit are measured. */
 function exceedsBytes(phrase: string, limit: number): boolean {
   // Each UTF-16 code unit encodes to at most 3 UTF-8 bytes.
@@ -42,11 +58,16 @@ export class EntryCollector {
   ) {}
 
   add(rawSource: string, rawTarget: string, line: number, column: number, targetLine: number, targetColumn: number): void {
-    const source = this.canonical(rawSource, 'source', line, column);
-    const target = this.canonical(rawTarget, 'target', targetLine, targetColumn);
-    let ok = this.checkPhrase(source, 'source', line, column);
-    ok = this.checkPhrase(target, 'target', targetLine, targetColumn) && ok;
-    if (!ok) return;
+    let source = rawSource;
+    let target = rawTarget;
+    // Fast path for the common case: both phrases already canonical, short, without tab or line break.
+    if (!(isPlain(source) && isPlain(target))) {
+      source = this.canonical(rawSource, 'source', line, column);
+      target = this.canonical(rawTarget, 'target', targetLine, targetColumn);
+      let ok = this.checkPhrase(source, 'source', line, column);
+      ok = this.checkPhrase(target, 'target', targetLine, targetColumn) && ok;
+      if (!ok) return;
+    }
     if (this.entries.has(source)) {
       this.diagnostics.push(
         error('entries/duplicate-source', `duplicate source phrase ${show(source)} on lines ${this.lineOf(source)} and ${line}; the service rejects the whole dictionary`, this.file, line, column),
