@@ -17,6 +17,7 @@ const CASES: readonly Expected[] = [
   ['yaml-duplicate-key', 'yaml/duplicate-key', 'glossaries/dup.yaml', 3, 1],
   ['yaml-not-a-mapping', 'yaml/not-a-mapping', 'glossaries/list.yaml', 1, 1],
   ['yaml-invalid-utf8', 'yaml/invalid-utf8', 'glossaries/latin1.yaml', 2, 9],
+  ['yaml-warning', 'yaml/warning', 'glossaries/x.yaml', 2, 7, 'warning'],
   // resources and schema
   ['resource-unknown-kind', 'resource/unknown-kind', 'glossaries/x.yaml', 1, 7],
   ['resource-missing-kind', 'resource/missing-kind', 'glossaries/x.yaml', 2, 1],
@@ -26,6 +27,7 @@ const CASES: readonly Expected[] = [
   ['schema-unknown-nested-field', 'schema/unknown-field', 'glossaries/x.yaml', 6, 5],
   ['schema-invalid-type', 'schema/invalid-type', 'glossaries/x.yaml', 3, 18],
   ['schema-missing-field', 'schema/missing-field', 'glossaries/x.yaml', 1, 1],
+  ['schema-invalid-value', 'schema/invalid-value', 'termsync.yaml', 3, 16],
   // glossaries
   ['glossary-unknown-api', 'glossary/unknown-api', 'glossaries/x.yaml', 3, 6],
   ['glossary-v2-dictionary-count', 'glossary/v2-dictionary-count', 'glossaries/x.yaml', 4, 1],
