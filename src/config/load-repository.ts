@@ -65,7 +65,7 @@ function loadResource(ctx: Context, file: string, diagnostics: Diagnostic[]): Gl
   const absolute = path.join(ctx.root, file);
   ctx.files.add(file);
   try {
-    const real = realpathSync(absolute);
+    const real = realpathSync.native(absolute);
     const rel = path.relative(ctx.rootReal, real);
     if (rel.startsWith('..') || path.isAbsolute(rel)) {
       diagnostics.push(error('resource/outside-repo', 'this resource file is a symbolic link that points outside the repository', file, 0, 0));

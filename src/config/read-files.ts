@@ -99,7 +99,7 @@ function openInside(rootReal: string, absolute: string, dirCache: Map<string, st
   let dirReal = dirCache.get(dir);
   if (dirReal === undefined) {
     try {
-      dirReal = realpathSync(dir);
+      dirReal = realpathSync.native(dir);
     } catch {
       dirReal = null;
     }
@@ -120,7 +120,7 @@ function openInside(rootReal: string, absolute: string, dirCache: Map<string, st
   }
   let real: string;
   try {
-    real = realpathSync(candidate);
+    real = realpathSync.native(candidate);
   } catch {
     let link = false;
     try {
