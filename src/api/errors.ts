@@ -22,7 +22,8 @@ export interface ServiceFailure {
 
 /**
  * Stable codes: `http_<status>` (a final 4xx/5xx), `throttled` (429/529 beyond the deadline),
- * `glossary_quota` (456 beyond the cool-down budget), `network`, `deadline`, `aborted`,
+ * `glossary_quota` (456 beyond the cool-down budget), `network`, `unreachable` (the connection was
+ * never made: refused, unknown host), `deadline`, `aborted`,
  * `invalid_response`, `ambiguous_create`.
  */
 export type ServiceErrorCode =
@@ -30,6 +31,7 @@ export type ServiceErrorCode =
   | 'throttled'
   | 'glossary_quota'
   | 'network'
+  | 'unreachable'
   | 'deadline'
   | 'aborted'
   | 'invalid_response'
@@ -59,9 +61,9 @@ export class ServiceError extends TermsyncError implements ServiceFailure {
 
   constructor(code: ServiceErrorCode, failure: ServiceFailure, summary: string, options: { cause?: unknown } = {}) {
     // Service failures end an apply incomplete (exit 6); the apply layer reports them per operation.
-    // A service that cannot be reached at all is a destination error (exit 7), so that `plan`
-    // against a wrong URL fails with the contract's code for it.
-    const exitCode = code === 'network' ? ExitCode.authOrDestination : ExitCode.applyIncomplete;
+    // A service that cannot be reached at all (connection refused, unknown host) is a destination
+    // error (exit 7), so that `plan` against a wrong URL fails with the contract's code for it.
+    const exitCode = code === 'unreachable' ? ExitCode.authOrDestination : ExitCode.applyIncomplete;
     super(code, describe(failure, summary), { ...options, exitCode });
     this.method = failure.method;
     this.path = failure.path;

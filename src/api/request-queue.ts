@@ -206,7 +206,7 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
         if (!request.idempotent && net.maybeSent) return { kind: 'unknown_outcome' };
         await retryAfterBackoff(request, op, `network:${net.code}`);
         if (op.failures >= maxAttempts) {
-          throw new ServiceError('network', failureOf(request, op), `network failure (${net.code}) after ${op.attempts} attempts`, {
+          throw new ServiceError(net.maybeSent ? 'network' : 'unreachable', failureOf(request, op), `network failure (${net.code}) after ${op.attempts} attempts`, {
             cause: result.network,
           });
         }

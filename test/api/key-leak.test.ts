@@ -61,7 +61,7 @@ describe('the API key', () => {
 
     // The paths really ran: failures of every kind, and plenty of trace output.
     const codes = errors.map((e) => (e as { code?: string }).code);
-    for (const code of ['http_404', 'http_400', 'http_403', 'http_401', 'network', 'url_not_allowed', 'api_key_invalid']) expect(codes).toContain(code);
+    for (const code of ['http_404', 'http_400', 'http_403', 'http_401', 'unreachable', 'url_not_allowed', 'api_key_invalid']) expect(codes).toContain(code);
     expect(logLines.length).toBeGreaterThan(50);
     expect(logLines.some((l) => l.includes('"level":10'))).toBe(true);
 
