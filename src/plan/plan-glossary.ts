@@ -122,6 +122,10 @@ function planInPlace(d: DesiredGlossary, g: LiveGlossary, address: ResourceAddre
   const dictionaries: DictionaryChange[] = [];
   const reasons: string[] = [];
   const ops: DraftOperation[] = [];
+  // A dropped pair is deleted only after the new pairs are in, so the glossary never passes
+  // through an empty state (which the service may refuse) and a failed PUT keeps the old pair.
+  const newPairs: DraftOperation[] = [];
+  const dropped: LiveDictionary[] = [];
   let rename: string | undefined = g.name === d.name ? undefined : d.name;
   if (rename !== undefined) reasons.push(`renamed from "${g.name}"`);
 
@@ -131,11 +135,13 @@ function planInPlace(d: DesiredGlossary, g: LiveGlossary, address: ResourceAddre
     if (want !== undefined && have === undefined) {
       dictionaries.push(createdDictionary(want, 'PUT'));
       reasons.push(`${pair}: new language pair → PUT`);
-      ops.push(refs.op({ type: 'glossary.put_dictionary', resource: address, glossaryId: g.id, dictionary: payload(want) }));
+      const put = refs.op({ type: 'glossary.put_dictionary', resource: address, glossaryId: g.id, dictionary: payload(want) });
+      newPairs.push(put);
+      ops.push(put);
     } else if (want === undefined && have !== undefined) {
       dictionaries.push(deletedDictionary(have));
       reasons.push(`${pair}: language pair no longer declared → DELETE`);
-      ops.push(refs.op({ type: 'glossary.delete_dictionary', resource: address, glossaryId: g.id, ...langs(have) }));
+      dropped.push(have);
     } else if (want !== undefined && have !== undefined) {
       const diff = diffEntries(want.entries, requireEntries(entriesOf, g, have));
       if (diff.entryChanges.length === 0) continue;
@@ -154,6 +160,8 @@ function planInPlace(d: DesiredGlossary, g: LiveGlossary, address: ResourceAddre
       }
     }
   }
+  const after = newPairs.map((op) => op.ref);
+  for (const have of dropped) ops.push(refs.op({ type: 'glossary.delete_dictionary', resource: address, glossaryId: g.id, ...langs(have) }, after));
   if (rename !== undefined) ops.unshift(refs.op({ type: 'glossary.patch', resource: address, glossaryId: g.id, name: rename }));
   if (ops.length === 0) return undefined;
   return {

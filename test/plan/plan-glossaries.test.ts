@@ -92,6 +92,15 @@ describe('v3 glossaries', () => {
     expect(p.changes[0]?.reasons).toEqual(['en-fr: new language pair → PUT', 'en-it: language pair no longer declared → DELETE']);
   });
 
+  it('deletes a replaced language pair only after the new pair is in (the glossary is never empty)', () => {
+    const p = plan([glossary('Product', { 'en-fr': { a: 'Af' } })], [{ id: 'g1', name: 'Product', dicts: { 'en-de': { a: 'A' } } }]);
+    const put = only(p, 'glossary.put_dictionary');
+    const del = only(p, 'glossary.delete_dictionary');
+    expect(del.targetLang).toBe('de');
+    expect(del.dependsOn).toEqual([put.key]);
+    expect(put.dependsOn).toEqual([]);
+  });
+
   it('folds a rename into the first dictionary merge: one PATCH, not two', () => {
     const p = plan(
       [glossary('New', { 'en-de': { a: 'A', b: 'B' }, 'en-fr': { a: 'Af', b: 'Bf' } }, { renamedFrom: 'Old' })],
