@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { AuthError, InputError } from '../lib/errors.js';
+import { AuthError } from '../lib/errors.js';
 import type { TargetConfig } from '../model/desired.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -42,10 +42,14 @@ function checkKey(key: string, where: string): string {
   return key;
 }
 
+/**
+ * A missing URL is a problem of the environment, like a missing key, not of the repository: exit 7
+ * (destination error), so that scripts branching on 3 ("fix the configuration") are not misled.
+ */
 export function readBaseUrl(env: Env, target: Pick<TargetConfig, 'name' | 'baseUrlEnv'>): string {
   const value = env[target.baseUrlEnv]?.trim();
   if (!value) {
-    throw new InputError('base_url_missing', `no service URL for target "${target.name}": set ${target.baseUrlEnv}`);
+    throw new AuthError('base_url_missing', `no service URL for target "${target.name}": set ${target.baseUrlEnv}`);
   }
   return value;
 }

@@ -7,11 +7,11 @@ import { ExitCode } from '../../src/lib/exit-codes.js';
 
 const target = { name: 'default', apiKeyEnv: 'TERMSYNC_API_KEY', baseUrlEnv: 'TERMSYNC_BASE_URL' };
 
-function failure(fn: () => unknown): { message: string; exitCode: number } {
+function failure(fn: () => unknown): { message: string; exitCode: number; code?: string } {
   try {
     fn();
   } catch (error) {
-    return error as { message: string; exitCode: number };
+    return error as { message: string; exitCode: number; code?: string };
   }
   throw new Error('expected a failure');
 }
@@ -36,10 +36,12 @@ describe('reading the key and the URL from the environment', () => {
     expect(noFile.message).toBe('cannot read the API key file named by TERMSYNC_API_KEY_FILE (ENOENT)');
   });
 
-  it('reads the base URL, and a missing one is invalid input naming the variable', () => {
+  it('reads the base URL, and a missing one is a destination error (exit 7) naming the variable', () => {
     expect(readBaseUrl({ TERMSYNC_BASE_URL: 'https://api.example.com/' }, target)).toBe('https://api.example.com/');
     const missing = failure(() => readBaseUrl({ TERMSYNC_BASE_URL: ' ' }, target));
-    expect(missing.exitCode).toBe(ExitCode.invalidInput);
-    expect(missing.message).toContain('TERMSYNC_BASE_URL');
+    expect(missing.exitCode).toBe(ExitCode.authOrDestination);
+    expect(missing.code).toBe('base_url_missing');
+    expect(missing.message).toBe('no service URL for target "default": set TERMSYNC_BASE_URL');
+    expect(failure(() => readBaseUrl({}, target)).exitCode).toBe(ExitCode.authOrDestination);
   });
 });
