@@ -33,13 +33,16 @@ export function checkGuards(desired: DesiredState, changes: readonly ResourceCha
 
   for (const change of changes) {
     for (const dict of change.dictionaries) {
-      if (dict.action !== 'update' || dict.entriesBefore === 0) continue;
+      // A dictionary deleted from a glossary that stays (dropped from the repository, or a live extra
+      // pair) loses all its entries; whole-glossary deletes are max_deletes' and prevent_destroy's.
+      const counted = dict.action === 'update' || (dict.action === 'delete' && change.action === 'update');
+      if (!counted || dict.entriesBefore === 0) continue;
       const percent = (dict.removed / dict.entriesBefore) * 100;
       if (percent > guards.maxRemovedEntriesPercent) {
         violations.push({
           guard: 'max_removed_entries_percent',
           resource: change.address,
-          message: `${describe(change)} ${pairKey(dict)} loses ${dict.removed} of ${dict.entriesBefore} entries (${formatPercent(percent)}%), more than max_removed_entries_percent (${guards.maxRemovedEntriesPercent}%)`,
+          message: `${describe(change)} ${pairKey(dict)} ${dict.action === 'delete' ? 'is deleted and ' : ''}loses ${dict.removed} of ${dict.entriesBefore} entries (${formatPercent(percent)}%), more than max_removed_entries_percent (${guards.maxRemovedEntriesPercent}%)`,
         });
       }
     }

@@ -137,7 +137,19 @@ describe('edits of each kind make exactly the expected writes', () => {
     await expectConverged(world);
   });
 
-  it('a dictionary dropped from the repo → DELETE of that dictionary', async () => {
+  it('a dictionary dropped from the repo is blocked by the default guard: it loses 100% of its entries', async () => {
+    await world.write('glossaries/product.yaml', PRODUCT_YAML().replace(/ {2}- source_lang: en\n {4}target_lang: fr\n[\s\S]*$/, ''));
+    const mark = world.mark();
+    const run = await world.cli(['apply']);
+    expect(run.code).toBe(4);
+    expect(run.stdout + run.stderr).toContain('max_removed_entries_percent');
+    expect(run.stdout + run.stderr).toContain('en-fr is deleted and loses 3 of 3 entries');
+    expect(world.writesSince(mark)).toEqual([]);
+  });
+
+  it('a dictionary dropped from the repo → DELETE of that dictionary (guard allows 100%)', async () => {
+    const config = await world.read('config/termsync.yaml');
+    await world.write('config/termsync.yaml', config.replace('max_removed_entries_percent: 50', 'max_removed_entries_percent: 100'));
     await world.write('glossaries/product.yaml', PRODUCT_YAML().replace(/ {2}- source_lang: en\n {4}target_lang: fr\n[\s\S]*$/, ''));
     expect(await applyWrites(world)).toEqual([`DELETE /v3/glossaries/${product()}/dictionaries?source_lang=en&target_lang=fr`]);
     await expectConverged(world);

@@ -112,9 +112,37 @@ describe('guards', () => {
       desired: desiredState({ glossaries: [glossary('G', { 'en-de': { a: 'A' }, 'en-fr': { a: 'A' } })] }, { guards }),
       live: liveState({ glossaries: [{ id: 'g', name: 'G', dicts: { 'en-de': { a: 'A', b: 'B', c: 'C' }, 'en-fr': { a: 'A', b: 'B' }, 'en-it': { a: 'A' } } }] }),
     });
-    expect(p.guards).toHaveLength(1);
-    expect(p.guards[0]?.guard).toBe('max_removed_entries_percent');
-    expect(p.guards[0]?.message).toBe('glossary "G" en-de loses 2 of 3 entries (66.7%), more than max_removed_entries_percent (50%)');
+    expect(p.guards.map((g) => g.message)).toEqual([
+      'glossary "G" en-de loses 2 of 3 entries (66.7%), more than max_removed_entries_percent (50%)',
+      'glossary "G" en-it is deleted and loses 1 of 1 entries (100%), more than max_removed_entries_percent (50%)',
+    ]);
+    expect(p.guards.every((g) => g.guard === 'max_removed_entries_percent')).toBe(true);
+  });
+
+  it('a deleted dictionary (dropped, or a live extra pair) counts as losing 100%: blocked unless the guard allows 100', () => {
+    const desired = (percent: number) =>
+      desiredState({ glossaries: [glossary('G', { 'en-de': { a: 'A' } })] }, { guards: { maxDeletes: 10, maxRemovedEntriesPercent: percent, allowEmpty: false } });
+    const live = liveState({ glossaries: [{ id: 'g', name: 'G', dicts: { 'en-de': { a: 'A' }, 'en-sv': { a: 'A', b: 'B' } } }] });
+    const blocked = createPlan({ target: 'd', desired: desired(99), live });
+    expect(blocked.operations.map((o) => o.type)).toEqual(['glossary.delete_dictionary']);
+    expect(blocked.guards).toEqual([
+      {
+        guard: 'max_removed_entries_percent',
+        resource: { kind: 'glossary', name: 'G' },
+        message: 'glossary "G" en-sv is deleted and loses 2 of 2 entries (100%), more than max_removed_entries_percent (99%)',
+      },
+    ]);
+    expect(createPlan({ target: 'd', desired: desired(100), live }).guards).toEqual([]);
+  });
+
+  it('a whole glossary deleted by prune is governed by max_deletes, not by max_removed_entries_percent', () => {
+    const p = createPlan({
+      target: 'd',
+      desired: desiredState({ glossaries: [glossary('Kept', { 'en-de': { a: 'A' } })] }, { prune: 'all', guards: { maxDeletes: 10, maxRemovedEntriesPercent: 0, allowEmpty: false } }),
+      live: liveState({ glossaries: [{ id: 'k', name: 'Kept', dicts: { 'en-de': { a: 'A' } } }, { id: 'x', name: 'X', dicts: { 'en-de': { a: 'A' } } }] }),
+    });
+    expect(p.operations.map((o) => o.type)).toEqual(['glossary.delete']);
+    expect(p.guards).toEqual([]);
   });
 
   it('allow_empty: a repository that declares nothing deletes nothing unless allowed', () => {
