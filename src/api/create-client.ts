@@ -190,8 +190,19 @@ export function createClient(options: ClientOptions): ServiceClient {
       const found = await lookup();
       if (found !== undefined) return found;
       // It did not land: send it again, after the same back-off as any other failed attempt.
-      if (!(await queue.backOff({ ...request, idempotent: false }, op, 'create_not_landed'))) {
-        throw new ServiceError('network', { method: request.method, path: requestTarget(request), attempts: op.attempts }, 'the create never answered and did not land');
+      const reason = result.failure === undefined ? 'create_not_landed' : `http_${result.failure.status}`;
+      if (!(await queue.backOff({ ...request, idempotent: false }, op, reason))) {
+        const path = requestTarget(request);
+        // The last attempt was answered (a 5xx): report the service's answer, not a network problem.
+        if (result.failure !== undefined) {
+          const { status } = result.failure;
+          throw new ServiceError(
+            `http_${status}`,
+            { ...result.failure, method: request.method, path, attempts: op.attempts },
+            `HTTP ${status} after ${op.attempts} attempts; the create did not land`,
+          );
+        }
+        throw new ServiceError('network', { method: request.method, path, attempts: op.attempts }, 'the create never answered and did not land');
       }
     }
   };

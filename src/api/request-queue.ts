@@ -46,8 +46,12 @@ export interface OperationBudget {
 
 export type CallResult =
   | { readonly kind: 'answer'; readonly answer: HttpAnswer }
-  /** Only for non-idempotent calls: the request may have landed; look before resending. */
-  | { readonly kind: 'unknown_outcome' };
+  /**
+   * Only for non-idempotent calls: the request may have landed; look before resending. `failure`
+   * is the 5xx answer that left it unknown (absent when the connection failed), so that a create
+   * that never lands can be reported with the service's status, message and trace id.
+   */
+  | { readonly kind: 'unknown_outcome'; readonly failure?: ServiceFailure & { readonly status: number } };
 
 export interface RequestQueueOptions {
   readonly dispatcher: Dispatcher;
@@ -246,7 +250,7 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
         }
         case 'transient':
           op.outcomeUnknown = true;
-          if (!request.idempotent) return { kind: 'unknown_outcome' };
+          if (!request.idempotent) return { kind: 'unknown_outcome', failure: { ...failureOf(request, op, answer), status: answer.status } };
           await retryAfterBackoff(request, op, `http_${answer.status}`, retryAfterMs);
           if (op.failures >= maxAttempts) {
             throw new ServiceError(`http_${answer.status}`, failureOf(request, op, answer), `HTTP ${answer.status} after ${op.attempts} attempts`);

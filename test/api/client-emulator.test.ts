@@ -221,6 +221,31 @@ describe('client against the emulator', () => {
     expect(h.emulator.requests().filter((e) => e.method === 'POST')).toHaveLength(2);
   });
 
+  it('reports persistent 5xx on a write as the service error (exit 6), not as auth or network', async () => {
+    harness = await startHarness();
+    const h = harness;
+    const v3 = await h.client.createGlossary('terms', [dict('en', 'de', [['a', 'b']])]);
+    for (let i = 0; i < 12; i += 1) h.emulator.injectOnce({ method: 'PATCH', kind: 503 });
+    const patch = await h.client.patchGlossary(v3.id, { name: 'renamed' }).catch((e: unknown) => e);
+    expect(isServiceError(patch) && patch.code).toBe('http_503');
+    expect(isServiceAuthError(patch)).toBe(false);
+    expect((patch as { exitCode: number }).exitCode).toBe(ExitCode.applyIncomplete);
+    expect((patch as Error).message).not.toMatch(/read-only|read-scoped|key/);
+
+    for (let i = 0; i < 12; i += 1) h.emulator.injectOnce({ method: 'POST', pathPrefix: '/v2/glossaries', kind: 500 });
+    const post = await h.client.createGlossaryV2('legacy', dict('en', 'de', [['a', 'b']])).catch((e: unknown) => e);
+    expect(isServiceError(post)).toBe(true);
+    if (!isServiceError(post)) return;
+    expect(post.code).toBe('http_500');
+    expect(post.status).toBe(500);
+    expect(post.exitCode).toBe(ExitCode.applyIncomplete);
+    expect(post.serviceMessage).toBe('Internal error (injected by the emulator)');
+    expect(post.message).toBe('POST /v2/glossaries: HTTP 500 after 10 attempts; the create did not land — Internal error (injected by the emulator)');
+    const posts = h.emulator.requests().filter((e) => e.method === 'POST' && e.path.startsWith('/v2/'));
+    expect(posts.map((e) => e.status)).toEqual(Array.from({ length: 10 }, () => 500));
+    expect((await h.client.listGlossariesV2()).filter((g) => g.name === 'legacy')).toEqual([]);
+  });
+
   it('adopts a style rule list and an instruction whose create answers were lost', async () => {
     harness = await startHarness();
     const h = harness;

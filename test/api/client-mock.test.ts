@@ -114,6 +114,37 @@ describe('client over a mocked dispatcher', () => {
     expect(error.attempts).toBe(1);
   });
 
+  it('reports a create answered 5xx until retries ran out with the last answer, not as a network failure', async () => {
+    const s = setup({ retry: { maxAttempts: 3 } });
+    s.pool.intercept({ path: '/v2/glossaries', method: 'GET' }).reply(200, { glossaries: [] }).times(4);
+    s.pool.intercept({ path: '/v2/glossaries', method: 'POST' }).reply(503, { message: 'busy' }).times(2);
+    s.pool
+      .intercept({ path: '/v2/glossaries', method: 'POST' })
+      .reply(500, { message: 'Internal error', code: 'internal' }, { headers: { 'x-trace-id': 'trace-500' } });
+    const error = await s.client.createGlossaryV2('x', { sourceLang: 'en', targetLang: 'de', entries: [['a', 'b']] }).catch((e: unknown) => e);
+    expect(isServiceError(error)).toBe(true);
+    if (!isServiceError(error)) return;
+    expect(error.code).toBe('http_500');
+    expect(error.exitCode).toBe(ExitCode.applyIncomplete);
+    expect(error.status).toBe(500);
+    expect(error.serviceMessage).toBe('Internal error');
+    expect(error.serviceCode).toBe('internal');
+    expect(error.traceId).toBe('trace-500');
+    expect(error.attempts).toBe(3);
+    expect(error.message).toBe('POST /v2/glossaries: HTTP 500 after 3 attempts; the create did not land — Internal error [internal] (trace id trace-500)');
+  });
+
+  it('keeps `network` for a create whose last attempt failed on the connection', async () => {
+    const s = setup({ retry: { maxAttempts: 2 } });
+    const reset = Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' });
+    s.pool.intercept({ path: '/v2/glossaries', method: 'GET' }).reply(200, { glossaries: [] }).times(3);
+    s.pool.intercept({ path: '/v2/glossaries', method: 'POST' }).reply(500, { message: 'Internal error' });
+    s.pool.intercept({ path: '/v2/glossaries', method: 'POST' }).replyWithError(reset);
+    const error = await s.client.createGlossaryV2('x', { sourceLang: 'en', targetLang: 'de', entries: [['a', 'b']] }).catch((e: unknown) => e);
+    expect(isServiceError(error) && error.code).toBe('network');
+    expect(isServiceError(error) && error.status).toBeUndefined();
+  });
+
   it('names the endpoint and the field when a response does not have the expected shape', async () => {
     const s = setup();
     s.pool.intercept({ path: '/v3/glossaries/g1', method: 'GET' }).reply(200, { ...glossary, name: 42 });
