@@ -126,6 +126,7 @@ export class EmulatorServer {
     this.log = [];
     this.seq = 0;
     this.limiter.clear();
+    this.faults.clearInjected();
   }
 
   setFaults(spec: string): void {

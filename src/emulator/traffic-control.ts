@@ -33,6 +33,11 @@ export class FaultPlan {
     this.injected.push(fault);
   }
 
+  /** Drops pending one-shots: a reset must not leave a stale fault behind for the next case. */
+  clearInjected(): void {
+    this.injected.length = 0;
+  }
+
   latencyMs(): number {
     const latency = this.spec.latency;
     if (latency === undefined) return 0;

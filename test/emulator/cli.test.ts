@@ -54,6 +54,22 @@ describe('termsync emulator (CLI)', () => {
     expect(run.stdout).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+\n/);
     expect(run.stdout).toContain('curl');
     expect(run.stdout).toContain('/__emulator/requests');
+    // The suggested curl must work: a configured key, not the any-key of the open mode.
+    expect(run.stdout).toContain("Service-Auth-Key k1'");
+    expect(run.stdout).not.toContain('any-key');
+    expect(run.stdout).not.toContain('any non-empty key');
+    expect(run.stdout).not.toContain('=read');
+  });
+
+  it('suggests a writing key, without its =read suffix, and any-key only without --keys', async () => {
+    const withKeys = await runEmulatorCommand(['--port', '0', '--keys', 'ro=read,rw'], async () => {});
+    expect(withKeys.stdout).toContain("Service-Auth-Key rw'");
+    expect(withKeys.stdout).not.toContain('Service-Auth-Key ro');
+    const readOnly = await runEmulatorCommand(['--port', '0', '--keys', 'ro=read'], async () => {});
+    expect(readOnly.stdout).toContain("Service-Auth-Key ro'");
+    const open = await runEmulatorCommand(['--port', '0'], async () => {});
+    expect(open.stdout).toContain("Service-Auth-Key any-key'");
+    expect(open.stdout).toContain('Without --keys any non-empty key is accepted');
   });
 
   it('rejects a bad fault spec with exit 3 and a clear message', async () => {

@@ -173,6 +173,20 @@ describe('request log, reset and HTTP controls', () => {
     expect(JSON.stringify(log)).not.toContain('secret');
   });
 
+  it('reset() and POST /__emulator/reset also drop pending one-shot faults', async () => {
+    const emu = await start();
+    emu.injectOnce({ kind: 500, method: 'POST' });
+    emu.injectOnce({ kind: 'reset', pathPrefix: '/v3/' });
+    emu.reset();
+    expect((await call(emu, 'GET', '/v3/glossaries')).status).toBe(200);
+    expect((await createV3(emu, 'after-reset', [{ source_lang: 'en', target_lang: 'de', entries: 'a\tb' }])).status).toBe(201);
+
+    expect((await call(emu, 'POST', '/__emulator/inject', { key: null, json: { kind: 503, method: 'GET' } })).status).toBe(204);
+    expect((await call(emu, 'POST', '/__emulator/reset', { key: null })).status).toBe(204);
+    expect((await call(emu, 'GET', '/v3/glossaries')).status).toBe(200);
+    expect(emu.requests().map((r) => r.status)).toEqual([200]);
+  });
+
   it('HTTP controls: requests, reset, faults, inject — not logged, no auth needed', async () => {
     const emu = await start();
     await createV3(emu, 'G', [{ source_lang: 'en', target_lang: 'de', entries: 'a\tb' }]);

@@ -40,17 +40,28 @@ export function emulatorOptionsFromFlags(flags: EmulatorFlags): EmulatorOptions 
   return options;
 }
 
-function usage(url: string): string {
+/**
+ * The key the banner's curl lines use: with --keys, one that is accepted (a writing one if there
+ * is one, since the second line creates), without its `=read` suffix; otherwise any will do.
+ */
+function exampleKey(keys: readonly string[] | undefined): string {
+  if (keys === undefined || keys.length === 0) return 'any-key';
+  const writer = keys.find((k) => !k.endsWith('=read'));
+  return (writer ?? keys[0] ?? '').replace(/=read$/, '');
+}
+
+function usage(url: string, keys?: readonly string[]): string {
+  const key = exampleKey(keys);
   return [
     '',
     'An in-memory implementation of the service API (data is lost when it stops). Try:',
     '',
-    `  curl -H 'Authorization: Service-Auth-Key any-key' ${url}/v3/glossaries`,
-    `  curl -H 'Authorization: Service-Auth-Key any-key' -H 'Content-Type: application/json' \\`,
+    `  curl -H 'Authorization: Service-Auth-Key ${key}' ${url}/v3/glossaries`,
+    `  curl -H 'Authorization: Service-Auth-Key ${key}' -H 'Content-Type: application/json' \\`,
     `       -d '{"name":"Demo","dictionaries":[{"source_lang":"en","target_lang":"de","entries":"hello\\tHallo"}]}' \\`,
     `       ${url}/v3/glossaries`,
     '',
-    'Without --keys any non-empty key is accepted, each key its own account.',
+    keys === undefined ? 'Without --keys any non-empty key is accepted, each key its own account.' : 'Only the keys given with --keys are accepted.',
     'Controls (no key needed):',
     `  GET  ${url}/__emulator/requests     the request log`,
     `  POST ${url}/__emulator/reset        wipe all data and the log`,
@@ -74,7 +85,7 @@ export function registerEmulator(program: Command, ctx: CommandContext): Command
       const level = flags.logLevel as LevelWithSilent;
       const emulator = await startEmulator({ ...options, logger: createLogger({ level, name: 'termsync-emulator' }) });
       ctx.io.stdout(`listening on ${emulator.url}\n`);
-      ctx.io.stdout(usage(emulator.url));
+      ctx.io.stdout(usage(emulator.url, options.keys));
       const signal = ctx.io.signal;
       if (!signal.aborted) {
         await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
