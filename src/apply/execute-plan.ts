@@ -138,6 +138,12 @@ function errorOf(error: unknown): { code: string; message: string; traceId?: str
   return { code: 'unexpected', message: error instanceof Error ? error.message : String(error) };
 }
 
+/** `403` / `401` when the service answered, else the error's code (an unreachable destination). */
+function refusalOf(error: TermsyncError): string {
+  const status = (error as { status?: unknown }).status;
+  return typeof status === 'number' ? String(status) : error.code;
+}
+
 /**
  * Executes a plan's operations: each starts as soon as the operations it depends on have applied
  * (independent ones run in parallel, bounded by the client's queue); a failure is recorded and
@@ -158,8 +164,26 @@ export async function executePlan(input: ExecutePlanInput): Promise<ExecutedPlan
   const byKey = new Map(plan.operations.map((op) => [op.key, op] as const));
   const outcomes = new Map<string, OperationOutcome>();
   const running = new Map<string, Promise<OperationOutcome>>();
-  // Once the service refuses the key (401/403), every further write would be refused too.
+  // Once the service refuses the key (401/403), every further write would be refused too. Until one
+  // write has been answered without such a refusal, writes go out one at a time, so a read-scoped
+  // key costs exactly one refused request, whatever the concurrency.
   let refusal: string | undefined;
+  let keyAccepted = false;
+  let probe: Promise<void> = Promise.resolve();
+  const awaitTurn = async (): Promise<() => void> => {
+    if (keyAccepted) return () => undefined;
+    const previous = probe;
+    let release: () => void = () => undefined;
+    probe = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await previous;
+    if (keyAccepted) {
+      release();
+      return () => undefined;
+    }
+    return release;
+  };
 
   const start = (op: Operation): Promise<OperationOutcome> => {
     const existing = running.get(op.key);
@@ -172,17 +196,23 @@ export async function executePlan(input: ExecutePlanInput): Promise<ExecutedPlan
         return { ...base, status: 'skipped', skippedBecause: `${blocked.key} (${blocked.request}) ${blocked.status === 'failed' ? 'failed' : 'was skipped'}` };
       }
       if (signal?.aborted) return { ...base, status: 'skipped', skippedBecause: 'apply was interrupted before this operation started' };
-      if (refusal !== undefined) return { ...base, status: 'skipped', skippedBecause: `not attempted: the service refused an earlier request (${refusal})` };
+      const release = await awaitTurn();
       try {
+        if (refusal !== undefined) return { ...base, status: 'skipped', skippedBecause: `not attempted: the key was refused (${refusal})` };
+        if (signal?.aborted) return { ...base, status: 'skipped', skippedBecause: 'apply was interrupted before this operation started' };
         const createdId = await runOperation(client, op);
+        keyAccepted = true;
         logger.info({ op: op.key, request: base.request }, 'applied');
         return createdId === undefined ? { ...base, status: 'applied' } : { ...base, status: 'applied', createdId };
       } catch (error) {
         const err = errorOf(error);
-        if (isTermsyncError(error) && error.exitCode === ExitCode.authOrDestination) refusal ??= err.message;
+        if (isTermsyncError(error) && error.exitCode === ExitCode.authOrDestination) refusal ??= refusalOf(error);
+        else keyAccepted = true;
         // The result lists every failure; the log line is for debugging only.
         logger.debug({ op: op.key, request: base.request, code: err.code }, 'operation failed');
         return { ...base, status: 'failed', error: err };
+      } finally {
+        release();
       }
     })();
     running.set(op.key, promise);

@@ -1,5 +1,6 @@
 import type { ApplyResult, OperationOutcome } from '../model/index.js';
 import { displayPhrase } from './format-plan.js';
+import { toSnakeKeys } from './json-keys.js';
 import { stableJson } from './stable-json.js';
 
 const STATUS_SYMBOL: Readonly<Record<OperationOutcome['status'], string>> = { applied: '✓', failed: '✗', skipped: '-' };
@@ -30,5 +31,6 @@ export function renderApplyResultText(result: ApplyResult): string {
 }
 
 export function renderApplyResultJson(result: ApplyResult): string {
-  return stableJson(result);
+  // `ids` is already the `--ids-out` shape (snake_case, keyed by resource names).
+  return stableJson(toSnakeKeys(result, new Set(['ids'])));
 }

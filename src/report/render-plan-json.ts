@@ -2,11 +2,18 @@ import { InputError } from '../lib/errors.js';
 import { requestOf, uploadBytesOf } from '../lib/operation-request.js';
 import type { Plan } from '../model/index.js';
 import { PLAN_FORMAT_VERSION } from '../model/index.js';
+import { camelToSnake, toCamelKeys, toSnakeKeys } from './json-keys.js';
 import { planSchema } from './plan-schema.js';
 import { stableJson } from './stable-json.js';
 
+/** Properties whose values are keyed by data (language pairs, rule names, HTTP methods). */
+const OPAQUE = ['entryHashes', 'configuredRules', 'calls'];
+const OPAQUE_SNAKE = new Set(OPAQUE.map(camelToSnake));
+/** The one model property already spelled in snake_case. */
+const KEEP = new Set(['format_version']);
+
 /**
- * The saved-plan format: the plan itself, keys in a stable order. Each operation also shows, for
+ * The saved-plan format: the plan itself, property names in snake_case, keys in a stable order. Each operation also shows, for
  * people and CI, the request it becomes and the bytes it uploads; reading ignores those two.
  */
 export function renderPlanJson(plan: Plan): string {
@@ -14,7 +21,7 @@ export function renderPlanJson(plan: Plan): string {
     const { method, path } = requestOf(op);
     return { ...op, request: `${method} ${path}`, uploadBytes: uploadBytesOf(op) };
   });
-  return stableJson({ ...plan, operations });
+  return stableJson(toSnakeKeys({ ...plan, operations }, new Set(OPAQUE)));
 }
 
 /** Reads a saved plan; a bad file is an InputError that says what is wrong and where. */
@@ -33,7 +40,7 @@ export function parsePlanJson(text: string): Plan {
     const got = version === undefined ? 'no format_version' : `format_version ${JSON.stringify(version)}`;
     throw new InputError('plan_format_version', `the plan file has ${got}; this termsync reads format_version "${PLAN_FORMAT_VERSION}": make the plan again with \`termsync plan --out\``);
   }
-  const result = planSchema.safeParse(value);
+  const result = planSchema.safeParse(toCamelKeys(value, OPAQUE_SNAKE, KEEP));
   if (!result.success) {
     const issues = result.error.issues.slice(0, 5).map((i) => `${formatPath(i.path)}: ${i.message}`);
     const more = result.error.issues.length > 5 ? ` (and ${result.error.issues.length - 5} more problems)` : '';
@@ -46,7 +53,7 @@ export function parsePlanJson(text: string): Plan {
 
 function formatPath(path: readonly PropertyKey[]): string {
   if (path.length === 0) return '(top level)';
-  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`)).join('');
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${camelToSnake(String(p))}`)).join('');
 }
 
 /** Keys unique; dependencies and change → operation links point at operations of the plan, earlier ones. */
@@ -60,7 +67,7 @@ function checkReferences(plan: Plan): void {
     for (const dep of op.dependsOn) {
       const at = position.get(dep);
       if (at === undefined || at >= i) {
-        throw new InputError('plan_file_invalid', `the plan file is not a valid saved plan: operations[${i}].dependsOn: "${dep}" is not an earlier operation`);
+        throw new InputError('plan_file_invalid', `the plan file is not a valid saved plan: operations[${i}].depends_on: "${dep}" is not an earlier operation`);
       }
     }
   });

@@ -126,9 +126,11 @@ describe('executePlan', () => {
     const later: Operation = { ...unrelated, key: 'op-4', dependsOn: ['op-3'] };
     const { result, exitCode } = await executePlan({ plan: planOf([...v2Replace, unrelated, later]), client, live, managed });
     expect(exitCode).toBe(ExitCode.authOrDestination);
-    // op-3 was already under way in parallel; op-4 starts after the refusal and is not attempted.
-    expect(calls.filter((c) => c === 'putDictionary:g-1')).toHaveLength(1);
-    expect(result.outcomes.find((o) => o.key === 'op-4')?.skippedBecause).toMatch(/refused/);
+    // Until a write is accepted, writes go one at a time: the refused one is the only one sent.
+    expect(calls).toEqual(['createGlossaryV2:Legacy']);
+    expect(result.outcomes.map((o) => o.status)).toEqual(['failed', 'skipped', 'skipped', 'skipped']);
+    expect(result.outcomes.find((o) => o.key === 'op-3')?.skippedBecause).toBe('not attempted: the key was refused (http_403)');
+    expect(result.outcomes.find((o) => o.key === 'op-4')?.skippedBecause).toMatch(/op-3 .*was skipped/);
   });
 
   it('starts nothing once the signal is aborted', async () => {
@@ -151,7 +153,7 @@ describe('executePlan', () => {
     expect(calls).toEqual([]);
   });
 
-  it('runs independent operations in parallel', async () => {
+  it('runs independent operations in parallel once the first write is accepted', async () => {
     let inFlight = 0;
     let peak = 0;
     const { client } = fakeClient();
@@ -165,7 +167,8 @@ describe('executePlan', () => {
         return {};
       },
     };
-    const ops = [1, 2, 3].map((i): Operation => ({ ...unrelated, key: `op-${i}` }));
+    // The first write goes alone (it tells whether the key may write at all), the other three together.
+    const ops = [1, 2, 3, 4].map((i): Operation => ({ ...unrelated, key: `op-${i}` }));
     await executePlan({ plan: planOf(ops), client: slow, live, managed });
     expect(peak).toBe(3);
   });

@@ -86,11 +86,11 @@ describe('first apply', () => {
       expect(fresh.writesSince(mark).sort()).toEqual(['POST /v2/glossaries', 'POST /v3/glossaries', 'POST /v3/style_rules']);
       // The ids file names every declared resource with the id the service gave it.
       const plan = await fresh.cli(['plan', '--format', 'json']);
-      const fingerprints = (JSON.parse(plan.stdout) as { fingerprints: { glossaries: { id: string; name: string }[]; styleRules: { id: string; name: string }[] } })
+      const fingerprints = (JSON.parse(plan.stdout) as { fingerprints: { glossaries: { id: string; name: string }[]; style_rules: { id: string; name: string }[] } })
         .fingerprints;
       expect(mine).toEqual({
         glossaries: Object.fromEntries(fingerprints.glossaries.map((g) => [g.name, g.id])),
-        style_rules: Object.fromEntries(fingerprints.styleRules.map((s) => [s.name, s.id])),
+        style_rules: Object.fromEntries(fingerprints.style_rules.map((s) => [s.name, s.id])),
       });
       expect(Object.keys(mine.glossaries).sort()).toEqual(['Legacy terms', 'Product terms']);
       expect(Object.keys(mine.style_rules)).toEqual(['Marketing (German)']);
@@ -308,6 +308,26 @@ describe('safety', () => {
 });
 
 describe('a read-scoped key', () => {
+  it('apply sends exactly one write, then marks the rest not attempted (exit 7)', async () => {
+    const readKey = 'ro-key-2b81d4';
+    // Concurrency stays 4 (the fixture's): apply sends writes one at a time until one is accepted.
+    const ro = await createWorld('basic', { keys: ['rw-key-51be20', `${readKey}=read`], key: readKey });
+    try {
+      await ro.write('glossaries/extra.yaml', 'kind: glossary\nname: Extra terms\ndictionaries:\n  - source_lang: en\n    target_lang: de\n    entries:\n      cart: Warenkorb\n');
+      const plan = await ro.cli(['plan']);
+      expect(plan.stdout).toContain('Plan: 4 to add, 0 to change, 0 to destroy.');
+      const mark = ro.mark();
+      const apply = await ro.cli(['apply', '--format', 'json']);
+      expect(apply.code).toBe(7);
+      expect(ro.writesSince(mark)).toHaveLength(1);
+      const result = JSON.parse(apply.stdout) as { failed: number; skipped: number; outcomes: { status: string; skipped_because?: string }[] };
+      expect({ failed: result.failed, skipped: result.skipped }).toEqual({ failed: 1, skipped: 3 });
+      for (const o of result.outcomes.filter((x) => x.status === 'skipped')) expect(o.skipped_because).toBe('not attempted: the key was refused (403)');
+    } finally {
+      await ro.close();
+    }
+  });
+
   it('can plan, but apply fails with a clear message and exit 7, and the key is never printed', async () => {
     const readKey = 'ro-key-7f3a9c';
     const ro = await createWorld('basic', { keys: ['rw-key-51be20', `${readKey}=read`], key: readKey });

@@ -48,9 +48,18 @@ describe('apply result renderers', () => {
     expect(renderApplyResultText({ ...ok, outcomes: [], applied: 0 })).toBe('Nothing to apply on target "default".\nApply complete: 0 applied, 0 failed, 0 skipped.\n');
   });
 
-  it('json: the result itself, keys in a stable order', () => {
+  it('json: the result with snake_case property names (ids keyed by resource names as they are), keys in a stable order', () => {
     const text = renderApplyResultJson(result);
-    expect(JSON.parse(text)).toEqual(result);
+    const [first, second, third] = result.outcomes;
+    expect(JSON.parse(text)).toEqual({
+      ...result,
+      outcomes: [
+        { ...first, createdId: undefined, created_id: 'g-new' },
+        { ...second, error: { code: 'http_400', message: 'Invalid glossary entries', trace_id: 'tr-1' } },
+        { ...third, skippedBecause: undefined, skipped_because: 'op-1 did not succeed' },
+      ].map((o) => JSON.parse(JSON.stringify(o)) as unknown),
+    });
+    expect([...text.matchAll(/"([^"]+)": /g)].map((m) => m[1]).filter((name) => /[a-z][A-Z]/.test(name ?? ''))).toEqual([]);
     expect(text.split('\n')[1]).toBe('  "target": "default",');
   });
 });

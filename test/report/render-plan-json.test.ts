@@ -35,6 +35,17 @@ describe('renderPlanJson / parsePlanJson', () => {
     expect(text).toMatch(/"entries": \[\n\s+\["a", "A2"\]\n\s+\]/);
   });
 
+  it('spells every property name in snake_case, and leaves data keys (pairs, rule names, methods) as they are', () => {
+    const p = samplePlan();
+    const text = renderPlanJson(p);
+    const propertyNames = [...text.matchAll(/"([^"\\]+)": /g)].map((m) => m[1] ?? '');
+    expect(propertyNames.filter((name) => /[a-z][A-Z]/.test(name))).toEqual([]);
+    expect(propertyNames).toEqual(expect.arrayContaining(['format_version', 'not_managed', 'depends_on', 'entries_after', 'upload_bytes', 'entry_hashes', 'style_rules']));
+    const json = JSON.parse(text) as { summary: { calls: Record<string, number> }; fingerprints: { glossaries: { entry_hashes: Record<string, string> }[] } };
+    expect(Object.keys(json.summary.calls)).toEqual(['DELETE', 'PATCH', 'POST', 'PUT']);
+    expect(json.fingerprints.glossaries.flatMap((g) => Object.keys(g.entry_hashes)).every((k) => /^[a-z]+-[a-z]+$/.test(k))).toBe(true);
+  });
+
   it('refuses a file that is not JSON', () => {
     const error = thrown(() => parsePlanJson('{"format_version": '));
     expect(error.code).toBe('plan_file_invalid');
@@ -61,20 +72,20 @@ describe('renderPlanJson / parsePlanJson', () => {
   });
 
   it('refuses an unknown operation type and a dependency on a later operation', () => {
-    const plan = JSON.parse(renderPlanJson(samplePlan())) as { operations: { type: string; dependsOn: string[] }[] };
+    const plan = JSON.parse(renderPlanJson(samplePlan())) as { operations: { type: string; depends_on: string[] }[] };
     const first = plan.operations[0];
     if (first === undefined) throw new Error('sample plan has operations');
     expect(thrown(() => parsePlanJson(JSON.stringify({ ...plan, operations: [{ ...first, type: 'glossary.drop' }] }))).message).toMatch(/operations\[0\]\.type/);
-    first.dependsOn = ['op-2'];
-    expect(thrown(() => parsePlanJson(JSON.stringify(plan))).message).toBe('the plan file is not a valid saved plan: operations[0].dependsOn: "op-2" is not an earlier operation');
+    first.depends_on = ['op-2'];
+    expect(thrown(() => parsePlanJson(JSON.stringify(plan))).message).toBe('the plan file is not a valid saved plan: operations[0].depends_on: "op-2" is not an earlier operation');
   });
 });
 
 describe('operation requests in the saved plan', () => {
   it('shows each operation as its HTTP request with the bytes it uploads, and reading drops them', () => {
     const p = samplePlan();
-    const saved = JSON.parse(renderPlanJson(p)) as { operations: { key: string; request: string; uploadBytes: number }[] };
-    expect(saved.operations.map((op) => `${op.key} ${op.request} ${op.uploadBytes}`)).toEqual([
+    const saved = JSON.parse(renderPlanJson(p)) as { operations: { key: string; request: string; upload_bytes: number }[] };
+    expect(saved.operations.map((op) => `${op.key} ${op.request} ${op.upload_bytes}`)).toEqual([
       'op-1 POST /v2/glossaries 5',
       'op-2 POST /v3/glossaries 4',
       'op-3 PATCH /v3/glossaries/g-mid 4',
