@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../lib/diagnostics.js';
-import { canonicalChanges, canonicalPhrase, type CanonicalChange } from '../lib/canonical.js';
+import { canonicalChanges, canonicalPhrase, codePointName, findControlCharacter, type CanonicalChange } from '../lib/canonical.js';
 import { error, show, warning } from './diagnostic.js';
 
 /** The service's limit for each source and target text (spec, "Limits"). */
@@ -14,13 +14,15 @@ const CHANGE_RULES: Record<CanonicalChange, { code: string; text: string }> = {
   whitespace: { code: 'entries/whitespace-trimmed', text: 'surrounding whitespace trimmed' },
 };
 
-// Tab, LF, CR, or any code unit from U+0300 up (a range of code units, not a combined character).
-// eslint-disable-next-line no-misleading-character-class
-const NOT_PLAIN = /[\t\n\r\u0300-\uffff]/;
+// Any C0 control (tab, LF, CR included), DEL, C1, or any code unit from U+0300 up (a range of code
+// units, not a combined character): everything the slow path must look at.
+// eslint-disable-next-line no-control-regex, no-misleading-character-class
+const NOT_PLAIN = /[\u0000-\u001f\u007f-\u009f\u0300-\uffff]/;
 
 /**
  * True when a phrase needs no work at all: non-empty, no surrounding space, no tab or line break,
- * only code units below U+0300 (NFC-stable, see lib/canonical.ts) and short enough for the limit.
+ * no control character, only code units below U+0300 (NFC-stable, see lib/canonical.ts) and short
+ * enough for the limit.
  */
 function isPlain(phrase: string): boolean {
   const n = phrase.length;
@@ -138,6 +140,15 @@ export class EntryCollector {
     if (phrase.includes('\t') || phrase.includes('\n')) {
       const what = phrase.includes('\t') ? 'a tab' : 'a line break';
       this.diagnostics.push(error('entries/tab-or-newline', `${role} phrase ${show(phrase)} contains ${what}, which the entry formats cannot carry`, this.file, line, column));
+      return false;
+    }
+    const bad = findControlCharacter(phrase);
+    if (bad !== -1) {
+      const name = codePointName(phrase, bad);
+      const surrogate = /^U\+D[89A-F]/.test(name) ? ' (an unpaired surrogate)' : '';
+      this.diagnostics.push(
+        error('entries/control-character', `${role} phrase contains the control character ${name}${surrogate} at character ${bad + 1}; the service rejects the dictionary`, this.file, line, column),
+      );
       return false;
     }
     if (exceedsBytes(phrase, MAX_PHRASE_BYTES)) {

@@ -30,7 +30,9 @@ const YAML_RULES: Record<string, string> = {
 export function parseYamlFile(text: string, file: string): { yaml?: YamlFile; diagnostics: Diagnostic[] } {
   const lineCounter = new LineCounter();
   const diagnostics: Diagnostic[] = [];
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  // logLevel 'error': yaml would print process warnings (e.g. on collection keys) to stderr; every
+  // problem is reported as a diagnostic instead.
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, logLevel: 'error' });
   const at = (offset: number | undefined): Position => {
     const pos = lineCounter.linePos(offset ?? 0);
     return { line: pos.line, column: pos.col };

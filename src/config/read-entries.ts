@@ -1,6 +1,7 @@
 import type { Diagnostic } from '../lib/diagnostics.js';
 import type { LanguagePair } from '../model/entries.js';
 import type { SourceRef } from '../model/desired.js';
+import { error } from './diagnostic.js';
 import { parseEntries } from './parse-entries.js';
 import { readEntriesFile } from './read-files.js';
 
@@ -29,5 +30,20 @@ export function readEntries(job: EntriesJob, dirCache?: Map<string, string | nul
     return { diagnostics: read.diagnostics, ...(read.file === undefined ? {} : { file: read.file }) };
   }
   const parsed = parseEntries(read.text, read.format, job.pair, read.file);
-  return { diagnostics: [...read.diagnostics, ...parsed.diagnostics], file: read.file, entries: parsed.entries };
+  const diagnostics = [...read.diagnostics, ...parsed.diagnostics];
+  const empty = emptyDictionary(parsed.entries, parsed.diagnostics, job.at);
+  if (empty !== undefined) diagnostics.push(empty);
+  return { diagnostics, file: read.file, entries: parsed.entries };
+}
+
+/**
+ * The service rejects a dictionary without entries. Reported at the declaration (the `entries_file`
+ * or `entries` line) when nothing else in the dictionary is an error already (an error there names
+ * the real cause, and the dictionary is wrong anyway).
+ */
+export function emptyDictionary(entries: ReadonlyMap<string, string>, diagnostics: readonly Diagnostic[], at: SourceRef): Diagnostic | undefined {
+  if (entries.size > 0 || diagnostics.some((d) => d.severity === 'error')) return undefined;
+  const ignored = diagnostics.some((d) => d.code === 'entries/language-columns-mismatch');
+  const why = ignored ? ': every row was ignored because of its language columns' : ' (blank lines and ignored rows do not count)';
+  return error('entries/empty-dictionary', `the dictionary holds no entries${why}; the service rejects a dictionary without entries`, at.file, at.line, at.column);
 }

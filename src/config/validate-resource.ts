@@ -1,10 +1,11 @@
-import { isMap, isScalar } from 'yaml';
+import { isMap, isNode, isScalar } from 'yaml';
 import type { Diagnostic } from '../lib/diagnostics.js';
 import type { ConfiguredRules, DesiredInstruction, DesiredStyleRules, GlossaryApi, SourceRef } from '../model/desired.js';
 import { EntryCollector, MAX_PHRASE_BYTES } from './collect-entries.js';
 import { didYouMeanSuffix } from './did-you-mean.js';
 import { error, show, warning } from './diagnostic.js';
 import { checkLanguage, languageList } from './languages.js';
+import { emptyDictionary } from './read-entries.js';
 import { positionAt, positionOfNode, type YamlFile } from './parse-yaml.js';
 import { glossarySchema, styleRulesSchema } from './schemas.js';
 import { describeType, schemaDiagnostics, type RuleForIssue } from './validate-schema.js';
@@ -110,7 +111,12 @@ function inlineEntries(yaml: YamlFile, index: number, diagnostics: Diagnostic[])
   if (!isMap(node)) return collector.entries;
   for (const pair of node.items) {
     const { key, value } = pair;
-    if (!isScalar(key)) continue;
+    if (!isScalar(key)) {
+      // `? [a, b] : c`: a list or mapping as a source phrase; never dropped silently.
+      const at = isNode(key) ? positionOfNode(yaml, key) : positionAt(yaml, ['dictionaries', index, 'entries']);
+      diagnostics.push(error('entries/not-a-string', 'an inline entry\'s source phrase must be a text, not a list or mapping', yaml.file, at.line, at.column));
+      continue;
+    }
     const source = typeof key.value === 'string' ? key.value : (key.source ?? String(key.value));
     const target = isScalar(value) && typeof value.value === 'string' ? value.value : '';
     const keyAt = positionOfNode(yaml, key);
@@ -143,6 +149,12 @@ function validateGlossary(yaml: YamlFile): { resource?: GlossaryDraft; diagnosti
     const origin = ref(yaml, ['dictionaries', i]);
     const sourceLang = checkLang(d.source_lang, 'glossary', ref(yaml, ['dictionaries', i, 'source_lang']), diagnostics);
     const targetLang = checkLang(d.target_lang, 'glossary', ref(yaml, ['dictionaries', i, 'target_lang']), diagnostics);
+    if (sourceLang === targetLang) {
+      const at = ref(yaml, ['dictionaries', i, 'target_lang']);
+      diagnostics.push(
+        error('lang/same-pair', `source and target language are both ${show(sourceLang)} (after lowercasing and folding region variants); the service rejects such a dictionary`, yaml.file, at.line, at.column),
+      );
+    }
     const pair = `${sourceLang}-${targetLang}`;
     const first = pairs.get(pair);
     if (first !== undefined) {
@@ -155,7 +167,12 @@ function validateGlossary(yaml: YamlFile): { resource?: GlossaryDraft; diagnosti
     }
     const base = { sourceLang, targetLang, origin };
     if (d.entries_file !== undefined) return { ...base, entriesFile: d.entries_file, entriesFileAt: ref(yaml, ['dictionaries', i, 'entries_file']) };
-    return { ...base, entries: inlineEntries(yaml, i, diagnostics) };
+    const inline: Diagnostic[] = [];
+    const entries = inlineEntries(yaml, i, inline);
+    diagnostics.push(...inline);
+    const empty = d.entries === undefined ? undefined : emptyDictionary(entries, inline, ref(yaml, ['dictionaries', i, 'entries']));
+    if (empty !== undefined) diagnostics.push(empty);
+    return { ...base, entries };
   });
   const resource: GlossaryDraft = {
     kind: 'glossary',

@@ -62,3 +62,20 @@ export function canonicalChanges(phrase: string): CanonicalChange[] {
   if (nfc.replace(SURROUNDING_SPACE, '') !== nfc) changes.push('whitespace');
   return changes;
 }
+
+// Characters the service refuses inside a phrase (C0 except tab and LF, which have their own rule,
+// DEL, C1 incl. NEL, the Unicode line and paragraph separators, and unpaired surrogates).
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTER = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\ud800-\udfff]/u;
+
+/** Index of the first character the service refuses in a phrase (see above), or -1. */
+export function findControlCharacter(phrase: string): number {
+  const match = CONTROL_CHARACTER.exec(phrase);
+  return match === null ? -1 : match.index;
+}
+
+/** `U+0007`: how a code point (or a lone surrogate code unit) is named in messages. */
+export function codePointName(phrase: string, index: number): string {
+  const cp = phrase.codePointAt(index) ?? 0;
+  return `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
+}
