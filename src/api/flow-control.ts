@@ -5,7 +5,8 @@ import { fullJitterBackoff, glossaryCooldownMs } from './retry-policy.js';
 /**
  * The shared state that keeps the client polite: the send pacer, the throttle gate (429/529
  * pause every request), the glossary cool-down (456 pauses glossary endpoints only) and the
- * adaptive rate.
+ * adaptive rate (halved on a throttling answer, down to a quarter of the configured rate;
+ * doubled back after a short run of successes).
  *
  * Pacing is our own, on the injected clock, rather than p-queue's `interval`: p-queue counts with
  * real timers, so fake-time tests could not drive it, and its window counts task *starts* while we
@@ -54,9 +55,11 @@ export function createFlowControl(options: FlowControlOptions): FlowControl {
   }
   const margin = options.windowMarginMs ?? 5;
   const budget = options.glossaryCooldownBudgetMs ?? 300_000;
-  // Halving stops at a sixteenth of the configured rate: below that the Retry-After gate, not the
-  // pacer, is what protects the service, and operations would run into their deadlines.
-  const minRate = Math.max(0.05, configured / 16);
+  // Halving stops at a quarter of the configured rate. What protects the service from a throttling
+  // answer is the gate (the whole queue waits out Retry-After); the lower rate only spreads the
+  // requests after it. A deeper floor made random, load-independent 429s (a shared service's
+  // other traffic) cost many seconds per answer: 21 creates took a minute instead of five seconds.
+  const minRate = Math.max(0.05, configured / 4);
 
   let rate = configured;
   let lastReserved = -Infinity;
@@ -134,9 +137,12 @@ export function createFlowControl(options: FlowControlOptions): FlowControl {
       throttleStreak = 0;
       if (glossary) glossaryStreak = 0;
       successRun += 1;
-      // Additive increase after about one second's worth of successes at the current rate.
-      if (rate < configured && successRun >= Math.max(5, Math.ceil(rate))) {
-        rate = Math.min(configured, rate + configured / 10);
+      // Multiplicative increase after a short run of successes (about half a second's worth at the
+      // current rate, at least 3): from the floor, two clean runs restore the configured rate. An
+      // additive step needed a run of 5+ that a 20–35 % fault rate rarely allows, so the rate stayed
+      // low long after the service had recovered. Never above the configured rate.
+      if (rate < configured && successRun >= Math.max(3, Math.ceil(rate / 2))) {
+        rate = Math.min(configured, rate * 2);
         successRun = 0;
       }
     },

@@ -186,6 +186,17 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
     }
   };
 
+  /**
+   * Says why it is slow, once per pause (the answers of requests already in flight fall inside it):
+   * info from 1 s, warn from 5 s so that the CLI's default level (warn) shows the long ones.
+   */
+  const notePause = (what: string, waitMs: number): void => {
+    if (waitMs <= 1000) return;
+    const line = `${what} for ${(waitMs / 1000).toFixed(1)} s`;
+    if (waitMs >= 5000) log.warn(line);
+    else log.info(line);
+  };
+
   const retryAfterBackoff = async (request: ApiCall, op: OperationBudget, reason: string, retryAfterMs?: number): Promise<void> => {
     op.failures += 1;
     if (op.failures >= maxAttempts) return;
@@ -227,7 +238,9 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
           flow.onSuccess(glossary);
           return { kind: 'answer', answer };
         case 'throttle': {
+          const pausing = flow.openAt(false) <= clock.now();
           const wait = flow.onThrottle(retryAfterMs, sentAt);
+          if (pausing) notePause(`service throttled (${answer.status}): pausing all requests`, wait);
           metrics?.onThrottle?.(answer.status === 529 ? '529' : '429', wait);
           log.debug({ status: answer.status, waitMs: wait, rate: flow.currentRate() }, 'throttled: pausing the queue');
           if (clock.now() + wait > op.deadline) {
@@ -236,6 +249,7 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
           continue;
         }
         case 'glossary_quota': {
+          const pausing = flow.openAt(glossary) <= clock.now();
           const wait = glossary ? flow.onGlossaryQuota(retryAfterMs) : flow.onThrottle(retryAfterMs, sentAt);
           if (wait === undefined) {
             throw new ServiceError(
@@ -244,6 +258,7 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
               'glossary quota exceeded (456) and the cool-down budget is spent',
             );
           }
+          if (pausing) notePause(`glossary quota exceeded (456): pausing ${glossary ? 'glossary' : 'all'} requests`, wait);
           metrics?.onThrottle?.('456', wait);
           log.debug({ status: 456, waitMs: wait }, 'glossary quota: cooling down glossary calls');
           continue;

@@ -3,6 +3,7 @@ import { MockAgent } from 'undici';
 import { createClient, isServiceError, type ClientOptions, type ServiceClient } from '../../src/api/index.js';
 import { ExitCode } from '../../src/lib/exit-codes.js';
 import { createVirtualClock, type VirtualClock } from '../../src/lib/virtual-clock.js';
+import { captureLogger } from './emulator-harness.js';
 
 const ORIGIN = 'https://api.example.test';
 
@@ -78,6 +79,34 @@ describe('client over a mocked dispatcher', () => {
     expect(g.id).toBe('g1');
     expect(s.seen[0]).toEqual({ path: 'list', at: start });
     for (const later of s.seen.slice(1)) expect(later.at).toBeGreaterThanOrEqual(start + 5000);
+  });
+
+  it('says once per pause why it is slow: info from 1 s, warn from 5 s, nothing for short pauses', async () => {
+    const lines: string[] = [];
+    const s = setup({ logger: captureLogger(lines) });
+    const throttle = (seconds: number): void => {
+      s.pool.intercept({ path: '/v3/glossaries', method: 'GET' }).reply(429, { message: 'slow down' }, { headers: { 'retry-after': String(seconds) } });
+    };
+    const ok = (): void => {
+      s.pool.intercept({ path: '/v3/glossaries', method: 'GET' }).reply(200, { glossaries: [] });
+    };
+    throttle(2);
+    ok();
+    throttle(1);
+    ok();
+    s.pool.intercept({ path: '/v3/glossaries', method: 'GET' }).reply(529, { message: 'overloaded' }, { headers: { 'retry-after': '6' } });
+    ok();
+    await s.client.listGlossaries();
+    await s.client.listGlossaries();
+    await s.client.listGlossaries();
+    const pauses = lines
+      .map((l) => JSON.parse(l) as { level: number; msg: string })
+      .filter((l) => l.level >= 30)
+      .map((l) => `${l.level} ${l.msg}`);
+    expect(pauses).toEqual([
+      '30 service throttled (429): pausing all requests for 2.0 s',
+      '40 service throttled (529): pausing all requests for 6.0 s',
+    ]);
   });
 
   it('backs off with full jitter when a 429 has no Retry-After', async () => {

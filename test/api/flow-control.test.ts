@@ -56,7 +56,7 @@ describe('flow control', () => {
     expect(flow.windowWaitMs()).toBe(10); // look again until the bounding request is answered
   });
 
-  it('halves the rate once per round of throttling and raises it slowly, never above the configured rate', () => {
+  it('halves the rate once per round of throttling and raises it after a run of successes, never above the configured rate', () => {
     const clock = createVirtualClock({ start: 0 });
     const flow = createFlowControl({ clock, requestsPerSecond: 10 });
     flow.onThrottle(1000, 0);
@@ -71,9 +71,59 @@ describe('flow control', () => {
       flow.onSuccess(false);
       rates.push(flow.currentRate());
     }
-    expect(rates[3]).toBe(2.5); // not raised before a run of successes
+    expect(rates[1]).toBe(2.5); // not raised before a run of successes
     expect(rates.every((r, i) => i === 0 || r >= (rates[i - 1] ?? 0))).toBe(true);
     expect(Math.max(...rates)).toBe(10);
+  });
+
+  it('never drops below a quarter of the configured rate and is back at it after a few short runs of successes', () => {
+    const clock = createVirtualClock({ start: 0 });
+    const flow = createFlowControl({ clock, requestsPerSecond: 5 });
+    for (let i = 0; i < 10; i += 1) {
+      clock.advance(100);
+      flow.onThrottle(1000, clock.now() - 1); // each sent after the previous decrease
+    }
+    expect(flow.currentRate()).toBe(1.25);
+    let successes = 0;
+    while (flow.currentRate() < 5) {
+      flow.onSuccess(false);
+      successes += 1;
+      expect(successes).toBeLessThanOrEqual(6);
+    }
+    expect(flow.currentRate()).toBe(5);
+  });
+
+  it('recovers under random throttling: 20 % of answers 429, the mean rate stays near the configured one', () => {
+    // Simulated on the virtual clock: one request per 1/rate seconds, each answered 429 with
+    // probability 0.2 (a seeded draw), the gate pausing 1 s as Retry-After: 1 asks.
+    const clock = createVirtualClock({ start: 0 });
+    let seed = 42;
+    const draw = (): number => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const flow = createFlowControl({ clock, requestsPerSecond: 5, random: draw });
+    const rates: number[] = [];
+    let done = 0;
+    while (done < 200) {
+      const at = Math.max(flow.openAt(false), flow.reserveSend());
+      clock.advance(Math.max(0, at - clock.now()));
+      const sentAt = clock.now();
+      clock.advance(20);
+      if (draw() < 0.2) flow.onThrottle(1000, sentAt);
+      else {
+        flow.onSuccess(false);
+        done += 1;
+      }
+      rates.push(flow.currentRate());
+    }
+    expect(Math.min(...rates)).toBeGreaterThanOrEqual(1.25);
+    const mean = rates.reduce((a, b) => a + b, 0) / rates.length;
+    expect(mean).toBeGreaterThan(2.5);
+    // 263 sends at 5/s are 53 s and the 63 throttles pause 1 s each: 116 s at best. (With the
+    // old floor of 1/16 and additive increase this took 600 s.)
+    expect(rates).toHaveLength(263);
+    expect(clock.now()).toBeLessThan(140_000);
   });
 
   it('closes the gate for everyone on a throttle, and only for glossaries on 456, within the budget', () => {
