@@ -154,8 +154,8 @@ export async function executePlan(input: ExecutePlanInput): Promise<ExecutedPlan
   const { plan, client, signal } = input;
   const logger = input.logger ?? silentLogger;
   if (plan.guards.length > 0) {
-    const reasons = plan.guards.map((g) => g.message).join('; ');
-    throw new TermsyncError('guard_blocked', `apply refused, blocked by ${plan.guards.length === 1 ? 'a safety guard' : `${plan.guards.length} safety guards`}: ${reasons}`, {
+    // The violations themselves are listed with the plan (the CLI prints them before this line).
+    throw new TermsyncError('guard_blocked', `apply refused: blocked by ${plan.guards.length === 1 ? 'a safety guard' : `${plan.guards.length} safety guards`} (listed above)`, {
       exitCode: ExitCode.guardBlocked,
     });
   }

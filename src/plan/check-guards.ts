@@ -42,7 +42,7 @@ export function checkGuards(desired: DesiredState, changes: readonly ResourceCha
         violations.push({
           guard: 'max_removed_entries_percent',
           resource: change.address,
-          message: `${describe(change)} ${pairKey(dict)} ${dict.action === 'delete' ? 'is deleted and ' : ''}loses ${dict.removed} of ${dict.entriesBefore} entries (${formatPercent(percent)}%), more than max_removed_entries_percent (${guards.maxRemovedEntriesPercent}%)`,
+          message: `${describe(change)} ${pairKey(dict)} ${dict.action === 'delete' ? 'is deleted and ' : ''}loses ${dict.removed} of ${dict.entriesBefore} ${dict.entriesBefore === 1 ? 'entry' : 'entries'} (${formatPercent(percent)}%), more than max_removed_entries_percent (${guards.maxRemovedEntriesPercent}%)`,
         });
       }
     }

@@ -1,4 +1,4 @@
-import type { DictionaryChange, EntryChange, PlanSummary, ResourceAction, ResourceChange } from '../model/index.js';
+import type { DictionaryChange, EntryChange, Plan, PlanSummary, ResourceAction, ResourceChange } from '../model/index.js';
 
 /** Shared wording of the text and markdown renderers. */
 
@@ -19,6 +19,22 @@ export function displayPhrase(phrase: string): string {
   });
 }
 
+/**
+ * Unicode spaces and invisible characters that look like a plain space or like nothing (NBSP, thin
+ * and ideographic spaces, zero-width characters, soft hyphen, bidi controls, BOM).
+ */
+// eslint-disable-next-line no-misleading-character-class
+const INVISIBLE = /[\u00a0\u00ad\u180e\u2000-\u200f\u202a-\u202f\u205f-\u2064\u2066-\u2069\u3000\ufeff]/g;
+
+/**
+ * A term in a term diff: like `displayPhrase`, and also odd whitespace and invisible characters
+ * shown as `\uXXXX`, so a change from a space to a no-break space is visible. Only for the term
+ * diff shown to people; JSON keeps the terms as they are.
+ */
+export function displayTerm(phrase: string): string {
+  return displayPhrase(phrase).replace(INVISIBLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 export function kindLabel(change: ResourceChange): string {
   return change.address.kind === 'glossary' ? 'glossary' : 'style_rules';
 }
@@ -29,7 +45,8 @@ export function entryCounts(d: { readonly added: number; readonly changed: numbe
   if (d.added > 0) parts.push(`+${d.added}`);
   if (d.changed > 0) parts.push(`~${d.changed}`);
   if (d.removed > 0) parts.push(`-${d.removed}`);
-  return parts.length === 0 ? '0 entries' : `${parts.join(' ')} entries`;
+  const total = d.added + d.changed + d.removed;
+  return parts.length === 0 ? '0 entries' : `${parts.join(' ')} ${total === 1 ? 'entry' : 'entries'}`;
 }
 
 export function pairLabel(d: { readonly sourceLang: string; readonly targetLang: string }): string {
@@ -43,18 +60,18 @@ export function dictionaryLine(d: DictionaryChange): string {
 
 /** Text lines of term changes: `+ s → t`, `~ s: a → b`, `- s → t`. */
 export function termLine(e: EntryChange): string {
-  const source = displayPhrase(e.source);
-  if (e.before === undefined) return `+ ${source} → ${displayPhrase(e.after ?? '')}`;
-  if (e.after === undefined) return `- ${source} → ${displayPhrase(e.before)}`;
-  return `~ ${source}: ${displayPhrase(e.before)} → ${displayPhrase(e.after)}`;
+  const source = displayTerm(e.source);
+  if (e.before === undefined) return `+ ${source} → ${displayTerm(e.after ?? '')}`;
+  if (e.after === undefined) return `- ${source} → ${displayTerm(e.before)}`;
+  return `~ ${source}: ${displayTerm(e.before)} → ${displayTerm(e.after)}`;
 }
 
 /** Diff lines (```diff): a changed term is a `-`/`+` pair. */
 export function diffLines(e: EntryChange): string[] {
-  const source = displayPhrase(e.source);
+  const source = displayTerm(e.source);
   const lines: string[] = [];
-  if (e.before !== undefined) lines.push(`- ${source} → ${displayPhrase(e.before)}`);
-  if (e.after !== undefined) lines.push(`+ ${source} → ${displayPhrase(e.after)}`);
+  if (e.before !== undefined) lines.push(`- ${source} → ${displayTerm(e.before)}`);
+  if (e.after !== undefined) lines.push(`+ ${source} → ${displayTerm(e.after)}`);
   return lines;
 }
 
@@ -62,8 +79,27 @@ export function summaryLine(s: PlanSummary): string {
   return `Plan: ${s.add} to add, ${s.change} to change, ${s.destroy} to destroy.`;
 }
 
-export function dictionariesLine(s: PlanSummary): string {
-  return `Dictionaries: ${s.dictionaries} written; entries: +${s.entriesAdded} ~${s.entriesChanged} -${s.entriesRemoved}.`;
+/** Dictionaries deleted by the plan (alone, or with their glossary). */
+export function deletedDictionaries(plan: Plan): number {
+  return plan.changes.reduce((n, c) => n + c.dictionaries.filter((d) => d.action === 'delete').length, 0);
+}
+
+/** `2 written, 1 deleted` (a zero part left out; `0 written` when nothing). */
+export function dictionaryCounts(plan: Plan): string {
+  const deleted = deletedDictionaries(plan);
+  const written = plan.summary.dictionaries - deleted;
+  const parts = [...(written > 0 || deleted === 0 ? [`${written} written`] : []), ...(deleted > 0 ? [`${deleted} deleted`] : [])];
+  return parts.join(', ');
+}
+
+export function dictionariesLine(plan: Plan): string {
+  const s = plan.summary;
+  return `Dictionaries: ${dictionaryCounts(plan)}; entries: +${s.entriesAdded} ~${s.entriesChanged} -${s.entriesRemoved}.`;
+}
+
+/** The upload counts entry bytes only (TSV of the entries sent), not the rest of the request bodies. */
+export function uploadText(s: PlanSummary): string {
+  return `${s.uploadBytes} ${s.uploadBytes === 1 ? 'byte' : 'bytes'} of entries to upload`;
 }
 
 export function callsText(s: PlanSummary): string {
@@ -72,10 +108,15 @@ export function callsText(s: PlanSummary): string {
 }
 
 export function callsLine(s: PlanSummary): string {
-  return `API calls: ${callsText(s)}; ${s.uploadBytes} bytes to upload.`;
+  return `API calls: ${callsText(s)}; ${uploadText(s)}.`;
 }
 
 /** Anything deleted or replaced (resources, not dictionaries): a banner in markdown. */
+/** The guard list: printed with the plan, and on stderr when apply prints no plan text. */
+export function guardLines(plan: Plan): string[] {
+  return plan.guards.map((g) => `  ✗ ${g.guard}: ${displayPhrase(g.message)}`);
+}
+
 export function destructiveChanges(changes: readonly ResourceChange[]): ResourceChange[] {
   return changes.filter((c) => c.action === 'delete' || c.action === 'replace');
 }

@@ -3,4 +3,4 @@ export { renderPlanMarkdown, planMarker, type PlanMarkdownOptions } from './rend
 export { renderPlanJson, parsePlanJson } from './render-plan-json.js';
 export { renderApplyResultText, renderApplyResultJson } from './render-apply-result.js';
 export { escapeMarkdown, escapeHtml } from './escape-markdown.js';
-export { NO_CHANGES } from './format-plan.js';
+export { NO_CHANGES, guardLines } from './format-plan.js';

@@ -5,11 +5,13 @@ import {
   NO_CHANGES,
   callsText,
   destructiveChanges,
+  dictionaryCounts,
   diffLines,
   entryCounts,
   kindLabel,
   pairLabel,
   summaryLine,
+  uploadText,
 } from './format-plan.js';
 
 export interface PlanMarkdownOptions {
@@ -135,7 +137,7 @@ function assemble(plan: Plan, blocks: readonly TermBlock[], totalTerms: number, 
     out.push(
       `**${summaryLine(s)}**`,
       '',
-      `Dictionaries: ${s.dictionaries} written · entries +${s.entriesAdded} ~${s.entriesChanged} -${s.entriesRemoved} · API calls: ${callsText(s)} · ${s.uploadBytes} bytes to upload`,
+      `Dictionaries: ${dictionaryCounts(plan)} · entries +${s.entriesAdded} ~${s.entriesChanged} -${s.entriesRemoved} · API calls: ${callsText(s)} · ${uploadText(s)}`,
     );
   }
   if (plan.guards.length > 0) {

@@ -6,6 +6,7 @@ import {
   dictionariesLine,
   dictionaryLine,
   displayPhrase,
+  guardLines,
   kindLabel,
   summaryLine,
   termLine,
@@ -45,7 +46,7 @@ export function renderPlanText(plan: Plan, options: PlanTextOptions = {}): strin
   } else {
     lines.push(`termsync will perform the following actions on target "${displayPhrase(plan.target)}":`, '');
     for (const change of plan.changes) lines.push(...renderChange(change, maxTerms), '');
-    lines.push(summaryLine(plan.summary), dictionariesLine(plan.summary), callsLine(plan.summary));
+    lines.push(summaryLine(plan.summary), dictionariesLine(plan), callsLine(plan.summary));
   }
   if (plan.notManaged.length > 0) {
     lines.push('', 'Not managed by this repository (left alone):');
@@ -53,7 +54,7 @@ export function renderPlanText(plan: Plan, options: PlanTextOptions = {}): strin
   }
   if (plan.guards.length > 0) {
     lines.push('', 'Guard violations (nothing will be applied):');
-    for (const g of plan.guards) lines.push(`  ✗ ${g.guard}: ${displayPhrase(g.message)}`);
+    lines.push(...guardLines(plan));
   }
   return `${lines.join('\n')}\n`;
 }

@@ -116,7 +116,7 @@ describe('executePlan', () => {
     const error = await executePlan({ plan, client, live, managed }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TermsyncError);
     expect((error as TermsyncError).exitCode).toBe(ExitCode.guardBlocked);
-    expect((error as TermsyncError).message).toContain('max_deletes (1)');
+    expect((error as TermsyncError).message).toBe('apply refused: blocked by a safety guard (listed above)');
     expect(calls).toEqual([]);
   });
 

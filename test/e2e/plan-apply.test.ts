@@ -229,6 +229,18 @@ describe('safety', () => {
     expect(plan.stdout + plan.stderr).toMatch(/max_removed_entries_percent|removed/);
     const apply = await world.cli(['apply']);
     expect(apply.code).toBe(4);
+    // The violation is listed once, with the plan; the error line only points at it.
+    expect(apply.stdout).toContain('  ✗ max_removed_entries_percent: glossary "Product terms" en-de loses 4 of 5 entries');
+    expect(apply.stderr).toBe('Error: apply refused: blocked by a safety guard (listed above)\n');
+    // Without plan text (JSON output), the list goes to stderr.
+    const json = await world.cli(['apply', '--format', 'json']);
+    expect(json.code).toBe(4);
+    expect(json.stderr.split('\n')).toEqual([
+      'Guard violations (nothing will be applied):',
+      expect.stringMatching(/^ {2}✗ max_removed_entries_percent: /),
+      'Error: apply refused: blocked by a safety guard (listed above)',
+      '',
+    ]);
     expect(world.writesSince(mark)).toEqual([]);
   });
 

@@ -114,7 +114,7 @@ describe('guards', () => {
     });
     expect(p.guards.map((g) => g.message)).toEqual([
       'glossary "G" en-de loses 2 of 3 entries (66.7%), more than max_removed_entries_percent (50%)',
-      'glossary "G" en-it is deleted and loses 1 of 1 entries (100%), more than max_removed_entries_percent (50%)',
+      'glossary "G" en-it is deleted and loses 1 of 1 entry (100%), more than max_removed_entries_percent (50%)',
     ]);
     expect(p.guards.every((g) => g.guard === 'max_removed_entries_percent')).toBe(true);
   });

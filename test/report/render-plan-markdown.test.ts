@@ -45,12 +45,12 @@ describe('renderPlanMarkdown', () => {
   it('has a table row per changed resource', () => {
     const rows = tableRows(md);
     expect(rows).toHaveLength(5);
-    expect(rows[0]).toBe('| `-/+` replace | **Alpha** (glossary v2, id g-alpha) | en-de \\~1 entries (POST) | immutable v2 → replace (create new, then delete old) |');
+    expect(rows[0]).toBe('| `-/+` replace | **Alpha** (glossary v2, id g-alpha) | en-de \\~1 entry (POST) | immutable v2 → replace (create new, then delete old) |');
     for (const row of rows) expect(borders(row)).toBe(5);
   });
 
   it('puts term diffs in collapsed diff blocks, a changed term as a -/+ pair', () => {
-    const start = lines.indexOf('<details><summary>-/+ glossary Alpha · en-de ~1 entries (POST)</summary>');
+    const start = lines.indexOf('<details><summary>-/+ glossary Alpha · en-de ~1 entry (POST)</summary>');
     expect(start).toBeGreaterThan(0);
     expect(lines.slice(start + 1, start + 8)).toEqual(['', '```diff', '- a → A', '+ a → A2', '```', '', '</details>']);
   });
@@ -73,7 +73,7 @@ describe('renderPlanMarkdown', () => {
     expect(borders(row ?? '')).toBe(5);
     expect(row).toContain('a \\| b \\`code\\` &lt;img src=x onerror=alert(1)&gt; \\*\\*bold\\*\\*');
     expect(out).not.toContain('<img');
-    expect(out).toContain('<summary>+ glossary a | b `code` &lt;img src=x onerror=alert(1)&gt; **bold** · en-de +1 entries (POST)</summary>');
+    expect(out).toContain('<summary>+ glossary a | b `code` &lt;img src=x onerror=alert(1)&gt; **bold** · en-de +1 entry (POST)</summary>');
     // The term sits in a code block whose fence is longer than any backtick run inside it.
     expect(out).toContain('````diff\n+ <script>alert(1)</script> → ``` | x\n````');
   });

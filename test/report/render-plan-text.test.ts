@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createPlan } from '../../src/plan/index.js';
-import { renderPlanText } from '../../src/report/index.js';
+import { parsePlanJson, renderPlanJson, renderPlanMarkdown, renderPlanText } from '../../src/report/index.js';
 import { desiredState, glossary, liveState } from '../plan/builders.js';
 import { samplePlan } from './fixtures.js';
 
@@ -30,8 +30,8 @@ describe('renderPlanText', () => {
   it('ends the changes with the Terraform summary line, then dictionaries and API calls', () => {
     const at = lines.indexOf('Plan: 2 to add, 2 to change, 2 to destroy.');
     expect(at).toBeGreaterThan(0);
-    expect(lines[at + 1]).toBe('Dictionaries: 5 written; entries: +3 ~1 -2.');
-    expect(lines[at + 2]).toBe('API calls: 3 POST, 2 PUT, 1 PATCH, 2 DELETE; 23 bytes to upload.');
+    expect(lines[at + 1]).toBe('Dictionaries: 4 written, 1 deleted; entries: +3 ~1 -2.');
+    expect(lines[at + 2]).toBe('API calls: 3 POST, 2 PUT, 1 PATCH, 2 DELETE; 23 bytes of entries to upload.');
   });
 
   it('lists what it does not manage and the guard violations', () => {
@@ -40,6 +40,35 @@ describe('renderPlanText', () => {
     const guards = lines.indexOf('Guard violations (nothing will be applied):');
     expect(guards).toBeGreaterThan(notManaged);
     expect(lines[guards + 1]).toMatch(/^ {2}✗ prevent_destroy: glossary "Alpha" declares prevent_destroy, but the plan replaces it/);
+  });
+
+  it('shows no-break spaces, zero-width characters and tabs in changed terms visibly (text and markdown, not JSON)', () => {
+    const p = createPlan({
+      target: 'd',
+      desired: desiredState({ glossaries: [glossary('G', { 'en-de': { checkout: 'Zur\u00a0Kasse', cart: 'Waren\u200bkorb' } })] }),
+      live: liveState({ glossaries: [{ id: 'g', name: 'G', dicts: { 'en-de': { checkout: 'Zur Kasse', cart: 'Warenkorb' } } }] }),
+    });
+    const out = renderPlanText(p);
+    expect(out).toContain('          ~ checkout: Zur Kasse → Zur\\u00a0Kasse\n');
+    expect(out).toContain('          ~ cart: Warenkorb → Waren\\u200bkorb\n');
+    expect(out).toContain('      ~ en-de  ~2 entries (PATCH)\n');
+    expect(renderPlanMarkdown(p)).toContain('+ checkout → Zur\\u00a0Kasse\n');
+    const json = renderPlanJson(p);
+    expect(json).not.toContain('\\\\u00a0');
+    expect(parsePlanJson(json).changes[0]?.dictionaries[0]?.entryChanges).toContainEqual({ source: 'checkout', before: 'Zur Kasse', after: 'Zur\u00a0Kasse' });
+  });
+
+  it('says "1 entry", and counts written and deleted dictionaries apart', () => {
+    const p = createPlan({
+      target: 'd',
+      desired: desiredState({ glossaries: [glossary('G', { 'en-de': { a: 'A', b: 'B' } })] }, { guards: { maxDeletes: 10, maxRemovedEntriesPercent: 100, allowEmpty: false } }),
+      live: liveState({ glossaries: [{ id: 'g', name: 'G', dicts: { 'en-de': { a: 'A' }, 'en-fr': { a: 'A' } } }] }),
+    });
+    const out = renderPlanText(p).split('\n');
+    expect(out).toContain('      ~ en-de  +1 entry (PATCH)');
+    expect(out).toContain('      - en-fr  -1 entry (DELETE)');
+    expect(out).toContain('Dictionaries: 1 written, 1 deleted; entries: +1 ~0 -1.');
+    expect(out).toContain('API calls: 1 PATCH, 1 DELETE; 4 bytes of entries to upload.');
   });
 
   it('says exactly that nothing changes when nothing does', () => {

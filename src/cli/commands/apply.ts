@@ -11,7 +11,7 @@ import { declaredV2Names, fetchLive } from '../../live/fetch-live.js';
 import { dictionariesOfFingerprints } from '../../live/select-dictionaries.js';
 import type { Plan } from '../../model/plan.js';
 import { compareFingerprints, fingerprintLive } from '../../plan/index.js';
-import { parsePlanJson, renderApplyResultJson, renderApplyResultText, renderPlanText } from '../../report/index.js';
+import { guardLines, parsePlanJson, renderApplyResultJson, renderApplyResultText, renderPlanText } from '../../report/index.js';
 import { addCommonOptions } from '../common-options.js';
 import type { CommandContext, CommonOptions } from '../io.js';
 import { createCliLogger, loadDesiredOrFail, repositoryDir, selectTargets } from '../load-target.js';
@@ -35,6 +35,11 @@ async function readSavedPlan(path: string): Promise<Plan> {
     if (isTermsyncError(error)) throw error;
     throw new InputError('plan_invalid', `${path} is not a saved plan: ${error instanceof Error ? error.message : String(error)}`);
   }
+}
+
+/** The guard violations, when no plan text shows them. */
+function guardList(plan: Plan): string {
+  return `Guard violations (nothing will be applied):\n${guardLines(plan).join('\n')}\n`;
 }
 
 async function runApply(ctx: CommandContext, file: string | undefined, options: ApplyOptions): Promise<number> {
@@ -64,6 +69,7 @@ async function runApply(ctx: CommandContext, file: string | undefined, options: 
             exitCode: ExitCode.staleOrLocked,
           });
         }
+        if (saved.guards.length > 0) io.stderr(guardList(saved));
         executed = await executePlan({ plan: saved, client, live, managed: managedNamesOf(desired), signal: io.signal, logger });
       } else {
         ({ executed } = await reconcileTarget({
@@ -74,6 +80,7 @@ async function runApply(ctx: CommandContext, file: string | undefined, options: 
           logger,
           onPlan: (plan) => {
             if (options.format === 'text') io.stdout(withNewline(renderPlanText(plan)));
+            else if (plan.guards.length > 0) io.stderr(guardList(plan));
           },
         }));
       }
