@@ -157,6 +157,12 @@ export interface Fingerprints {
   readonly names?: { readonly glossaries: readonly string[]; readonly styleRules: readonly string[] };
 }
 
+/** Something people should know that is not a change (e.g. a `renamed_from` that could not be done). */
+export interface PlanWarning {
+  readonly resource: ResourceAddress;
+  readonly message: string;
+}
+
 export interface NotManaged {
   readonly kind: ResourceKind;
   readonly name: string;
@@ -186,6 +192,8 @@ export interface Plan {
   readonly operations: readonly Operation[];
   readonly guards: readonly GuardViolation[];
   readonly notManaged: readonly NotManaged[];
+  /** Present only when there is something to say. */
+  readonly warnings?: readonly PlanWarning[];
   readonly fingerprints: Fingerprints;
   readonly summary: PlanSummary;
 }

@@ -10,6 +10,7 @@ import { matchGlossaries, matchStyleRules } from './match-live.js';
 import { planGlossary, v2Equals, type EntriesOf } from './plan-glossary.js';
 import { planPrune } from './plan-prune.js';
 import { planStyleRules, styleRulesEqual } from './plan-style-rules.js';
+import { renameConflicts } from './rename-conflicts.js';
 import { summarizePlan } from './summarize-plan.js';
 
 export interface PlanInput {
@@ -50,7 +51,13 @@ export function createPlan(input: PlanInput): Plan {
     ...styleMatching.matches.flatMap((m) => planStyleRules(m, refs)),
   ];
   const prune = planPrune(desired.config, glossaryMatching.unclaimed, styleMatching.unclaimed, refs);
-  drafts.push(...prune.changes);
+  const glossaryConflicts = renameConflicts('glossary', glossaryMatching.matches, glossaryMatching.unclaimed, prune.changes, prune.notManaged);
+  const styleConflicts = renameConflicts('style_rules', styleMatching.matches, styleMatching.unclaimed, prune.changes, prune.notManaged);
+  const warnings = [...glossaryConflicts.warnings, ...styleConflicts.warnings];
+  for (const draft of prune.changes) {
+    const why = draft.change.liveId === undefined ? undefined : (glossaryConflicts.prunedReasons.get(draft.change.liveId) ?? styleConflicts.prunedReasons.get(draft.change.liveId));
+    drafts.push(why === undefined ? draft : { ...draft, change: { ...draft.change, reasons: [...draft.change.reasons, why] } });
+  }
   drafts.sort(compareChanges);
 
   // Number the operations in a safe execution order; dependencies point backwards only.
@@ -71,6 +78,7 @@ export function createPlan(input: PlanInput): Plan {
     operations,
     guards: checkGuards(desired, changes, operations),
     notManaged: prune.notManaged,
+    ...(warnings.length === 0 ? {} : { warnings }),
     fingerprints: planFingerprints(input, drafts),
     summary: summarizePlan(changes, operations),
   };

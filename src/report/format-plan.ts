@@ -23,7 +23,6 @@ export function displayPhrase(phrase: string): string {
  * Unicode spaces and invisible characters that look like a plain space or like nothing (NBSP, thin
  * and ideographic spaces, zero-width characters, soft hyphen, bidi controls, BOM).
  */
-// eslint-disable-next-line no-misleading-character-class
 const INVISIBLE = /[\u00a0\u00ad\u180e\u2000-\u200f\u202a-\u202f\u205f-\u2064\u2066-\u2069\u3000\ufeff]/g;
 
 /**

@@ -80,6 +80,7 @@ export const planSchema = z.object({
     }),
   ),
   notManaged: z.array(z.object({ kind: z.enum(['glossary', 'style_rules']), name: z.string(), id: z.string() })),
+  warnings: z.array(z.object({ resource: address, message: z.string() })).optional(),
   fingerprints,
   summary: z.object({
     add: count,

@@ -171,6 +171,10 @@ function assemble(plan: Plan, blocks: readonly TermBlock[], totalTerms: number, 
   } else if (totalTerms > 0) {
     out.push('', `_${totalTerms} term changes were cut to keep this comment short; run \`termsync plan\` for all of them._`);
   }
+  if (plan.warnings !== undefined && plan.warnings.length > 0) {
+    out.push('', '#### Warnings', '');
+    for (const w of plan.warnings) out.push(`- ${w.resource.kind === 'glossary' ? 'glossary' : 'style rules'} **${escapeMarkdown(w.resource.name)}**: ${escapeMarkdown(w.message)}`);
+  }
   if (plan.notManaged.length > 0) {
     out.push('', '#### Not managed by this repository', '');
     for (const r of plan.notManaged.slice(0, limits.notManaged)) out.push(`- ${r.kind === 'glossary' ? 'glossary' : 'style rules'} ${escapeMarkdown(r.name)} (id ${escapeMarkdown(r.id)})`);

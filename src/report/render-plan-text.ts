@@ -17,6 +17,10 @@ export interface PlanTextOptions {
   readonly maxTermsPerDictionary?: number;
 }
 
+function kindName(kind: string): string {
+  return kind === 'glossary' ? 'glossary' : 'style_rules';
+}
+
 function header(change: ResourceChange): string {
   const facts = [change.api, change.liveId === undefined ? undefined : `id ${change.liveId}`].filter((f) => f !== undefined);
   const suffix = facts.length === 0 ? '' : ` (${facts.join(', ')})`;
@@ -47,6 +51,10 @@ export function renderPlanText(plan: Plan, options: PlanTextOptions = {}): strin
     lines.push(`termsync will perform the following actions on target "${displayPhrase(plan.target)}":`, '');
     for (const change of plan.changes) lines.push(...renderChange(change, maxTerms), '');
     lines.push(summaryLine(plan.summary), dictionariesLine(plan), callsLine(plan.summary));
+  }
+  if (plan.warnings !== undefined && plan.warnings.length > 0) {
+    lines.push('', 'Warnings:');
+    for (const w of plan.warnings) lines.push(`  ! ${kindName(w.resource.kind)} "${displayPhrase(w.resource.name)}": ${displayPhrase(w.message)}`);
   }
   if (plan.notManaged.length > 0) {
     lines.push('', 'Not managed by this repository (left alone):');

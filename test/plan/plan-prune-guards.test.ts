@@ -156,3 +156,39 @@ describe('guards', () => {
     expect(nothingToDelete.guards).toEqual([]);
   });
 });
+
+describe('renamed_from when both the old and the new name exist live', () => {
+  const live = liveState({
+    glossaries: [
+      { id: 'new', name: 'Payments', dicts: { 'en-de': { a: 'A' } } },
+      { id: 'old', name: 'Checkout', dicts: { 'en-de': { a: 'A' } } },
+    ],
+  });
+  const desired = (prune: ProjectConfig['prune']) =>
+    desiredState({ glossaries: [glossary('Payments', { 'en-de': { a: 'A' } }, { renamedFrom: 'Checkout' })] }, { prune });
+
+  it('warns that the rename was not done, and that the old one is pruned', () => {
+    const p = createPlan({ target: 'd', desired: desired('all'), live });
+    expect(p.warnings).toEqual([
+      {
+        resource: { kind: 'glossary', name: 'Payments' },
+        message:
+          'renamed_from "Checkout" not done: both "Checkout" (id old) and "Payments" (id new) exist on the service, so "Payments" is kept as it is and "Checkout" is not renamed; it is deleted by prune',
+      },
+    ]);
+    const deleted = p.changes.find((c) => c.liveId === 'old');
+    expect(deleted?.action).toBe('delete');
+    expect(deleted?.reasons).toContain('named in renamed_from of "Payments", but "Payments" exists too, so it was not renamed');
+  });
+
+  it('warns that the old one is left alone when prune is off', () => {
+    const p = createPlan({ target: 'd', desired: desired('off'), live });
+    expect(p.changes).toEqual([]);
+    expect(p.warnings?.map((w) => w.message)).toEqual([expect.stringMatching(/not done: both .*; it is left alone \(not managed/)]);
+  });
+
+  it('says nothing when only one of the names exists', () => {
+    const onlyOld = liveState({ glossaries: [{ id: 'old', name: 'Checkout', dicts: { 'en-de': { a: 'A' } } }] });
+    expect(createPlan({ target: 'd', desired: desired('all'), live: onlyOld }).warnings).toBeUndefined();
+  });
+});

@@ -94,3 +94,16 @@ describe('renderPlanText', () => {
     expect(renderPlanText(p).split('\n')).toContain('          + a\\nb → c\\td');
   });
 });
+
+describe('plan warnings', () => {
+  it('are shown in text and markdown, and survive the JSON round trip', () => {
+    const p = createPlan({
+      target: 'd',
+      desired: desiredState({ glossaries: [glossary('New', { 'en-de': { a: 'A' } }, { renamedFrom: 'Old' })] }),
+      live: liveState({ glossaries: [{ id: 'n', name: 'New', dicts: { 'en-de': { a: 'A' } } }, { id: 'o', name: 'Old', dicts: {} }] }),
+    });
+    expect(renderPlanText(p)).toContain('\nWarnings:\n  ! glossary "New": renamed_from "Old" not done: both');
+    expect(renderPlanMarkdown(p)).toContain('#### Warnings\n\n- glossary **New**: renamed\\_from "Old" not done');
+    expect(parsePlanJson(renderPlanJson(p))).toEqual(p);
+  });
+});
