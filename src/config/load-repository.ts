@@ -68,11 +68,11 @@ function loadResource(ctx: Context, file: string, diagnostics: Diagnostic[]): Gl
     const real = realpathSync.native(absolute);
     const rel = path.relative(ctx.rootReal, real);
     if (rel.startsWith('..') || path.isAbsolute(rel)) {
-      diagnostics.push(error('resource/outside-repo', 'this resource file is a symbolic link that points outside the repository', file, 0, 0));
+      diagnostics.push(error('resource/outside-repo', 'this resource file is a symbolic link that points outside the repository', file, 1, 1));
       return undefined;
     }
   } catch {
-    diagnostics.push(error('file/unreadable', 'cannot read the file (broken symbolic link?)', file, 0, 0));
+    diagnostics.push(error('file/unreadable', 'cannot read the file (broken symbolic link?)', file, 1, 1));
     return undefined;
   }
   const yaml = readYaml(absolute, file, diagnostics);
@@ -132,7 +132,7 @@ export async function loadRepository(options: LoadOptions): Promise<LoadResult> 
   try {
     rootReal = await realpath(root);
   } catch {
-    return { diagnostics: [error('repository/not-found', `the repository folder ${root} does not exist`, '.', 0, 0)], files: [] };
+    return { diagnostics: [error('repository/not-found', `the repository folder ${root} does not exist`, '.', 1, 1)], files: [] };
   }
   const files = new Set<string>();
   const ctx: Context = { root, rootReal, files, dirCache: new Map() };
@@ -151,7 +151,7 @@ export async function loadRepository(options: LoadOptions): Promise<LoadResult> 
   let configYaml: YamlFile | undefined;
   const configFile = configAbsolute === undefined ? (DEFAULT_CONFIG_PATHS[0] as string) : relativePath(root, configAbsolute);
   if (configAbsolute === undefined || !(await exists(configAbsolute))) {
-    diagnostics.push(error('config/not-found', `no project config: expected ${options.configPath === undefined ? 'config/termsync.yaml or termsync.yaml' : configFile} (see the contract for the format)`, configFile, 0, 0));
+    diagnostics.push(error('config/not-found', `no project config: expected ${options.configPath === undefined ? 'config/termsync.yaml or termsync.yaml' : configFile} (see the contract for the format)`, configFile, 1, 1));
   } else {
     files.add(configFile);
     configYaml = readYaml(configAbsolute, configFile, diagnostics);
@@ -163,7 +163,7 @@ export async function loadRepository(options: LoadOptions): Promise<LoadResult> 
   }
 
   const folders = config?.resources ?? declaredResourceFolders(configYaml?.value);
-  const foldersAt: SourceRef = configYaml ? { file: configFile, ...positionAt(configYaml, ['resources']) } : { file: configFile, line: 0, column: 0 };
+  const foldersAt: SourceRef = configYaml ? { file: configFile, ...positionAt(configYaml, ['resources']) } : { file: configFile, line: 1, column: 1 };
   const found = await findResourceFiles(root, folders, foldersAt, configFile);
   diagnostics.push(...found.diagnostics);
   const drafts: GlossaryDraft[] = [];

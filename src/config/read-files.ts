@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readSync, realpathSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Diagnostic } from '../lib/diagnostics.js';
@@ -71,11 +71,29 @@ function readDescriptor(fd: number, size: number): Buffer {
   return offset < size ? bytes.subarray(0, offset) : bytes;
 }
 
+/**
+ * O_NONBLOCK: opening a FIFO for reading would otherwise block the main thread until a writer
+ * appears (no signal handler could run). It changes nothing for regular files, and anything that
+ * is not a regular file is refused before a byte is read.
+ */
+const OPEN_READ = constants.O_RDONLY | ((constants.O_NONBLOCK as number | undefined) ?? 0);
+
 export function readTextFile(absolute: string, file: string, code: string): { text?: string; diagnostic?: Diagnostic } {
   try {
-    return decodeUtf8(readFileSync(absolute), file, code);
+    // stat first: a FIFO, socket or device named *.yaml is refused without opening it.
+    if (!statSync(absolute).isFile()) {
+      return { diagnostic: error('file/not-a-file', 'not a regular file (a pipe, socket or device?): only regular files are read', file, 1, 1) };
+    }
+    const fd = openSync(absolute, OPEN_READ);
+    try {
+      const info = fstatSync(fd);
+      if (!info.isFile()) return { diagnostic: error('file/not-a-file', 'not a regular file (a pipe, socket or device?): only regular files are read', file, 1, 1) };
+      return decodeUtf8(readDescriptor(fd, info.size), file, code);
+    } finally {
+      closeSync(fd);
+    }
   } catch (caught) {
-    return { diagnostic: error('file/unreadable', `cannot read the file (${(caught as NodeJS.ErrnoException).code ?? 'error'})`, file, 0, 0) };
+    return { diagnostic: error('file/unreadable', `cannot read the file (${(caught as NodeJS.ErrnoException).code ?? 'error'})`, file, 1, 1) };
   }
 }
 
@@ -111,7 +129,7 @@ function openInside(rootReal: string, absolute: string, dirCache: Map<string, st
   const noFollow = constants.O_NOFOLLOW as number | undefined;
   if (noFollow !== undefined) {
     try {
-      return { problem: 'none', fd: openSync(candidate, constants.O_RDONLY | noFollow) };
+      return { problem: 'none', fd: openSync(candidate, OPEN_READ | noFollow) };
     } catch (caught) {
       const code = (caught as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') return { problem: 'missing' };
@@ -131,7 +149,7 @@ function openInside(rootReal: string, absolute: string, dirCache: Map<string, st
     return { problem: link ? 'broken-link' : 'missing' };
   }
   if (!isInside(rootReal, real)) return { problem: 'outside' };
-  return { problem: 'none', fd: openSync(real, 'r') };
+  return { problem: 'none', fd: openSync(real, OPEN_READ) };
 }
 
 /**

@@ -1,4 +1,5 @@
-import { cp, mkdtemp, mkdir, rm, truncate, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { cp, mkdtemp, mkdir, rm, symlink, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -132,6 +133,18 @@ describe('loadRepository', () => {
     await truncate(huge, 10 * 1024 * 1024 + 1);
     const { diagnostics } = await loadRepository({ dir });
     expect(diagnostics).toEqual([expect.objectContaining({ code: 'entries-file/too-large', file: 'glossaries/x.yaml', line: 6, column: 19 })]);
+  });
+
+  it('refuses a FIFO named like an entries file or a resource file, without waiting for a writer', async () => {
+    const dir = await tempRepo();
+    await writeFile(path.join(dir, 'glossaries', 'x.yaml'), 'kind: glossary\nname: Shop terms\ndictionaries:\n  - source_lang: en\n    target_lang: de\n    entries_file: pipe.tsv\n');
+    execFileSync('mkfifo', [path.join(dir, 'glossaries', 'pipe.tsv'), path.join(dir, 'pipe')]);
+    await symlink(path.join(dir, 'pipe'), path.join(dir, 'glossaries', 'linked.yaml'));
+    const { diagnostics } = await loadRepository({ dir });
+    expect(diagnostics).toEqual([
+      expect.objectContaining({ code: 'file/not-a-file', file: 'glossaries/linked.yaml', line: 1, column: 1 }),
+      expect.objectContaining({ code: 'entries-file/not-a-file', file: 'glossaries/x.yaml', line: 6, column: 19 }),
+    ]);
   });
 
   it('finds a glossary over 10 MiB across its dictionaries', async () => {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatCsv, formatTsv, parseEntries, toEntryList } from '../../src/config/index.js';
-import { canonicalPhrase } from '../../src/lib/canonical.js';
+import { canonicalPhrase, findControlCharacter } from '../../src/lib/canonical.js';
 
 // The reference definition of the canonical form; the library function adds a fast path to it.
 function referenceCanonical(phrase: string): string {
@@ -12,8 +12,8 @@ function referenceCanonical(phrase: string): string {
 const tricky = fc.constantFrom(' ', '\t', '\u00a0', '\u3000', '\r\n', '\r', '\n', '\uFEFF', '\u0301', 'e\u0301', 'é', 'ß', '"', ',', ';', 'A', 'a', '日本', '😀');
 const phrase = fc.oneof(fc.string({ unit: 'grapheme', maxLength: 20 }), fc.array(fc.oneof(tricky, fc.string({ maxLength: 3 })), { maxLength: 8 }).map((parts) => parts.join('')));
 
-// A valid canonical phrase: what a dictionary can hold (non-empty, no tab or line break).
-const entryPhrase = phrase.map(canonicalPhrase).filter((p) => p !== '' && !p.includes('\t') && !p.includes('\n') && Buffer.byteLength(p) <= 1024);
+// A valid canonical phrase: what a dictionary can hold (non-empty, no tab, line break or other control character).
+const entryPhrase = phrase.map(canonicalPhrase).filter((p) => p !== '' && !p.includes('\t') && !p.includes('\n') && findControlCharacter(p) === -1 && Buffer.byteLength(p) <= 1024);
 
 const pair = { sourceLang: 'en', targetLang: 'de' };
 

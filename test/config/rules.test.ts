@@ -22,7 +22,7 @@ const CASES: readonly Expected[] = [
   ['resource-unknown-kind', 'resource/unknown-kind', 'glossaries/x.yaml', 1, 7],
   ['resource-missing-kind', 'resource/missing-kind', 'glossaries/x.yaml', 2, 1],
   ['resource-duplicate-name', 'resource/duplicate-name', 'glossaries/b.yaml', 1, 1],
-  ['resource-outside-repo', 'resource/outside-repo', 'glossaries/linked.yaml', 0, 0],
+  ['resource-outside-repo', 'resource/outside-repo', 'glossaries/linked.yaml', 1, 1],
   ['schema-unknown-field', 'schema/unknown-field', 'glossaries/x.yaml', 3, 1],
   ['schema-unknown-nested-field', 'schema/unknown-field', 'glossaries/x.yaml', 6, 5],
   ['schema-invalid-type', 'schema/invalid-type', 'glossaries/x.yaml', 3, 18],
@@ -90,7 +90,7 @@ const CASES: readonly Expected[] = [
   ['entries-control-character-inline', 'entries/control-character', 'glossaries/x.yaml', 8, 7],
   ['entries-control-character-inline', 'entries/control-character', 'glossaries/x.yaml', 9, 7],
   // project config
-  ['config-not-found', 'config/not-found', 'config/termsync.yaml', 0, 0],
+  ['config-not-found', 'config/not-found', 'config/termsync.yaml', 1, 1],
   ['config-unknown-prune-mode', 'config/unknown-prune-mode', 'termsync.yaml', 2, 8],
   ['config-owned-names-missing', 'config/owned-names-missing', 'termsync.yaml', 2, 8],
   ['config-missing-api-key-env', 'config/missing-api-key-env', 'termsync.yaml', 3, 5],

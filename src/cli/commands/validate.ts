@@ -14,9 +14,14 @@ function displayPath(dir: string, file: string): string {
   return base === '.' || base === './' || base === '' ? file : path.posix.join(base, file);
 }
 
+/** Line and column of a diagnostic; a whole-file problem (no position) points at 1:1 so every line keeps the `file:line:col:` shape. */
+function position(d: Diagnostic): { line: number; column: number } {
+  return d.line > 0 ? { line: d.line, column: Math.max(d.column, 1) } : { line: 1, column: 1 };
+}
+
 function textLine(d: Diagnostic, file: string): string {
-  const where = d.line > 0 ? `${file}:${d.line}:${d.column}` : file;
-  return `${where}: ${d.severity}: [${d.code}] ${d.message}\n`;
+  const { line, column } = position(d);
+  return `${file}:${line}:${column}: ${d.severity}: [${d.code}] ${d.message}\n`;
 }
 
 // Workflow command escaping (data and properties differ: properties also escape `:` and `,`).
@@ -29,7 +34,8 @@ function escapeProperty(text: string): string {
 
 function githubLine(d: Diagnostic, file: string): string {
   const props = [`file=${escapeProperty(file)}`];
-  if (d.line > 0) props.push(`line=${d.line}`, `col=${d.column}`);
+  const { line, column } = position(d);
+  props.push(`line=${line}`, `col=${column}`);
   props.push(`title=${escapeProperty(d.code)}`);
   return `::${d.severity} ${props.join(',')}::${escapeData(d.message)}\n`;
 }
