@@ -4,7 +4,7 @@ import type { ConfiguredRules, DesiredInstruction, DesiredStyleRules, GlossaryAp
 import { EntryCollector, MAX_PHRASE_BYTES } from './collect-entries.js';
 import { didYouMeanSuffix } from './did-you-mean.js';
 import { error, show, warning } from './diagnostic.js';
-import { checkLanguage, languageList } from './languages.js';
+import { checkLanguage, GLOSSARY_LANGUAGES, languageList } from './languages.js';
 import { emptyDictionary } from './read-entries.js';
 import { positionAt, positionOfNode, type YamlFile } from './parse-yaml.js';
 import { glossarySchema, styleRulesSchema } from './schemas.js';
@@ -205,7 +205,18 @@ function validateStyleRules(yaml: YamlFile): { resource?: DesiredStyleRules; dia
       ...(instruction.source_language === undefined ? {} : { sourceLanguage: instruction.source_language.trim().toLowerCase() }),
     };
   });
-  const configuredRules: ConfiguredRules = input.configured_rules;
+  const blank = (value: string, path: readonly PropertyKey[], what: string): void => {
+    if (value.trim() !== '') return;
+    const at = ref(yaml, path);
+    diagnostics.push(error('style/blank-text', `${what} is empty or only whitespace; the service requires a text`, yaml.file, at.line, at.column));
+  };
+  blank(input.name, ['name'], 'style rule list `name`');
+  input.custom_instructions.forEach((instruction, i) => {
+    blank(instruction.label, ['custom_instructions', i, 'label'], 'custom instruction `label`');
+    blank(instruction.prompt, ['custom_instructions', i, 'prompt'], 'custom instruction `prompt`');
+    if (instruction.source_language !== undefined) checkInstructionLanguage(yaml, instruction.source_language, ['custom_instructions', i, 'source_language'], diagnostics);
+  });
+  const configuredRules = readConfiguredRules(yaml, diagnostics);
   const resource: DesiredStyleRules = {
     kind: 'style_rules',
     name: input.name,
@@ -217,6 +228,62 @@ function validateStyleRules(yaml: YamlFile): { resource?: DesiredStyleRules; dia
     origin: ref(yaml, []),
   };
   return { resource, diagnostics };
+}
+
+/** Variants the service lists among its target languages (spec, "Languages"), lowercased. */
+const LISTED_VARIANTS = ['en-gb', 'en-us', 'es-419', 'pt-br', 'pt-pt', 'zh-hans', 'zh-hant'] as const;
+const INSTRUCTION_LANGUAGES: ReadonlySet<string> = new Set([...GLOSSARY_LANGUAGES, ...LISTED_VARIANTS]);
+
+function checkInstructionLanguage(yaml: YamlFile, raw: string, path: readonly PropertyKey[], diagnostics: Diagnostic[]): void {
+  if (INSTRUCTION_LANGUAGES.has(raw.trim().toLowerCase())) return;
+  const at = ref(yaml, path);
+  diagnostics.push(
+    error(
+      'style/instruction-language',
+      `unknown custom instruction \`source_language\` ${show(raw)}: expected a code of the glossary language list (${languageList('glossary')}) or a variant from the service's target language list (${LISTED_VARIANTS.join(' ')})`,
+      yaml.file,
+      at.line,
+      at.column,
+    ),
+  );
+}
+
+/**
+ * `configured_rules` rebuilt from the parsed YAML into prototype-less objects: a category or rule
+ * named `__proto__` or `constructor` is kept as an own key (a plain object would swallow
+ * `__proto__` as its prototype). The shape was checked by the schema; the service also refuses an
+ * empty category and a blank option.
+ */
+function readConfiguredRules(yaml: YamlFile, diagnostics: Diagnostic[]): ConfiguredRules {
+  const rules = Object.create(null) as Record<string, Record<string, string>>;
+  const raw = yaml.value['configured_rules'];
+  if (raw === null || typeof raw !== 'object') return rules;
+  for (const [category, value] of Object.entries(raw as Record<string, unknown>)) {
+    const at = ref(yaml, ['configured_rules', category], 'key');
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      diagnostics.push(error('style/configured-rules-shape', `configured rules category ${show(category)} must be a mapping of rule → option (text)`, yaml.file, at.line, at.column));
+      continue;
+    }
+    const options = Object.create(null) as Record<string, string>;
+    const entries = Object.entries(value as Record<string, unknown>);
+    if (category.trim() === '' || entries.length === 0) {
+      const why = category.trim() === '' ? 'has an empty name' : 'has no rules';
+      diagnostics.push(error('style/empty-category', `configured rules category ${show(category)} ${why}; the service refuses it`, yaml.file, at.line, at.column));
+    }
+    for (const [rule, option] of entries) {
+      const optionAt = ref(yaml, ['configured_rules', category, rule]);
+      if (typeof option !== 'string') {
+        diagnostics.push(error('style/configured-rules-shape', `configured rule ${show(rule)} must map to an option (text)`, yaml.file, optionAt.line, optionAt.column));
+        continue;
+      }
+      if (option.trim() === '') {
+        diagnostics.push(error('style/blank-option', `configured rule ${show(rule)} has an empty option; the service requires one (e.g. \`use_curly_apostrophes\`)`, yaml.file, optionAt.line, optionAt.column));
+      }
+      options[rule] = option;
+    }
+    rules[category] = options;
+  }
+  return rules;
 }
 
 /** Validates one resource file (pure): dispatches on `kind`, checks the schema and the per-resource rules. */

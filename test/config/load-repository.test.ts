@@ -135,6 +135,21 @@ describe('loadRepository', () => {
     expect(diagnostics).toEqual([expect.objectContaining({ code: 'entries-file/too-large', file: 'glossaries/x.yaml', line: 6, column: 19 })]);
   });
 
+  it('keeps configured-rules categories and rules named __proto__ or constructor', async () => {
+    const dir = await tempRepo();
+    await writeFile(
+      path.join(dir, 'glossaries', 's.yaml'),
+      'kind: style_rules\nname: Help centre\nlanguage: en\nconfigured_rules:\n  __proto__: {constructor: keep_it}\n  constructor: {__proto__: also_kept}\n',
+    );
+    const { diagnostics, desired } = await loadRepository({ dir });
+    expect(diagnostics).toEqual([]);
+    const rules = desired?.styleRules[0]?.configuredRules ?? {};
+    expect(Object.keys(rules)).toEqual(['__proto__', 'constructor']);
+    expect(Object.keys(rules['__proto__'] ?? {})).toEqual(['constructor']);
+    expect(rules['__proto__']?.['constructor']).toBe('keep_it');
+    expect(rules['constructor']?.['__proto__']).toBe('also_kept');
+  });
+
   it('refuses a FIFO named like an entries file or a resource file, without waiting for a writer', async () => {
     const dir = await tempRepo();
     await writeFile(path.join(dir, 'glossaries', 'x.yaml'), 'kind: glossary\nname: Shop terms\ndictionaries:\n  - source_lang: en\n    target_lang: de\n    entries_file: pipe.tsv\n');

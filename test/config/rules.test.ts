@@ -50,6 +50,10 @@ const CASES: readonly Expected[] = [
   ['style-prompt-too-long', 'style/prompt-too-long', 'glossaries/s.yaml', 6, 13],
   ['style-too-many-instructions', 'style/too-many-instructions', 'glossaries/s.yaml', 5, 3],
   ['style-duplicate-label', 'style/duplicate-label', 'glossaries/s.yaml', 7, 12],
+  ['style-blank-text', 'style/blank-text', 'glossaries/s.yaml', 5, 12],
+  ['style-empty-category', 'style/empty-category', 'glossaries/s.yaml', 5, 3],
+  ['style-blank-option', 'style/blank-option', 'glossaries/s.yaml', 6, 17],
+  ['style-instruction-language', 'style/instruction-language', 'glossaries/s.yaml', 7, 22],
   ['style-configured-rules-shape', 'style/configured-rules-shape', 'glossaries/s.yaml', 6, 5],
   // entries files
   ['entries-file-missing', 'entries-file/missing', 'glossaries/x.yaml', 6, 19],
