@@ -33,11 +33,16 @@ export function createCliLogger(io: CliIo, level: string): Logger {
  * Reads and validates the repository. Problems are printed as `validate` prints them; errors stop
  * the command before anything is sent to the service (exit 3).
  */
-export async function loadDesiredOrFail(io: CliIo, options: Pick<CommonOptions, 'dir' | 'config'>): Promise<DesiredState> {
+/** `quiet`: codes of warnings not worth printing for this command (errors are always printed). */
+export async function loadDesiredOrFail(
+  io: CliIo,
+  options: Pick<CommonOptions, 'dir' | 'config'>,
+  quiet: readonly string[] = [],
+): Promise<DesiredState> {
   const dir = repositoryDir(io, options);
   const loaded = await loadRepository(options.config === undefined ? { dir } : { dir, configPath: resolve(io.cwd, options.config) });
   const diagnostics = sortDiagnostics(loaded.diagnostics);
-  for (const d of diagnostics) io.stderr(`${formatDiagnostic(d, options.dir)}\n`);
+  for (const d of diagnostics) if (d.severity === 'error' || !quiet.includes(d.code)) io.stderr(`${formatDiagnostic(d, options.dir)}\n`);
   if (hasErrors(diagnostics) || loaded.desired === undefined) {
     const errors = diagnostics.filter((d) => d.severity === 'error').length;
     throw new InputError('invalid_repository', `the repository has ${errors} error${errors === 1 ? '' : 's'}; nothing was sent to the service`);

@@ -18,7 +18,9 @@ export function dictionaryKey(glossaryId: string, pair: { readonly sourceLang: s
 /**
  * The live dictionaries whose entries the plan compares: for each declared glossary, the pairs its
  * live counterpart shares with it; for v2, every live duplicate of the declared name with that pair
- * (so the plan can keep the one that already matches). Nothing else is read.
+ * (so the plan can keep the one that already matches). Nothing else is read. Shared pairs are read
+ * even when the listing's entry count matches: equal counts cannot prove equal entries (a changed
+ * translation keeps the count), and a missed change would leave the service different from the repo.
  */
 export function dictionariesToRead(desired: DesiredState, glossaries: readonly LiveGlossary[]): DictionaryToRead[] {
   const out = new Map<string, DictionaryToRead>();

@@ -378,4 +378,13 @@ describe('import', () => {
     // A second import finds nothing new.
     expect((await world.cli(['import'])).stdout).toContain('nothing to import');
   });
+
+  it('into a repository without its resource folder: creates it, without a warning that it is missing', async () => {
+    await rm(join(world.dir, 'glossaries'), { recursive: true });
+    const run = await world.cli(['import']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(await world.read('glossaries/product-terms.en-de.tsv')).toContain('checkout\tKasse');
+    await expectConverged(world);
+  });
 });

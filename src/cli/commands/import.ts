@@ -22,7 +22,8 @@ async function existingNames(dir: string): Promise<Set<string>> {
 
 async function runImport(ctx: CommandContext, options: ImportOptions): Promise<number> {
   const { io } = ctx;
-  const desired = await loadDesiredOrFail(io, options);
+  // A missing resource folder is normal here: import creates it.
+  const desired = await loadDesiredOrFail(io, options, ['config/resource-folder-missing']);
   const root = repositoryDir(io, options);
   const resourceFolders = desired.config.resources;
   const outDir = resolve(root, options.outDir ?? resourceFolders[0] ?? 'glossaries');
