@@ -181,13 +181,21 @@ function parseCsvInto(body: string, pair: LanguagePair, file: string, collector:
   if (!checkSeparator(body, file, diagnostics)) return;
   const reported = new Set<number>();
   const onError = (err: CsvError | undefined): void => {
-    const line = typeof err?.lines === 'number' ? err.lines : 0;
+    let line = typeof err?.lines === 'number' && err.lines > 0 ? err.lines : 1;
+    let column = 1;
+    // csv-parse reports an unclosed quote where the text ends; the user needs the line it opens on.
+    if (err?.code === 'CSV_QUOTE_NOT_CLOSED') {
+      const open = unclosedQuote(body);
+      if (open !== undefined) ({ line, column } = positionOf(body, open));
+    }
     if (reported.has(line)) return;
     reported.add(line);
     const what = err !== undefined && QUOTE_ERRORS.has(err.code)
-      ? 'malformed quoting: a field with a comma or a double quote must be enclosed in double quotes, and a double quote inside it doubled (`""`)'
+      ? err.code === 'CSV_QUOTE_NOT_CLOSED'
+        ? 'malformed quoting: this quoted field is never closed (every later line was read into it); close it with a double quote'
+        : 'malformed quoting: a field with a comma or a double quote must be enclosed in double quotes, and a double quote inside it doubled (`""`)'
       : 'malformed CSV record';
-    diagnostics.push(error('entries/malformed-quote', what, file, line, line === 0 ? 0 : 1));
+    diagnostics.push(error('entries/malformed-quote', what, file, line, column));
   };
   // Fast pass without csv-parse's per-record `info` (a third of its time): with no error, every
   // record spans one line plus the line breaks inside its quoted fields, so lines can be counted.
@@ -227,11 +235,24 @@ function parseCsvInto(body: string, pair: LanguagePair, file: string, collector:
   }
   const wantSource = canonicalLang(pair.sourceLang);
   const wantTarget = canonicalLang(pair.targetLang);
+  const lineStarts = lineOffsets(body);
+  // Column of the field `index` (0-based) on a line, for diagnostics; 1 when it is not on that line.
+  const columnOf = (line: number, index: number): number => fieldColumn(body, lineStarts[line - 1] ?? 0, index);
+  let first = true;
   for (const { record, info } of records) {
     const line = info.lines - countNewlines(record);
     if (record.length === 1 && isBlank(record[0] ?? '')) {
       diagnostics.push(blankLine(file, line));
       continue;
+    }
+    if (first) {
+      first = false;
+      if (isHeaderRow(record, wantSource, wantTarget)) {
+        diagnostics.push(
+          warning('entries/csv-header', `header row ignored (not an entry): a first row that is exactly ${headerList(wantSource, wantTarget)} (any case) is taken as column titles`, file, line, 1),
+        );
+        continue;
+      }
     }
     if (record.length === 2 || record.length === 4) {
       const [source = '', target = '', sourceLang, targetLang] = record;
@@ -243,7 +264,7 @@ function parseCsvInto(body: string, pair: LanguagePair, file: string, collector:
               `language columns ${canonicalLang(sourceLang)}-${canonicalLang(targetLang)} do not match the dictionary pair ${wantSource}-${wantTarget}; the service ignores this entry`,
               file,
               line,
-              1,
+              columnOf(line, 2),
             ),
           );
           continue;
@@ -253,12 +274,89 @@ function parseCsvInto(body: string, pair: LanguagePair, file: string, collector:
         diagnostics.push(blankLine(file, line));
         continue;
       }
-      collector.add(source, target, line, 1, line, 1);
+      // A source with a line break puts the target on a later line: its column is not worth a scan
+      // (the entry is an error anyway), so the target is then located at the record's line, column 1.
+      const targetColumn = source.includes('\n') ? 1 : columnOf(line, 1);
+      collector.add(source, target, line, 1, line, targetColumn);
       continue;
     }
     const hint = record.length === 1 ? separatorHint((record[0] ?? '').replace(/,/g, '')) : '';
     diagnostics.push(
-      error('entries/field-count', `found ${record.length} fields, expected 2 (source,target) or 4 (source,target,source_lang,target_lang)${hint}`, file, line, 1),
+      error('entries/field-count', `found ${record.length} fields, expected 2 (source,target) or 4 (source,target,source_lang,target_lang)${hint}`, file, line, record.length > 4 ? columnOf(line, 4) : 1),
     );
   }
+}
+
+/** Offset of the start of every line (one pass; a line index for CSV diagnostics' columns). */
+function lineOffsets(body: string): number[] {
+  const starts = [0];
+  for (let i = body.indexOf('\n'); i !== -1; i = body.indexOf('\n', i + 1)) starts.push(i + 1);
+  return starts;
+}
+
+/**
+ * 1-based column where field `index` of the CSV record starting at `start` begins, following
+ * quoted fields (doubled quotes, commas inside). 1 when the record ends (or its line does) first.
+ */
+function fieldColumn(body: string, start: number, index: number): number {
+  let i = start;
+  for (let field = 0; field < index; field++) {
+    if (body[i] === '"') {
+      for (i++; i < body.length; i++) {
+        if (body[i] !== '"') continue;
+        if (body[i + 1] === '"') i++;
+        else break;
+      }
+      i++;
+    }
+    while (i < body.length && body[i] !== ',' && body[i] !== '\n') i++;
+    if (body[i] !== ',') return 1;
+    i++;
+  }
+  const lineStart = body.lastIndexOf('\n', i - 1) + 1;
+  return lineStart === start ? i - start + 1 : 1;
+}
+
+/** Offset of the opening quote of a quoted field that is never closed, if any. */
+function unclosedQuote(body: string): number | undefined {
+  let fieldStart = true;
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i];
+    if (fieldStart && c === '"') {
+      const open = i;
+      for (i++; ; i++) {
+        if (i >= body.length) return open;
+        if (body[i] !== '"') continue;
+        if (body[i + 1] === '"') i++;
+        else break;
+      }
+      fieldStart = false;
+      continue;
+    }
+    fieldStart = c === ',' || c === '\n';
+  }
+  return undefined;
+}
+
+/**
+ * Header rows recognised in a CSV file, compared case-insensitively and exactly (a first row that
+ * merely contains these words is an entry): the usual column titles, and the pair's own codes.
+ */
+function headerRows(source: string, target: string): string[][] {
+  return [
+    ['source', 'target'],
+    ['term', 'translation'],
+    ['source_lang', 'target_lang'],
+    [source, target],
+    ['source', 'target', 'source_lang', 'target_lang'],
+  ];
+}
+
+function isHeaderRow(record: readonly string[], source: string, target: string): boolean {
+  const fields = record.map((field) => field.trim().toLowerCase());
+  return headerRows(source, target).some((row) => row.length === fields.length && row.every((word, i) => word === fields[i]));
+}
+
+function headerList(source: string, target: string): string {
+  return headerRows(source, target).map((row) => `\`${row.join(',')}\``).join(', ');
 }

@@ -80,6 +80,34 @@ describe('parseEntries (CSV)', () => {
     expect(diagnostics).toEqual([expect.objectContaining({ code: 'entries/malformed-quote', line: 3 })]);
   });
 
+  it('skips a header row that exactly matches a known list, and only on the first row', () => {
+    for (const header of ['source,target', 'Source,Target', 'EN,DE', 'term,translation', 'source_lang,target_lang', 'Source,Target,Source_Lang,Target_Lang']) {
+      const { entries, diagnostics } = parseEntries(`${header}\ncart,Warenkorb\n`, 'csv', pair, 't.csv');
+      expect([...entries], header).toEqual([['cart', 'Warenkorb']]);
+      expect(diagnostics.map((d) => [d.code, d.line, d.column]), header).toEqual([['entries/csv-header', 1, 1]]);
+    }
+    // Not a header: other words, a later row, or the codes of another pair.
+    for (const text of ['source phrase,target\ncart,Warenkorb\n', 'cart,Warenkorb\nsource,target\n', 'en,fr\ncart,Warenkorb\n']) {
+      const { entries, diagnostics } = parseEntries(text, 'csv', pair, 't.csv');
+      expect(entries.size, text).toBe(2);
+      expect(diagnostics, text).toEqual([]);
+    }
+  });
+
+  it('points CSV diagnostics at the field concerned, following quotes', () => {
+    const { diagnostics } = parseEntries('"a, ""b""",  \n"x",y,en,fr\n', 'csv', pair, 't.csv');
+    expect(diagnostics.map((d) => [d.code, d.line, d.column])).toEqual([
+      ['entries/whitespace-trimmed', 1, 12],
+      ['entries/empty-target', 1, 12],
+      ['entries/language-columns-mismatch', 2, 7],
+    ]);
+  });
+
+  it('reports an unclosed quote at the line and column where the quoted field opens', () => {
+    const { diagnostics } = parseEntries('ok,fine\nitem,"open\nmore,rows\nand,more\n', 'csv', pair, 't.csv');
+    expect(diagnostics).toEqual([expect.objectContaining({ code: 'entries/malformed-quote', line: 2, column: 6 })]);
+  });
+
   it('names a tab separator in a .csv file', () => {
     const { diagnostics } = parseEntries('cart\tWarenkorb\n', 'csv', pair, 't.csv');
     expect(diagnostics[0]).toEqual(expect.objectContaining({ code: 'entries/wrong-separator', line: 1, column: 5 }));
