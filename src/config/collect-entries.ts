@@ -32,6 +32,18 @@ function isPlain(phrase: string): boolean {
   return first > 0x20 && first !== 0xa0 && last > 0x20 && last !== 0xa0 && !NOT_PLAIN.test(phrase);
 }
 
+/** A column, or how to compute it when a diagnostic needs it. */
+export type Column = number | (() => number);
+
+function columnOf(column: Column): number {
+  return typeof column === 'number' ? column : column();
+}
+
+// What checkPhrase looks for besides emptiness and length: tab, LF and the control characters of
+// findControlCharacter (a superset: any surrogate, so that the exact test runs).
+// eslint-disable-next-line no-control-regex
+const NEEDS_CHECK = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\ud800-\udfff]/;
+
 /** UTF-8 length without allocating: only phrases that might exceed the limit are measured. */
 function exceedsBytes(phrase: string, limit: number): boolean {
   // Each UTF-16 code unit encodes to at most 3 UTF-8 bytes.
@@ -59,7 +71,8 @@ export class EntryCollector {
     private readonly diagnostics: Diagnostic[],
   ) {}
 
-  add(rawSource: string, rawTarget: string, line: number, column: number, targetLine: number, targetColumn: number): void {
+  /** `targetColumn` may be a function: computed only when a diagnostic needs it (CSV fields). */
+  add(rawSource: string, rawTarget: string, line: number, column: number, targetLine: number, targetColumn: Column): void {
     let source = rawSource;
     let target = rawTarget;
     // Fast path for the common case: both phrases already canonical, short, without tab or line break.
@@ -115,24 +128,26 @@ export class EntryCollector {
   private suppressed = 0;
   private firstSuppressed: { line: number; column: number } | undefined;
 
-  private canonical(raw: string, role: 'source' | 'target', line: number, column: number): string {
+  private canonical(raw: string, role: 'source' | 'target', line: number, column: Column): string {
     const phrase = canonicalPhrase(raw);
     if (phrase !== raw) {
       // A file where every line changes (a padded export) would otherwise print a warning per line.
       if (this.canonicalWarnings >= MAX_CANONICAL_WARNINGS) {
-        if (this.suppressed++ === 0) this.firstSuppressed = { line, column };
+        if (this.suppressed++ === 0) this.firstSuppressed = { line, column: columnOf(column) };
         return phrase;
       }
       this.canonicalWarnings++;
       for (const change of canonicalChanges(raw)) {
         const rule = CHANGE_RULES[change];
-        this.diagnostics.push(warning(rule.code, `${role} phrase ${show(phrase)}: ${rule.text}`, this.file, line, column));
+        this.diagnostics.push(warning(rule.code, `${role} phrase ${show(phrase)}: ${rule.text}`, this.file, line, columnOf(column)));
       }
     }
     return phrase;
   }
 
-  private checkPhrase(phrase: string, role: 'source' | 'target', line: number, column: number): boolean {
+  private checkPhrase(phrase: string, role: 'source' | 'target', line: number, at: Column): boolean {
+    if (phrase !== '' && !(phrase.length * 3 > MAX_PHRASE_BYTES) && !NEEDS_CHECK.test(phrase)) return true;
+    const column = columnOf(at);
     if (phrase === '') {
       this.diagnostics.push(error(`entries/empty-${role}`, `empty ${role} phrase`, this.file, line, column));
       return false;

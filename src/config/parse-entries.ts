@@ -235,9 +235,13 @@ function parseCsvInto(body: string, pair: LanguagePair, file: string, collector:
   }
   const wantSource = canonicalLang(pair.sourceLang);
   const wantTarget = canonicalLang(pair.targetLang);
-  const lineStarts = lineOffsets(body);
+  let lineStarts: number[] | undefined;
   // Column of the field `index` (0-based) on a line, for diagnostics; 1 when it is not on that line.
-  const columnOf = (line: number, index: number): number => fieldColumn(body, lineStarts[line - 1] ?? 0, index);
+  // The line index is built on the first diagnostic that needs a column (most files need none).
+  const columnOf = (line: number, index: number): number => {
+    lineStarts ??= lineOffsets(body);
+    return fieldColumn(body, lineStarts[line - 1] ?? 0, index);
+  };
   let first = true;
   for (const { record, info } of records) {
     const line = info.lines - countNewlines(record);
@@ -276,7 +280,7 @@ function parseCsvInto(body: string, pair: LanguagePair, file: string, collector:
       }
       // A source with a line break puts the target on a later line: its column is not worth a scan
       // (the entry is an error anyway), so the target is then located at the record's line, column 1.
-      const targetColumn = source.includes('\n') ? 1 : columnOf(line, 1);
+      const targetColumn = source.includes('\n') ? 1 : (): number => columnOf(line, 1);
       collector.add(source, target, line, 1, line, targetColumn);
       continue;
     }
