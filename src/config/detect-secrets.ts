@@ -57,6 +57,25 @@ export function detectSecrets(yaml: YamlFile): Diagnostic[] {
   return diagnostics;
 }
 
+const KEY_IN_TEXT = /(?<![0-9a-z-])[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(:fx)?(?![0-9a-z-])|Service-Auth-Key\s+\S{8,}/gi;
+
+/**
+ * Token-level scan for a file that is not valid YAML (no tree to walk): a key written into it is
+ * still an error, located, never echoed.
+ */
+export function detectSecretsInText(text: string, file: string): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  for (const match of text.matchAll(KEY_IN_TEXT)) {
+    const before = text.slice(0, match.index);
+    const line = before.split('\n').length;
+    const column = match.index - before.lastIndexOf('\n');
+    diagnostics.push(
+      error('config/api-key-in-repo', "a value looks like an API key: keys never belong in the repository; remove it (and revoke it if it was committed), then set it in the environment variable named by the target's `api_key_env`", file, line, column),
+    );
+  }
+  return diagnostics;
+}
+
 const UUID_ANYWHERE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(:fx)?/gi;
 
 /** Safety net for every message the loader returns: a key-shaped value never leaves it. */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Diagnostic } from '../lib/diagnostics.js';
 import { sortDiagnostics } from '../lib/diagnostics.js';
 import type { DesiredDictionary, DesiredGlossary, DesiredState, DesiredStyleRules, ProjectConfig, SourceRef } from '../model/desired.js';
-import { detectSecrets, redactSecrets } from './detect-secrets.js';
+import { detectSecrets, detectSecretsInText, redactSecrets } from './detect-secrets.js';
 import { error } from './diagnostic.js';
 import { readEntries, type EntriesJob, type EntriesOutcome } from './read-entries.js';
 import { parseYamlFile, positionAt, type YamlFile } from './parse-yaml.js';
@@ -49,7 +49,7 @@ function readYaml(absolute: string, file: string, diagnostics: Diagnostic[]): Ya
   if (read.text === undefined) return undefined;
   const { yaml, diagnostics: found } = parseYamlFile(read.text, file);
   diagnostics.push(...found);
-  if (yaml) diagnostics.push(...detectSecrets(yaml));
+  diagnostics.push(...(yaml ? detectSecrets(yaml) : detectSecretsInText(read.text, file)));
   return yaml;
 }
 

@@ -2,6 +2,7 @@ import { isMap, isNode, isScalar } from 'yaml';
 import type { Diagnostic } from '../lib/diagnostics.js';
 import type { ConfiguredRules, DesiredInstruction, DesiredStyleRules, GlossaryApi, SourceRef } from '../model/desired.js';
 import { EntryCollector, MAX_PHRASE_BYTES } from './collect-entries.js';
+import { looksLikeSecret } from './detect-secrets.js';
 import { didYouMeanSuffix } from './did-you-mean.js';
 import { error, show, warning } from './diagnostic.js';
 import { checkLanguage, GLOSSARY_LANGUAGES, languageList } from './languages.js';
@@ -297,7 +298,9 @@ export function validateResource(yaml: YamlFile): { resource?: ResourceDraft; di
   if (kind === 'style_rules') return validateStyleRules(yaml);
   const { line, column } = positionAt(yaml, ['kind']);
   const suggestion = typeof kind === 'string' ? didYouMeanSuffix(kind, RESOURCE_KINDS) : '';
+  // A key pasted into the wrong field must not be echoed (judged as if the field were named `key`).
+  const shown = typeof kind !== 'string' ? describeType(kind) : looksLikeSecret(kind, 'key') ? '(a value that looks like a key, not shown)' : show(kind);
   return {
-    diagnostics: [error('resource/unknown-kind', `unknown \`kind\` ${typeof kind === 'string' ? show(kind) : describeType(kind)}: expected "glossary" or "style_rules"${suggestion}`, yaml.file, line, column)],
+    diagnostics: [error('resource/unknown-kind', `unknown \`kind\` ${shown}: expected "glossary" or "style_rules"${suggestion}`, yaml.file, line, column)],
   };
 }

@@ -124,6 +124,14 @@ describe('loadRepository', () => {
     expect(JSON.stringify(diagnostics)).not.toContain('3f9a2c71');
   });
 
+  it('never echoes a key found in a file that is not valid YAML, nor a key-like `kind`', async () => {
+    for (const [fixture, secret] of [['config-api-key-in-broken-yaml', '3f9a2c71'], ['resource-unknown-kind-secret', '5f0c8a1e']] as const) {
+      const { diagnostics } = await loadRepository({ dir: path.join(RULES, fixture) });
+      expect(diagnostics.length).toBeGreaterThan(0);
+      expect(JSON.stringify(diagnostics)).not.toContain(secret);
+    }
+  });
+
   it('refuses an entries file over 10 MiB from its size alone', async () => {
     const dir = await tempRepo();
     await cp(path.join(RULES, 'entries-file-too-large'), dir, { recursive: true });
