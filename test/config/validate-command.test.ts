@@ -24,6 +24,14 @@ describe('termsync validate', () => {
     expect(run.code).toBe(3);
   });
 
+  it('keeps the file:line:col: shape for whole-file problems (1:1)', async () => {
+    const run = await runCliCaptured(['validate', '--dir', `${FIXTURES}/rules/config-not-found`], { cwd: ROOT });
+    const lines = run.stdout.split('\n').filter((line) => line !== '' && !/^\d+ errors?,/.test(line));
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(line).toMatch(/^[^:]+:\d+:\d+: (error|warning): \[[a-z0-9-]+\/[a-z0-9-]+\] /);
+    expect(lines).toContain(`${FIXTURES}/rules/config-not-found/config/termsync.yaml:1:1: error: [config/not-found] no project config: expected config/termsync.yaml or termsync.yaml (see the contract for the format)`);
+  });
+
   it('prints GitHub workflow annotations with --format github', async () => {
     const run = await runCliCaptured(['validate', '--dir', `${FIXTURES}/rules/entries-wrong-separator`, '--format', 'github'], { cwd: ROOT });
     const [annotation] = run.stdout.split('\n');
