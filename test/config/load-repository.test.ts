@@ -3,7 +3,7 @@ import { cp, mkdtemp, mkdir, rm, symlink, truncate, writeFile } from 'node:fs/pr
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadRepository, resourcesForFiles } from '../../src/config/index.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -122,6 +122,17 @@ describe('loadRepository', () => {
     const { diagnostics } = await loadRepository({ dir });
     expect(diagnostics.map((d) => d.code)).toEqual(['config/api-key-in-repo', 'resource/duplicate-name', 'config/api-key-in-repo']);
     expect(JSON.stringify(diagnostics)).not.toContain('3f9a2c71');
+  });
+
+  it('reports a list used as an inline source phrase without a process warning on stderr', async () => {
+    const emitWarning = vi.spyOn(process, 'emitWarning');
+    try {
+      const { diagnostics } = await loadRepository({ dir: path.join(RULES, 'entries-not-a-string-key') });
+      expect(diagnostics.map((d) => d.code)).toEqual(['entries/not-a-string']);
+      expect(emitWarning).not.toHaveBeenCalled();
+    } finally {
+      emitWarning.mockRestore();
+    }
   });
 
   it('never echoes a key found in a file that is not valid YAML, nor a key-like `kind`', async () => {
