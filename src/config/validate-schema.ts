@@ -83,7 +83,7 @@ function defaultMessage(issue: Issue, value: unknown, field: string): string {
   const label = field === '' ? 'the file' : `\`${field}\``;
   switch (issue.code) {
     case 'invalid_type':
-      return `${label}: expected ${issue.expected === 'int' ? 'an integer' : issue.expected === 'array' ? 'a list' : issue.expected === 'object' ? 'a mapping' : `a ${issue.expected}`}, got ${describeType(value)}`;
+      return `${label}: expected ${issue.expected === 'int' ? 'an integer' : issue.expected === 'array' ? 'a list' : issue.expected === 'object' || issue.expected === 'record' ? 'a mapping' : `a ${issue.expected}`}, got ${describeType(value)}`;
     case 'invalid_value':
       return `${label}: expected ${issue.values.map((v) => JSON.stringify(v)).join(' or ')}, got ${showValue(value, field)}`;
     case 'too_big':

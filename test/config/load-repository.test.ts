@@ -135,6 +135,13 @@ describe('loadRepository', () => {
     }
   });
 
+  it('says "a mapping" (not zod\'s "record") for inline entries of the wrong type', async () => {
+    const dir = await tempRepo();
+    await writeFile(path.join(dir, 'glossaries', 'x.yaml'), 'kind: glossary\nname: Shop terms\ndictionaries:\n  - {source_lang: en, target_lang: de, entries: ~}\n');
+    const { diagnostics } = await loadRepository({ dir });
+    expect(diagnostics).toEqual([expect.objectContaining({ code: 'schema/invalid-type', message: '`dictionaries.0.entries`: expected a mapping, got null' })]);
+  });
+
   it('never echoes a key found in a file that is not valid YAML, nor a key-like `kind`', async () => {
     for (const [fixture, secret] of [['config-api-key-in-broken-yaml', '3f9a2c71'], ['resource-unknown-kind-secret', '5f0c8a1e']] as const) {
       const { diagnostics } = await loadRepository({ dir: path.join(RULES, fixture) });
