@@ -50,7 +50,7 @@ function checkLang(raw: string, allowed: 'glossary' | 'style_rules', at: SourceR
         break;
       case 'thai':
         diagnostics.push(
-          warning('lang/thai', 'the service lists `th` among glossary languages but also says glossaries cannot be created in Thai: the service may reject this dictionary', at.file, at.line, at.column),
+          warning('lang/thai', 'the service lists `th` among glossary languages but also says glossaries cannot be created in Thai: the service may reject this dictionary (the emulator of `termsync emulator` does)', at.file, at.line, at.column),
         );
         break;
       case 'region-variant':
