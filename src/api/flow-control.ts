@@ -73,7 +73,10 @@ export function createFlowControl(options: FlowControlOptions): FlowControl {
   let glossaryStreak = 0;
   let glossarySpent = 0;
 
-  const windowCount = (): number => Math.max(1, Math.floor(rate));
+  // The window guards the service's count at the configured rate; the lowered adaptive rate is
+  // applied by the even spacing alone. Counting the window at the lowered rate too made a rate
+  // below 2 send one request per second *after the previous answer*, far under the rate itself.
+  const windowCount = (): number => Math.max(1, Math.floor(configured));
 
   return {
     openAt: (glossary) => (glossary ? Math.max(throttleUntil, glossaryUntil) : throttleUntil),
