@@ -1,3 +1,4 @@
+import { entriesToTsv } from '../lib/entries-tsv.js';
 import type { Entries, EntryList } from '../model/entries.js';
 
 /** Canonical entries as a list sorted by source phrase (code-unit order), for stable output. */
@@ -5,11 +6,9 @@ export function toEntryList(entries: Entries): EntryList {
   return [...entries].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 }
 
-/** Entry file text in TSV: one `source<TAB>target` line per entry, LF, trailing newline. */
+/** Entry file text in TSV: one `source<TAB>target` line per entry, LF, trailing newline (the same text the client uploads). */
 export function formatTsv(entries: EntryList): string {
-  let text = '';
-  for (const [source, target] of entries) text += `${source}\t${target}\n`;
-  return text;
+  return entriesToTsv(entries);
 }
 
 const NEEDS_QUOTES = /[",\r\n]/;
