@@ -79,6 +79,7 @@ function isBlank(text: string): boolean {
 function parseTsvInto(body: string, file: string, collector: EntryCollector, diagnostics: Diagnostic[]): void {
   let line = 0;
   let nextTab = body.indexOf('\t');
+  let nextUnusual = nextUnusualAt(body, 0);
   for (let start = 0; start < body.length; ) {
     line++;
     let end = body.indexOf('\n', start);
@@ -86,6 +87,7 @@ function parseTsvInto(body: string, file: string, collector: EntryCollector, dia
     const lineStart = start;
     start = end + 1;
     if (nextTab !== -1 && nextTab < lineStart) nextTab = body.indexOf('\t', lineStart);
+    if (nextUnusual < lineStart) nextUnusual = nextUnusualAt(body, lineStart);
     if (nextTab === -1 || nextTab >= end) {
       const text = body.slice(lineStart, end);
       if (isBlank(text)) diagnostics.push(blankLine(file, line));
@@ -110,8 +112,19 @@ function parseTsvInto(body: string, file: string, collector: EntryCollector, dia
       diagnostics.push(blankLine(file, line));
       continue;
     }
-    collector.add(source, target, line, 1, line, tab - lineStart + 2);
+    collector.add(source, target, line, 1, line, tab - lineStart + 2, nextUnusual >= end);
   }
+}
+
+// A control character other than tab and LF (the TSV separators), or a code unit from U+0300 up:
+// what EntryCollector.add otherwise looks for phrase by phrase (see its `usual` parameter).
+// eslint-disable-next-line no-control-regex, no-misleading-character-class
+const UNUSUAL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u0300-\uffff]/g;
+
+/** Offset of the first unusual code unit at or after `from`, or Infinity: one scan per file, not per phrase. */
+function nextUnusualAt(body: string, from: number): number {
+  UNUSUAL.lastIndex = from;
+  return UNUSUAL.test(body) ? UNUSUAL.lastIndex - 1 : Infinity;
 }
 
 /** Counts separators outside double quotes in a line, to tell a `;`- or tab-separated file from CSV. */

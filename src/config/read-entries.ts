@@ -3,7 +3,7 @@ import type { LanguagePair } from '../model/entries.js';
 import type { SourceRef } from '../model/desired.js';
 import { error } from './diagnostic.js';
 import { parseEntries } from './parse-entries.js';
-import { readEntriesFile } from './read-files.js';
+import { decodeUtf8Files, readEntriesFile } from './read-files.js';
 
 /** One entries file to read and parse. */
 export interface EntriesJob {
@@ -21,19 +21,36 @@ export interface EntriesOutcome {
   readonly file?: string;
   /** Present when the file was read (possibly empty). */
   readonly entries?: Map<string, string>;
+  /**
+   * Set when the entries are exactly the lines of this TSV text, in order: a file that raised no
+   * diagnostic at all (no blank line, no change by canonicalisation, no duplicate). Lets a worker
+   * thread send the text back instead of packing the entries one by one.
+   */
+  readonly verbatim?: string;
 }
 
-/** Reads, checks and canonicalises one entries file (synchronous file I/O, see read-files.ts). */
-export function readEntries(job: EntriesJob, dirCache?: Map<string, string | null>): EntriesOutcome {
-  const read = readEntriesFile(job.root, job.rootReal, job.resourceFile, job.declared, job.at, dirCache);
-  if (read.text === undefined || read.format === undefined || read.file === undefined) {
-    return { diagnostics: read.diagnostics, ...(read.file === undefined ? {} : { file: read.file }) };
-  }
-  const parsed = parseEntries(read.text, read.format, job.pair, read.file);
-  const diagnostics = [...read.diagnostics, ...parsed.diagnostics];
-  const empty = emptyDictionary(parsed.entries, parsed.diagnostics, job.at);
-  if (empty !== undefined) diagnostics.push(empty);
-  return { diagnostics, file: read.file, entries: parsed.entries };
+/**
+ * Reads, checks and canonicalises a batch of entries files (synchronous file I/O, see
+ * read-files.ts), one outcome per job, in order. The files of a batch are decoded together.
+ */
+export function readEntriesBatch(jobs: readonly EntriesJob[], dirCache?: Map<string, string | null>): EntriesOutcome[] {
+  const reads = jobs.map((job) => readEntriesFile(job.root, job.rootReal, job.resourceFile, job.declared, job.at, dirCache));
+  const readable = reads.filter((read) => read.bytes !== undefined);
+  const texts = decodeUtf8Files(readable.map((read) => read.bytes as Buffer));
+  let next = 0;
+  return reads.map((read, i): EntriesOutcome => {
+    if (read.bytes === undefined || read.format === undefined || read.file === undefined) {
+      return { diagnostics: read.diagnostics, ...(read.file === undefined ? {} : { file: read.file }) };
+    }
+    const job = jobs[i] as EntriesJob;
+    const text = texts[next++] as string;
+    const parsed = parseEntries(text, read.format, job.pair, read.file);
+    const diagnostics = [...read.diagnostics, ...parsed.diagnostics];
+    const empty = emptyDictionary(parsed.entries, parsed.diagnostics, job.at);
+    if (empty !== undefined) diagnostics.push(empty);
+    const verbatim = read.format === 'tsv' && diagnostics.length === 0;
+    return { diagnostics, file: read.file, entries: parsed.entries, ...(verbatim ? { verbatim: text } : {}) };
+  });
 }
 
 /**

@@ -1,0 +1,94 @@
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
+import type { Diagnostic } from '../lib/diagnostics.js';
+import type { DesiredDictionary, DesiredGlossary, DesiredStyleRules } from '../model/desired.js';
+import { detectSecrets, detectSecretsInText } from './detect-secrets.js';
+import { error } from './diagnostic.js';
+import { parseYamlFile, type YamlFile } from './parse-yaml.js';
+import type { EntriesJob, EntriesOutcome } from './read-entries.js';
+import { readTextFile } from './read-files.js';
+import { validateResource, type GlossaryDraft } from './validate-resource.js';
+
+/** Where the repository is. */
+export interface RepositoryRoot {
+  readonly root: string;
+  readonly rootReal: string;
+}
+
+/** One resource file as loaded: its draft (when usable) and the outcome of each of its entries files. */
+export interface ResourceOutcome {
+  readonly file: string;
+  readonly diagnostics: Diagnostic[];
+  readonly resource?: GlossaryDraft | DesiredStyleRules;
+  /** One per dictionary with an `entries_file`, in order (see withEntries). */
+  readonly entries: EntriesOutcome[];
+}
+
+/** Reads and parses a YAML file; secrets are checked on every YAML file, whatever its kind. */
+export function readYaml(absolute: string, file: string, diagnostics: Diagnostic[]): YamlFile | undefined {
+  const read = readTextFile(absolute, file, 'yaml/invalid-utf8');
+  if (read.diagnostic) diagnostics.push(read.diagnostic);
+  if (read.text === undefined) return undefined;
+  const { yaml, diagnostics: found } = parseYamlFile(read.text, file);
+  diagnostics.push(...found);
+  diagnostics.push(...(yaml ? detectSecrets(yaml) : detectSecretsInText(read.text, file)));
+  return yaml;
+}
+
+function loadResource(repo: RepositoryRoot, file: string, diagnostics: Diagnostic[]): GlossaryDraft | DesiredStyleRules | undefined {
+  const absolute = path.join(repo.root, file);
+  try {
+    const real = realpathSync.native(absolute);
+    const rel = path.relative(repo.rootReal, real);
+    if (rel.startsWith('..') || path.isAbsolute(rel)) {
+      diagnostics.push(error('resource/outside-repo', 'this resource file is a symbolic link that points outside the repository', file, 1, 1));
+      return undefined;
+    }
+  } catch {
+    diagnostics.push(error('file/unreadable', 'cannot read the file (broken symbolic link?)', file, 1, 1));
+    return undefined;
+  }
+  const yaml = readYaml(absolute, file, diagnostics);
+  if (yaml === undefined) return undefined;
+  const { resource, diagnostics: found } = validateResource(yaml);
+  diagnostics.push(...found);
+  return resource;
+}
+
+/** A resource file read up to its draft, with the entries files it names (read separately, in batches). */
+export interface LoadedResource {
+  readonly file: string;
+  readonly diagnostics: Diagnostic[];
+  readonly resource?: GlossaryDraft | DesiredStyleRules;
+  readonly jobs: readonly EntriesJob[];
+}
+
+export function loadResourceFile(repo: RepositoryRoot, file: string): LoadedResource {
+  const diagnostics: Diagnostic[] = [];
+  const resource = loadResource(repo, file, diagnostics);
+  const jobs: EntriesJob[] = [];
+  if (resource?.kind === 'glossary') {
+    for (const d of resource.dictionaries) {
+      if (d.entriesFile !== undefined && d.entriesFileAt !== undefined) {
+        jobs.push({ root: repo.root, rootReal: repo.rootReal, resourceFile: file, declared: d.entriesFile, at: d.entriesFileAt, pair: d });
+      }
+    }
+  }
+  return { file, diagnostics, jobs, ...(resource === undefined ? {} : { resource }) };
+}
+
+/** The glossary with its entries; `files` receives the entries files read. */
+export function withEntries(draft: GlossaryDraft, outcomes: readonly EntriesOutcome[], diagnostics: Diagnostic[], files: Set<string>): DesiredGlossary {
+  let next = 0;
+  return {
+    ...draft,
+    dictionaries: draft.dictionaries.map((d): DesiredDictionary => {
+      const base = { sourceLang: d.sourceLang, targetLang: d.targetLang, origin: d.origin };
+      if (d.entriesFile === undefined || d.entriesFileAt === undefined) return { ...base, entries: d.entries ?? new Map<string, string>() };
+      const outcome = outcomes[next++] as EntriesOutcome;
+      diagnostics.push(...outcome.diagnostics);
+      if (outcome.file !== undefined) files.add(outcome.file);
+      return { ...base, entries: outcome.entries ?? new Map<string, string>(), ...(outcome.entries === undefined || outcome.file === undefined ? {} : { entriesFile: outcome.file }) };
+    }),
+  };
+}
