@@ -78,7 +78,8 @@ export function unpackEntries(packed: string, start: number, end: number): Map<s
   return entries;
 }
 
-function fromWire({ outcomes, packed }: BatchReply): EntriesOutcome[] {
+/** The outcomes of a batch as the worker read them (the inverse of packBatch). */
+export function unpackBatch({ outcomes, packed }: Omit<BatchReply, 'id'>): EntriesOutcome[] {
   return outcomes.map(({ packed: range, ...rest }) => (range === undefined ? rest : { ...rest, entries: unpackEntries(packed, range[0], range[1]) }));
 }
 
@@ -87,6 +88,10 @@ export interface LoadResourcesOptions {
   readonly parallel?: boolean;
   /** Awaited between batches, so that timers and sockets keep running. */
   readonly yieldToEventLoop: () => Promise<void>;
+  /** Called for each batch of entries files read, with the thread that read it (for tests and metrics). */
+  readonly onBatch?: (thread: 'main' | 'worker', files: number) => void;
+  /** The worker's module (tests); by default the compiled load-worker.js next to this module. */
+  readonly workerFile?: string;
 }
 
 /**
@@ -110,9 +115,10 @@ export async function loadResources(repo: RepositoryRoot, files: readonly string
   let next = 0;
   const take = (): number | undefined => (next < batches.length ? next++ : undefined);
   let worker: RunningWorker | undefined;
+  const workerFile = options.workerFile ?? WORKER_FILE;
   const feed = (): void => {
-    if (worker === undefined && options.parallel !== false && next < batches.length && existsSync(WORKER_FILE)) {
-      if (options.parallel === true || (queued >= PARALLEL_MIN_FILES && availableParallelism() > 1)) worker = startWorker(batches, results);
+    if (worker === undefined && options.parallel !== false && next < batches.length && existsSync(workerFile)) {
+      if (options.parallel === true || (queued >= PARALLEL_MIN_FILES && availableParallelism() > 1)) worker = startWorker(workerFile, batches, results, options.onBatch);
     }
     worker?.feed(take);
   };
@@ -136,13 +142,15 @@ export async function loadResources(repo: RepositoryRoot, files: readonly string
     feed();
     for (let index = take() ?? worker?.takeBack(); index !== undefined; index = take() ?? worker?.takeBack()) {
       results[index] = readEntriesBatch(batches[index] as EntriesJob[], dirCache);
+      options.onBatch?.('main', (batches[index] as EntriesJob[]).length);
       await options.yieldToEventLoop();
       worker?.feed(take);
     }
   } finally {
     await worker?.stop();
   }
-  const outcomes = results.flatMap((r) => r ?? []);
+  // `verbatim` served the packing only: without it, outcomes do not depend on the thread that read them.
+  const outcomes = results.flatMap((r) => r ?? []).map(({ verbatim: _, ...outcome }) => outcome);
   let at = 0;
   return loaded.map(({ jobs, ...rest }) => ({ ...rest, entries: outcomes.slice(at, (at += jobs.length)) }));
 }
@@ -155,8 +163,13 @@ interface RunningWorker {
   stop(): Promise<void>;
 }
 
-function startWorker(batches: readonly (readonly EntriesJob[])[], results: (EntriesOutcome[] | undefined)[]): RunningWorker {
-  const worker = new Worker(WORKER_FILE);
+function startWorker(
+  file: string,
+  batches: readonly (readonly EntriesJob[])[],
+  results: (EntriesOutcome[] | undefined)[],
+  onBatch: LoadResourcesOptions['onBatch'],
+): RunningWorker {
+  const worker = new Worker(file);
   worker.unref();
   const handed: number[] = [];
   let failed = false;
@@ -164,12 +177,14 @@ function startWorker(batches: readonly (readonly EntriesJob[])[], results: (Entr
     const at = handed.indexOf(reply.id);
     if (at === -1) return; // taken back meanwhile: the main thread has read it
     handed.splice(at, 1);
-    results[reply.id] = fromWire(reply);
+    results[reply.id] = unpackBatch(reply);
+    onBatch?.('worker', reply.outcomes.length);
   });
   const fail = (): void => {
     failed = true;
   };
   worker.on('error', fail);
+  worker.on('messageerror', fail);
   worker.on('exit', fail);
   return {
     feed(take) {

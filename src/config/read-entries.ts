@@ -2,7 +2,7 @@ import type { Diagnostic } from '../lib/diagnostics.js';
 import type { LanguagePair } from '../model/entries.js';
 import type { SourceRef } from '../model/desired.js';
 import { error } from './diagnostic.js';
-import { parseEntries } from './parse-entries.js';
+import { parseEntries, type EntriesFormat } from './parse-entries.js';
 import { decodeUtf8Files, readEntriesFile } from './read-files.js';
 
 /** One entries file to read and parse. */
@@ -43,14 +43,20 @@ export function readEntriesBatch(jobs: readonly EntriesJob[], dirCache?: Map<str
       return { diagnostics: read.diagnostics, ...(read.file === undefined ? {} : { file: read.file }) };
     }
     const job = jobs[i] as EntriesJob;
-    const text = texts[next++] as string;
-    const parsed = parseEntries(text, read.format, job.pair, read.file);
-    const diagnostics = [...read.diagnostics, ...parsed.diagnostics];
-    const empty = emptyDictionary(parsed.entries, parsed.diagnostics, job.at);
-    if (empty !== undefined) diagnostics.push(empty);
-    const verbatim = read.format === 'tsv' && diagnostics.length === 0;
-    return { diagnostics, file: read.file, entries: parsed.entries, ...(verbatim ? { verbatim: text } : {}) };
+    const outcome = entriesOutcome(texts[next++] as string, read.format, job.pair, read.file, job.at);
+    if (read.diagnostics.length === 0) return outcome;
+    const { verbatim: _, ...rest } = outcome;
+    return { ...rest, diagnostics: [...read.diagnostics, ...outcome.diagnostics] };
   });
+}
+
+/** Parses and checks the text of an entries file (pure): its outcome, `verbatim` included. */
+export function entriesOutcome(text: string, format: EntriesFormat, pair: LanguagePair, file: string, at: SourceRef): EntriesOutcome {
+  const { entries, diagnostics } = parseEntries(text, format, pair, file);
+  const empty = emptyDictionary(entries, diagnostics, at);
+  if (empty !== undefined) diagnostics.push(empty);
+  const verbatim = format === 'tsv' && diagnostics.length === 0;
+  return { diagnostics, file, entries, ...(verbatim ? { verbatim: text } : {}) };
 }
 
 /**

@@ -1,0 +1,186 @@
+import { mkdtemp, mkdir, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type * as LoaderModule from '../../src/config/index.js';
+import { parseEntries } from '../../src/config/index.js';
+import type * as LoadResourcesModule from '../../src/config/load-resources.js';
+import type * as ParallelLoadModule from '../../src/config/parallel-load.js';
+import { packBatch, unpackBatch } from '../../src/config/parallel-load.js';
+import { entriesOutcome } from '../../src/config/read-entries.js';
+import { decodeUtf8Files } from '../../src/config/read-files.js';
+import { canonicalPhrase, findControlCharacter } from '../../src/lib/canonical.js';
+
+// The worker thread runs compiled JavaScript, so the parallel path is tested on the build in dist/
+// (`npm test` builds first). Its sources are the ones imported above.
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+type ParallelLoad = typeof ParallelLoadModule;
+type Loader = typeof LoaderModule;
+type LoadResources = typeof LoadResourcesModule;
+const fromDist = async <T>(module: string): Promise<T> => (await import(pathToFileURL(path.join(ROOT, 'dist', 'config', module)).href)) as T;
+
+const CONFIG = 'version: 1\nresources: [glossaries]\ntargets:\n  - name: default\n    base_url_env: TERMSYNC_BASE_URL\n    api_key_env: TERMSYNC_API_KEY\n';
+const GLOSSARIES = 70;
+
+let repo: string;
+beforeAll(async () => {
+  repo = await mkdtemp(path.join(tmpdir(), 'termsync-parallel-'));
+  await writeFile(path.join(repo, 'termsync.yaml'), CONFIG);
+  await mkdir(path.join(repo, 'glossaries', 'entries'), { recursive: true });
+  for (let g = 0; g < GLOSSARIES; g++) {
+    const dictionaries = ['de', 'fr']
+      .map((lang) => `  - source_lang: en\n    target_lang: ${lang}\n    entries_file: entries/g${g}.en-${lang}.${g % 10 === 3 ? 'csv' : 'tsv'}\n`)
+      .join('');
+    await writeFile(path.join(repo, 'glossaries', `g${g}.yaml`), `kind: glossary\nname: Catalogue ${g}\ndictionaries:\n${dictionaries}`);
+    for (const lang of ['de', 'fr']) {
+      const rows = Array.from({ length: 300 }, (_, i) => [`term ${g}-${i}`, `Begriff ${lang} ${i} Größe`]);
+      // Every kind of file the packing must carry: clean, needing canonicalisation, with errors, CSV.
+      if (g % 10 === 1) rows[5] = ['  padded source\u00a0', ' e\u0301t\u00e9 '];
+      if (g % 10 === 2) rows[7] = [`term ${g}-3`, 'duplicate'];
+      if (g % 10 === 4) rows[9] = ['', 'no source'];
+      const name = `g${g}.en-${lang}.${g % 10 === 3 ? 'csv' : 'tsv'}`;
+      let text = g % 10 === 3 ? rows.map(([s, t]) => `"${s}","${t}"`).join('\n') : rows.map((r) => r.join('\t')).join(g % 10 === 5 ? '\r\n' : '\n');
+      if (g % 10 === 6) text = `\uFEFF${text}\n\n`;
+      if (g === 17 && lang === 'fr') continue; // a missing file
+      await writeFile(path.join(repo, 'glossaries', 'entries', name), g === 27 && lang === 'de' ? Buffer.from([0x61, 0x09, 0xff, 0x0a]) : text);
+    }
+  }
+});
+afterAll(async () => {
+  await rm(repo, { recursive: true, force: true });
+});
+
+describe('loading with a worker thread (compiled loader)', () => {
+  it('gives exactly the result of one thread, for clean and faulty files alike', async () => {
+    const { loadRepository } = await fromDist<Loader>('index.js');
+    const one = await loadRepository({ dir: repo, parallel: false });
+    const two = await loadRepository({ dir: repo, parallel: true });
+    expect(two).toEqual(one);
+    const codes = new Set(one.diagnostics.map((d) => d.code));
+    for (const code of ['entries/whitespace-trimmed', 'entries/duplicate-source', 'entries/empty-source', 'entries/line-ending', 'entries/bom', 'entries/blank-line', 'entries-file/missing', 'entries-file/invalid-utf8']) {
+      expect(codes).toContain(code);
+    }
+    const clean = two.desired?.glossaries.find((g) => g.name === 'Catalogue 0');
+    expect(clean?.dictionaries[1]?.entries.get('term 0-299')).toBe('Begriff fr 299 Größe');
+    expect(clean?.dictionaries[1]?.entries.size).toBe(300);
+  });
+
+  it('has the worker read batches, and every batch read exactly once', async () => {
+    const { loadResources } = await fromDist<ParallelLoad>('parallel-load.js');
+    const files = Array.from({ length: GLOSSARIES }, (_, g) => `glossaries/g${g}.yaml`);
+    const where = { root: repo, rootReal: await realpath(repo) };
+    const read = { main: 0, worker: 0 };
+    const deadline = Date.now() + 15_000;
+    // The main thread waits at each turn until the worker has delivered a batch: the test does not
+    // depend on how fast the worker thread starts.
+    const waitForWorker = async (): Promise<void> => {
+      while (read.worker === 0 && Date.now() < deadline) await new Promise((resolve) => setImmediate(resolve));
+    };
+    const two = await loadResources(where, files, new Map(), { parallel: true, yieldToEventLoop: waitForWorker, onBatch: (thread, n) => (read[thread] += n) });
+    const one = await loadResources(where, files, new Map(), { parallel: false, yieldToEventLoop: async () => {} });
+    expect(read.worker).toBeGreaterThan(0);
+    expect(read.main + read.worker).toBe(2 * GLOSSARIES);
+    expect(two).toEqual(one);
+  });
+
+  it('reads everything on the main thread when the worker cannot start', async () => {
+    const { loadResources } = await fromDist<ParallelLoad>('parallel-load.js');
+    const broken = path.join(repo, 'broken-worker.mjs');
+    await writeFile(broken, 'throw new Error("this worker does not start");\n');
+    const files = Array.from({ length: GLOSSARIES }, (_, g) => `glossaries/g${g}.yaml`);
+    const where = { root: repo, rootReal: await realpath(repo) };
+    const read = { main: 0, worker: 0 };
+    const two = await loadResources(where, files, new Map(), { parallel: true, workerFile: broken, yieldToEventLoop: () => new Promise((resolve) => setImmediate(resolve)), onBatch: (thread, n) => (read[thread] += n) });
+    const one = await loadResources(where, files, new Map(), { parallel: false, yieldToEventLoop: async () => {} });
+    expect(read).toEqual({ main: 2 * GLOSSARIES, worker: 0 });
+    expect(two).toEqual(one);
+  });
+
+  it('starts no worker for a small repository', async () => {
+    const { loadResources } = await fromDist<ParallelLoad>('parallel-load.js');
+    const { loadResourceFile } = await fromDist<LoadResources>('load-resources.js');
+    const where = { root: repo, rootReal: await realpath(repo) };
+    const files = ['glossaries/g0.yaml', 'glossaries/g1.yaml'];
+    expect(loadResourceFile(where, files[0] as string).jobs).toHaveLength(2);
+    const read = { main: 0, worker: 0 };
+    await loadResources(where, files, new Map(), { yieldToEventLoop: async () => {}, onBatch: (thread, n) => (read[thread] += n) });
+    expect(read).toEqual({ main: 4, worker: 0 });
+  });
+});
+
+// Text rich in what the TSV reader must notice: separators, spaces of all kinds, CR, controls,
+// combining marks, duplicates (a small alphabet makes twins likely).
+const piece = fc.constantFrom('a', 'b', 'A', ' ', '\t', '\n', '\r\n', '\r', '\u00a0', '\u3000', 'e\u0301', 'é', 'ß', '\u0000', '\u0085', '日本', '😀', '"', ',', '\uFEFF');
+const text = fc.array(fc.oneof(piece, fc.string({ maxLength: 4 })), { maxLength: 60 }).map((parts) => parts.join(''));
+const pair = { sourceLang: 'en', targetLang: 'de' };
+const at = { file: 'g.yaml', line: 4, column: 19 };
+
+// The entries a TSV text holds, by the rules of the contract, written as plainly as possible.
+function referenceTsvEntries(input: string): Map<string, string> {
+  const entries = new Map<string, string>();
+  const lines = input.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n').split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  for (const line of lines) {
+    const fields = line.split('\t');
+    if (fields.length !== 2) continue;
+    const [source, target] = fields.map(canonicalPhrase) as [string, string];
+    const fits = (p: string): boolean => p !== '' && findControlCharacter(p) === -1 && Buffer.byteLength(p) <= 1024;
+    if (!fits(source) || !fits(target) || entries.has(source)) continue;
+    entries.set(source, target);
+  }
+  return entries;
+}
+
+describe('entries across threads (properties)', () => {
+  it('TSV: the entries read equal those of a plain reference reader, in order', () => {
+    fc.assert(
+      fc.property(text, (t) => {
+        expect([...parseEntries(t, 'tsv', pair, 'x.tsv').entries]).toEqual([...referenceTsvEntries(t)]);
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('packing a batch and unpacking it gives back the same entries, in order', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(text, fc.constantFrom('tsv' as const, 'csv' as const)), { maxLength: 6 }), (files) => {
+        const outcomes = files.map(([t, format]) => entriesOutcome(t, format, pair, `x.${format}`, at));
+        const back = unpackBatch(packBatch(outcomes));
+        expect(back.map((o) => [...(o.entries ?? [])])).toEqual(outcomes.map((o) => [...(o.entries ?? [])]));
+        expect(back.map((o) => o.diagnostics)).toEqual(outcomes.map((o) => o.diagnostics));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('a file is sent as its own text only when that text is exactly its entries', () => {
+    fc.assert(
+      fc.property(text, (t) => {
+        const outcome = entriesOutcome(t, 'tsv', pair, 'x.tsv', at);
+        if (outcome.verbatim === undefined) return;
+        const lines = [...(outcome.entries ?? [])].map(([s, v]) => `${s}\t${v}`);
+        expect(t.endsWith('\n') ? t.slice(0, -1) : t).toBe(lines.join('\n'));
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('decoding files together gives the strings of decoding each alone', () => {
+    const file = fc.oneof(fc.string({ unit: 'grapheme', maxLength: 40 }), text).map((s) => Buffer.from(s, 'utf8'));
+    fc.assert(
+      fc.property(fc.array(file, { maxLength: 12 }), (files) => {
+        expect(decodeUtf8Files(files)).toEqual(files.map((b) => b.toString('utf8')));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('decodes large files alone and splits long runs of small ones', () => {
+    const big = Buffer.from(`${'große Jacke\tgroße Jacke\n'.repeat(50_000)}`);
+    const small = Array.from({ length: 40 }, (_, i) => Buffer.from(`${'ß'.repeat(150_000)}${i}`));
+    const files = [small[0] as Buffer, big, ...small, Buffer.alloc(0), Buffer.from('a\u0000b')];
+    expect(decodeUtf8Files(files)).toEqual(files.map((b) => b.toString('utf8')));
+  });
+});
