@@ -169,7 +169,8 @@ function startWorker(
   results: (EntriesOutcome[] | undefined)[],
   onBatch: LoadResourcesOptions['onBatch'],
 ): RunningWorker {
-  const worker = new Worker(file);
+  // No inherited flags: the worker needs none, and some would stop it (`--input-type` with `-e`).
+  const worker = new Worker(file, { execArgv: [] });
   worker.unref();
   const handed: number[] = [];
   let failed = false;

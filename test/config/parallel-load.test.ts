@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, mkdir, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -96,6 +97,19 @@ describe('loading with a worker thread (compiled loader)', () => {
     const one = await loadResources(where, files, new Map(), { parallel: false, yieldToEventLoop: async () => {} });
     expect(read).toEqual({ main: 2 * GLOSSARIES, worker: 0 });
     expect(two).toEqual(one);
+  });
+
+  it('starts the worker whatever flags the process was started with (`--input-type=module -e`)', () => {
+    const script = `const { loadResources } = await import(${JSON.stringify(pathToFileURL(path.join(ROOT, 'dist', 'config', 'parallel-load.js')).href)});
+const read = { main: 0, worker: 0 };
+const files = Array.from({ length: ${GLOSSARIES} }, (_, g) => 'glossaries/g' + g + '.yaml');
+const deadline = Date.now() + 15000;
+const wait = async () => { while (read.worker === 0 && Date.now() < deadline) await new Promise((r) => setImmediate(r)); };
+await loadResources({ root: ${JSON.stringify(repo)}, rootReal: ${JSON.stringify(repo)} }, files, new Map(), { parallel: true, yieldToEventLoop: wait, onBatch: (t, n) => (read[t] += n) });
+console.log(JSON.stringify(read));`;
+    const read = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })) as { main: number; worker: number };
+    expect(read.worker).toBeGreaterThan(0);
+    expect(read.main + read.worker).toBe(2 * GLOSSARIES);
   });
 
   it('starts no worker for a small repository', async () => {
