@@ -1,4 +1,4 @@
-import { access, realpath } from 'node:fs/promises';
+import { access, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Diagnostic } from '../lib/diagnostics.js';
 import { sortDiagnostics } from '../lib/diagnostics.js';
@@ -57,6 +57,10 @@ export async function loadRepository(options: LoadOptions): Promise<LoadResult> 
     rootReal = await realpath(root);
   } catch {
     return { diagnostics: [error('repository/not-found', `the repository folder ${root} does not exist`, '.', 1, 1)], files: [] };
+  }
+  // A file given as the repository would otherwise read as "no project config" plus a missing resource folder.
+  if ((await stat(rootReal).catch(() => undefined))?.isDirectory() === false) {
+    return { diagnostics: [error('repository/not-a-folder', `\`--dir\` ${root} is not a folder: give the folder of the repository`, '.', 1, 1)], files: [] };
   }
   const files = new Set<string>();
 

@@ -113,6 +113,14 @@ describe('loadRepository', () => {
     expect(result.diagnostics.map((d) => d.code)).toEqual(['repository/not-found']);
   });
 
+  it('says that --dir is not a folder when it names a file, and nothing else', async () => {
+    const dir = await tempRepo();
+    const result = await loadRepository({ dir: path.join(dir, 'termsync.yaml') });
+    expect(result.desired).toBeUndefined();
+    expect(result.diagnostics).toEqual([expect.objectContaining({ code: 'repository/not-a-folder', file: '.', line: 1, column: 1 })]);
+    expect(result.diagnostics[0]?.message).toBe(`\`--dir\` ${path.join(dir, 'termsync.yaml')} is not a folder: give the folder of the repository`);
+  });
+
   it('never returns a key-shaped value in any message, whatever rule quotes it', async () => {
     const dir = await tempRepo();
     const key = '3f9a2c71-5b0e-4d8a-9c1f-7e2b6a4d0c95:fx';

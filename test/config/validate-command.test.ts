@@ -32,6 +32,16 @@ describe('termsync validate', () => {
     expect(lines).toContain(`${FIXTURES}/rules/config-not-found/config/termsync.yaml:1:1: error: [config/not-found] no project config: expected config/termsync.yaml or termsync.yaml (see the contract for the format)`);
   });
 
+  it('prints one error when --dir names a file (exit 3)', async () => {
+    const run = await runCliCaptured(['validate', '--dir', 'package.json'], { cwd: ROOT });
+    expect(run.stdout.split('\n')).toEqual([
+      `package.json:1:1: error: [repository/not-a-folder] \`--dir\` ${path.join(ROOT, 'package.json')} is not a folder: give the folder of the repository`,
+      '1 error, 0 warnings in 0 files.',
+      '',
+    ]);
+    expect(run.code).toBe(3);
+  });
+
   it('prints GitHub workflow annotations with --format github', async () => {
     const run = await runCliCaptured(['validate', '--dir', `${FIXTURES}/rules/entries-wrong-separator`, '--format', 'github'], { cwd: ROOT });
     const [annotation] = run.stdout.split('\n');
