@@ -78,7 +78,13 @@ export async function loadRepository(options: LoadOptions): Promise<LoadResult> 
   let configYaml: YamlFile | undefined;
   const configFile = configAbsolute === undefined ? (DEFAULT_CONFIG_PATHS[0] as string) : relativePath(root, configAbsolute);
   if (configAbsolute === undefined || !(await exists(configAbsolute))) {
-    diagnostics.push(error('config/not-found', `no project config: expected ${options.configPath === undefined ? 'config/termsync.yaml or termsync.yaml' : configFile} (see the contract for the format)`, configFile, 1, 1));
+    // A --config path is named absolute: relative to the repository (the diagnostic's file) it
+    // would read as `../../x.yaml` next to a prefix relative to the working directory.
+    const message =
+      configAbsolute === undefined || options.configPath === undefined
+        ? 'no project config: expected config/termsync.yaml or termsync.yaml (see the contract for the format)'
+        : `no project config: the \`--config\` file ${configAbsolute} does not exist`;
+    diagnostics.push(error('config/not-found', message, configFile, 1, 1));
   } else {
     files.add(configFile);
     configYaml = readYaml(configAbsolute, configFile, diagnostics);

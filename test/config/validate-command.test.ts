@@ -65,6 +65,19 @@ describe('termsync validate', () => {
     expect(run.code).toBe(0);
   });
 
+  it('names a missing --config by its absolute path, never relative to --dir (validate and plan alike)', async () => {
+    const cwd = path.join(ROOT, FIXTURES);
+    const message = `no project config: the \`--config\` file ${path.join(cwd, 'nothere.yaml')} does not exist`;
+    const validate = await runCliCaptured(['validate', '--dir', 'rules/config-not-found', '--config', 'nothere.yaml'], { cwd });
+    expect(validate.stdout).toContain(`nothere.yaml:1:1: error: [config/not-found] ${message}\n`);
+    expect(validate.stdout).not.toContain('../');
+    expect(validate.code).toBe(3);
+    const plan = await runCliCaptured(['plan', '--dir', 'rules/config-not-found', '--config', 'nothere.yaml'], { cwd });
+    expect(plan.stderr).toContain(`nothere.yaml:1:1: error: [config/not-found] ${message}\n`);
+    expect(plan.stderr).not.toContain('../');
+    expect(plan.code).toBe(3);
+  });
+
   it('as a new user: a Windows spreadsheet export validates with warnings only', async () => {
     const run = await runCliCaptured(['validate', '--dir', `${FIXTURES}/new-user/windows-export`], { cwd: ROOT });
     expect(run.stdout).toMatch(/outdoor\.en-de\.csv:1:1: warning: \[entries\/bom\]/);
