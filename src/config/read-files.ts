@@ -53,6 +53,10 @@ function decodeUtf8(bytes: Buffer, file: string, code: string): { text?: string;
 
 /** The located error for bytes that are not valid UTF-8. */
 function invalidUtf8(bytes: Buffer, file: string, code: string): Diagnostic {
+  // Windows editors and spreadsheets save "Unicode" text as UTF-16 with a byte order mark: name
+  // the encoding rather than the first byte (FF or FE, never valid in UTF-8).
+  const order = bytes[0] === 0xff && bytes[1] === 0xfe ? 'little-endian' : bytes[0] === 0xfe && bytes[1] === 0xff ? 'big-endian' : undefined;
+  if (order !== undefined) return error(code, `saved as UTF-16 (${order}, it starts with a UTF-16 byte order mark): save the file as UTF-8`, file, 1, 1);
   const offset = firstInvalidUtf8(bytes);
   const { line, column } = bytePosition(bytes, offset);
   return error(code, `not valid UTF-8 (byte ${offset + 1}): save the file as UTF-8`, file, line, column);

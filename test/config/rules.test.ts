@@ -17,6 +17,7 @@ const CASES: readonly Expected[] = [
   ['yaml-duplicate-key', 'yaml/duplicate-key', 'glossaries/dup.yaml', 3, 1],
   ['yaml-not-a-mapping', 'yaml/not-a-mapping', 'glossaries/list.yaml', 1, 1],
   ['yaml-invalid-utf8', 'yaml/invalid-utf8', 'glossaries/latin1.yaml', 2, 9],
+  ['yaml-utf16', 'yaml/invalid-utf8', 'glossaries/notepad.yaml', 1, 1],
   ['yaml-warning', 'yaml/warning', 'glossaries/x.yaml', 2, 7, 'warning'],
   // resources and schema
   ['resource-unknown-kind', 'resource/unknown-kind', 'glossaries/x.yaml', 1, 7],
@@ -62,6 +63,7 @@ const CASES: readonly Expected[] = [
   ['entries-file-symlink-out', 'entries-file/outside-repo', 'glossaries/x.yaml', 6, 19],
   ['entries-file-extension', 'entries-file/extension', 'glossaries/x.yaml', 6, 19],
   ['entries-file-invalid-utf8', 'entries-file/invalid-utf8', 'glossaries/terms.tsv', 2, 14],
+  ['entries-file-utf16', 'entries-file/invalid-utf8', 'glossaries/terms.tsv', 1, 1],
   ['entries-file-not-a-file', 'entries-file/not-a-file', 'glossaries/x.yaml', 6, 19],
   // entries
   ['entries-duplicate-source', 'entries/duplicate-source', 'glossaries/terms.tsv', 4, 1],
@@ -151,6 +153,15 @@ describe('validation rules (one fixture repository per rule)', () => {
     expect(region.diagnostics.find((d) => d.code === 'lang/region-variant')?.message).toMatch(/"pt-BR".*base code "pt"/);
     const csv = await loadRepository({ dir: path.join(RULES, 'entries-wrong-separator') });
     expect(csv.diagnostics.find((d) => d.code === 'entries/wrong-separator')?.message).toMatch(/semicolon `;`/);
+  });
+
+  it('says that a file saved as UTF-16 (byte order mark FF FE or FE FF) must be saved as UTF-8', async () => {
+    for (const [fixture, order] of [['entries-file-utf16', 'little-endian'], ['yaml-utf16', 'big-endian']] as const) {
+      const { diagnostics } = await loadRepository({ dir: path.join(RULES, fixture) });
+      expect(diagnostics.map((d) => d.message)).toEqual([`saved as UTF-16 (${order}, it starts with a UTF-16 byte order mark): save the file as UTF-8`]);
+    }
+    const latin1 = await loadRepository({ dir: path.join(RULES, 'entries-file-invalid-utf8') });
+    expect(latin1.diagnostics.map((d) => d.message)).toEqual(['not valid UTF-8 (byte 29): save the file as UTF-8']);
   });
 
   it('names both lines of a duplicate source phrase', async () => {
