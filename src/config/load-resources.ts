@@ -70,7 +70,7 @@ export function loadResourceFile(repo: RepositoryRoot, file: string): LoadedReso
   if (resource?.kind === 'glossary') {
     for (const d of resource.dictionaries) {
       if (d.entriesFile !== undefined && d.entriesFileAt !== undefined) {
-        jobs.push({ root: repo.root, rootReal: repo.rootReal, resourceFile: file, declared: d.entriesFile, at: d.entriesFileAt, pair: d });
+        jobs.push({ root: repo.root, rootReal: repo.rootReal, resourceFile: file, declared: d.entriesFile, at: d.entriesFileAt, pair: { sourceLang: d.sourceLang, targetLang: d.targetLang } });
       }
     }
   }

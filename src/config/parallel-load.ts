@@ -2,40 +2,47 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { loadResourceFile, type RepositoryRoot, type ResourceOutcome } from './load-resources.js';
+import { loadResourceFile, type LoadedResource, type RepositoryRoot, type ResourceOutcome } from './load-resources.js';
 import { readEntriesBatch, type EntriesJob, type EntriesOutcome } from './read-entries.js';
 
-/** Resource files parsed between two turns of the event loop. */
+/** Resource files per batch: parsed by one thread, between two turns of the event loop. */
 const RESOURCE_BATCH = 10;
 
-/** Entries files per batch: a batch is read by one thread, its files decoded together. */
+/** Entries files per batch: read by one thread, their files decoded together. */
 export const ENTRIES_BATCH = 20;
 
-/** Below this many entries files, a second thread costs more to start than it saves. */
-export const PARALLEL_MIN_FILES = 5 * ENTRIES_BATCH;
+/** Below this many resource files, a second thread costs more to start than it saves. */
+export const PARALLEL_MIN_RESOURCES = 5 * RESOURCE_BATCH;
 
 /** Batches handed to the worker ahead of time, so that it never waits for the main thread. */
-const WORKER_AHEAD = 8;
+const WORKER_AHEAD = 4;
 
 /** The compiled worker; absent when the loader runs from the TypeScript sources (tests): then all runs here. */
 const WORKER_FILE = fileURLToPath(new URL('./load-worker.js', import.meta.url));
 
-export interface BatchRequest {
-  readonly id: number;
-  readonly jobs: readonly EntriesJob[];
-}
+/** Work for the worker: parse resource files, or read entries files. */
+export type BatchRequest = { readonly kind: 'resources'; readonly id: number; readonly files: readonly string[] } | { readonly kind: 'entries'; readonly id: number; readonly jobs: readonly EntriesJob[] };
 
 /** An entries outcome as it crosses threads: its entries are the range [start, end) of the batch's `packed`. */
 interface WireEntries extends Omit<EntriesOutcome, 'entries' | 'verbatim'> {
   readonly packed?: readonly [start: number, end: number];
 }
 
-export interface BatchReply {
+export interface EntriesReply {
+  readonly kind: 'entries';
   readonly id: number;
   readonly outcomes: readonly WireEntries[];
   /** The entries of every file of the batch, packed (see packBatch). */
   readonly packed: string;
 }
+
+export interface ResourcesReply {
+  readonly kind: 'resources';
+  readonly id: number;
+  readonly loaded: readonly LoadedResource[];
+}
+
+export type BatchReply = EntriesReply | ResourcesReply;
 
 /**
  * The entries of a batch as one string of `source TAB target LF` lines: one clone across threads
@@ -43,7 +50,7 @@ export interface BatchReply {
  * garbage collector. Canonical phrases never hold a tab or a line break (EntryCollector rejects
  * them), so the packing is unambiguous. A file whose entries are its own lines is sent as it is.
  */
-export function packBatch(outcomes: readonly EntriesOutcome[]): Omit<BatchReply, 'id'> {
+export function packBatch(outcomes: readonly EntriesOutcome[]): Pick<EntriesReply, 'outcomes' | 'packed'> {
   const parts: string[] = [];
   let length = 0;
   const wire = outcomes.map(({ entries, verbatim, ...rest }): WireEntries => {
@@ -79,107 +86,157 @@ export function unpackEntries(packed: string, start: number, end: number): Map<s
 }
 
 /** The outcomes of a batch as the worker read them (the inverse of packBatch). */
-export function unpackBatch({ outcomes, packed }: Omit<BatchReply, 'id'>): EntriesOutcome[] {
+export function unpackBatch({ outcomes, packed }: Pick<EntriesReply, 'outcomes' | 'packed'>): EntriesOutcome[] {
   return outcomes.map(({ packed: range, ...rest }) => (range === undefined ? rest : { ...rest, entries: unpackEntries(packed, range[0], range[1]) }));
 }
 
 export interface LoadResourcesOptions {
-  /** Read entries files in a worker thread too: `undefined` decides by the number of files and of CPUs. */
+  /** Use a worker thread too: `undefined` decides by the number of files and of CPUs. */
   readonly parallel?: boolean;
   /** Awaited between batches, so that timers and sockets keep running. */
   readonly yieldToEventLoop: () => Promise<void>;
-  /** Called for each batch of entries files read, with the thread that read it (for tests and metrics). */
-  readonly onBatch?: (thread: 'main' | 'worker', files: number) => void;
+  /** Called for each batch done, with the thread that did it and its number of files (for tests and metrics). */
+  readonly onBatch?: (thread: 'main' | 'worker', kind: 'resources' | 'entries', files: number) => void;
   /** The worker's module (tests); by default the compiled load-worker.js next to this module. */
   readonly workerFile?: string;
 }
 
 /**
- * Loads resource files with their entries files, outcomes in the order of `files`. The main thread
- * parses the YAML; entries files are queued in batches as their resources are parsed. With many
- * files and more than one CPU, a worker thread reads batches from that queue while the main thread
- * still parses YAML, then both read from it. Once the queue is empty, the main thread takes back
- * the batches handed to the worker and not delivered yet: it never waits for the worker, and a
- * worker that cannot start or crashes costs only the time of the batches it held.
+ * The work of a load: batches of resource files to parse, and batches of entries files to read,
+ * queued as the resources naming them are parsed. Results are kept by batch; entries jobs by the
+ * order in which their resources arrived, which need not be the order of the files.
+ */
+class Work {
+  readonly resourceBatches: (readonly string[])[] = [];
+  readonly resourceResults: (readonly LoadedResource[] | undefined)[] = [];
+  /** Every entries job queued so far; an entries batch is a range of it. */
+  readonly jobs: EntriesJob[] = [];
+  readonly entriesBatches: { readonly start: number; readonly end: number }[] = [];
+  readonly entriesResults: (readonly EntriesOutcome[] | undefined)[] = [];
+  /** Index in `jobs` of each resource file's first job, by file index. */
+  readonly firstJob: number[] = [];
+  private sealed = 0;
+  nextResources = 0;
+  nextEntries = 0;
+
+  constructor(files: readonly string[]) {
+    for (let i = 0; i < files.length; i += RESOURCE_BATCH) this.resourceBatches.push(files.slice(i, i + RESOURCE_BATCH));
+  }
+
+  /** Records a parsed batch of resources and queues their entries files. */
+  resourcesDone(id: number, loaded: readonly LoadedResource[]): void {
+    this.resourceResults[id] = loaded;
+    for (const [k, resource] of loaded.entries()) {
+      this.firstJob[id * RESOURCE_BATCH + k] = this.jobs.length;
+      this.jobs.push(...resource.jobs);
+    }
+    while (this.jobs.length - this.sealed >= ENTRIES_BATCH) this.seal(this.sealed + ENTRIES_BATCH);
+    // The last jobs form a smaller batch once no resource is left to parse.
+    if (this.resourceResults.filter(Boolean).length === this.resourceBatches.length && this.sealed < this.jobs.length) this.seal(this.jobs.length);
+  }
+
+  entriesDone(id: number, outcomes: readonly EntriesOutcome[]): void {
+    this.entriesResults[id] = outcomes;
+  }
+
+  takeResources(): number | undefined {
+    return this.nextResources < this.resourceBatches.length ? this.nextResources++ : undefined;
+  }
+
+  takeEntries(): number | undefined {
+    return this.nextEntries < this.entriesBatches.length ? this.nextEntries++ : undefined;
+  }
+
+  /** The outcomes in the order of the files. */
+  outcomes(): ResourceOutcome[] {
+    const all: ResourceOutcome[] = [];
+    for (const [id, loaded] of this.resourceResults.entries()) {
+      for (const [k, { jobs, ...rest }] of (loaded ?? []).entries()) {
+        const first = this.firstJob[id * RESOURCE_BATCH + k] ?? 0;
+        const entries: EntriesOutcome[] = [];
+        for (let j = first; j < first + jobs.length; j++) {
+          const batch = Math.floor(j / ENTRIES_BATCH);
+          // `verbatim` served the packing only: without it, outcomes do not depend on the thread that read them.
+          const { verbatim: _, ...outcome } = this.entriesResults[batch]?.[j - batch * ENTRIES_BATCH] ?? { diagnostics: [] };
+          entries.push(outcome);
+        }
+        all.push({ ...rest, entries });
+      }
+    }
+    return all;
+  }
+
+  private seal(end: number): void {
+    this.entriesBatches.push({ start: this.sealed, end });
+    this.sealed = end;
+  }
+}
+
+/**
+ * Loads resource files with their entries files, outcomes in the order of `files`. With many files
+ * and more than one CPU, a worker thread shares the work. Each thread prefers what it does best:
+ * the main thread reads entries files (their entries are then already where they are needed), the
+ * worker parses resource files (drafts are small to send back) and reads entries files only when
+ * no resource file is left. Once no work is left to take, the main thread takes back what the
+ * worker holds and has not delivered yet: it never waits for the worker, and a worker that cannot
+ * start or crashes costs only the time of the batches it held.
  */
 export async function loadResources(repo: RepositoryRoot, files: readonly string[], dirCache: Map<string, string | null>, options: LoadResourcesOptions): Promise<ResourceOutcome[]> {
-  const batches: EntriesJob[][] = [];
-  const results: (EntriesOutcome[] | undefined)[] = [];
-  let pending: EntriesJob[] = [];
-  let queued = 0;
-  const seal = (): void => {
-    if (pending.length === 0) return;
-    batches.push(pending);
-    pending = [];
-  };
-  let next = 0;
-  const take = (): number | undefined => (next < batches.length ? next++ : undefined);
-  let worker: RunningWorker | undefined;
+  const work = new Work(files);
   const workerFile = options.workerFile ?? WORKER_FILE;
-  const feed = (): void => {
-    if (worker === undefined && options.parallel !== false && next < batches.length && existsSync(workerFile)) {
-      if (options.parallel === true || (queued >= PARALLEL_MIN_FILES && availableParallelism() > 1)) worker = startWorker(workerFile, batches, results, options.onBatch);
-    }
-    worker?.feed(take);
-  };
-
-  const loaded = [];
+  const wanted = options.parallel ?? (files.length >= PARALLEL_MIN_RESOURCES && availableParallelism() > 1);
+  const worker = wanted && work.resourceBatches.length > 0 && existsSync(workerFile) ? startWorker(workerFile, repo, work, options.onBatch) : undefined;
   try {
-    for (const [i, file] of files.entries()) {
-      if (i > 0 && i % RESOURCE_BATCH === 0) {
-        feed();
-        await options.yieldToEventLoop();
+    worker?.feed();
+    for (;;) {
+      let id = work.takeEntries() ?? worker?.takeBack('entries');
+      if (id !== undefined) {
+        const batch = work.entriesBatches[id] as { start: number; end: number };
+        work.entriesDone(id, readEntriesBatch(work.jobs.slice(batch.start, batch.end), dirCache));
+        options.onBatch?.('main', 'entries', batch.end - batch.start);
+      } else {
+        id = work.takeResources() ?? worker?.takeBack('resources');
+        if (id === undefined) break;
+        const batch = work.resourceBatches[id] as string[];
+        work.resourcesDone(id, batch.map((file) => loadResourceFile(repo, file)));
+        options.onBatch?.('main', 'resources', batch.length);
       }
-      const resource = loadResourceFile(repo, file);
-      loaded.push(resource);
-      for (const job of resource.jobs) {
-        pending.push(job);
-        queued++;
-        if (pending.length === ENTRIES_BATCH) seal();
-      }
-    }
-    seal();
-    feed();
-    for (let index = take() ?? worker?.takeBack(); index !== undefined; index = take() ?? worker?.takeBack()) {
-      results[index] = readEntriesBatch(batches[index] as EntriesJob[], dirCache);
-      options.onBatch?.('main', (batches[index] as EntriesJob[]).length);
       await options.yieldToEventLoop();
-      worker?.feed(take);
+      worker?.feed();
     }
   } finally {
     await worker?.stop();
   }
-  // `verbatim` served the packing only: without it, outcomes do not depend on the thread that read them.
-  const outcomes = results.flatMap((r) => r ?? []).map(({ verbatim: _, ...outcome }) => outcome);
-  let at = 0;
-  return loaded.map(({ jobs, ...rest }) => ({ ...rest, entries: outcomes.slice(at, (at += jobs.length)) }));
+  return work.outcomes();
 }
 
 interface RunningWorker {
-  /** Hands the worker batches until it holds WORKER_AHEAD undelivered ones. */
-  feed(take: () => number | undefined): void;
-  /** The last batch handed to the worker and not delivered yet, which the caller now reads itself. */
-  takeBack(): number | undefined;
+  /** Hands the worker batches until it holds WORKER_AHEAD undelivered ones: resource files first. */
+  feed(): void;
+  /** The last batch of this kind handed to the worker and not delivered yet, which the caller now does itself. */
+  takeBack(kind: 'resources' | 'entries'): number | undefined;
   stop(): Promise<void>;
 }
 
-function startWorker(
-  file: string,
-  batches: readonly (readonly EntriesJob[])[],
-  results: (EntriesOutcome[] | undefined)[],
-  onBatch: LoadResourcesOptions['onBatch'],
-): RunningWorker {
+function startWorker(file: string, repo: RepositoryRoot, work: Work, onBatch: LoadResourcesOptions['onBatch']): RunningWorker {
   // No inherited flags: the worker needs none, and some would stop it (`--input-type` with `-e`).
-  const worker = new Worker(file, { execArgv: [] });
+  const worker = new Worker(file, { execArgv: [], workerData: { root: repo.root, rootReal: repo.rootReal } satisfies RepositoryRoot });
   worker.unref();
-  const handed: number[] = [];
+  const handed = { resources: [] as number[], entries: [] as number[] };
   let failed = false;
   worker.on('message', (reply: BatchReply) => {
-    const at = handed.indexOf(reply.id);
-    if (at === -1) return; // taken back meanwhile: the main thread has read it
-    handed.splice(at, 1);
-    results[reply.id] = unpackBatch(reply);
-    onBatch?.('worker', reply.outcomes.length);
+    const held = handed[reply.kind];
+    const at = held.indexOf(reply.id);
+    if (at === -1) return; // taken back meanwhile: the main thread has done it
+    held.splice(at, 1);
+    if (reply.kind === 'resources') {
+      work.resourcesDone(reply.id, reply.loaded);
+      onBatch?.('worker', 'resources', reply.loaded.length);
+    } else {
+      work.entriesDone(reply.id, unpackBatch(reply));
+      onBatch?.('worker', 'entries', reply.outcomes.length);
+    }
+    feed();
   });
   const fail = (): void => {
     failed = true;
@@ -187,18 +244,27 @@ function startWorker(
   worker.on('error', fail);
   worker.on('messageerror', fail);
   worker.on('exit', fail);
-  return {
-    feed(take) {
-      while (!failed && handed.length < WORKER_AHEAD) {
-        const id = take();
-        if (id === undefined) return;
-        handed.push(id);
-        const request: BatchRequest = { id, jobs: batches[id] as EntriesJob[] };
-        worker.postMessage(request);
+  const feed = (): void => {
+    while (!failed && handed.resources.length + handed.entries.length < WORKER_AHEAD) {
+      let request: BatchRequest;
+      const resources = work.takeResources();
+      if (resources !== undefined) {
+        handed.resources.push(resources);
+        request = { kind: 'resources', id: resources, files: work.resourceBatches[resources] as string[] };
+      } else {
+        const entries = work.takeEntries();
+        if (entries === undefined) return;
+        handed.entries.push(entries);
+        const batch = work.entriesBatches[entries] as { start: number; end: number };
+        request = { kind: 'entries', id: entries, jobs: work.jobs.slice(batch.start, batch.end) };
       }
-    },
-    takeBack() {
-      return handed.pop();
+      worker.postMessage(request);
+    }
+  };
+  return {
+    feed,
+    takeBack(kind) {
+      return handed[kind].pop();
     },
     async stop() {
       worker.removeAllListeners();

@@ -68,21 +68,23 @@ describe('loading with a worker thread (compiled loader)', () => {
     expect(clean?.dictionaries[1]?.entries.size).toBe(300);
   });
 
-  it('has the worker read batches, and every batch read exactly once', async () => {
+  it('has the worker parse resources and read entries files, and every batch done exactly once', async () => {
     const { loadResources } = await fromDist<ParallelLoad>('parallel-load.js');
     const files = Array.from({ length: GLOSSARIES }, (_, g) => `glossaries/g${g}.yaml`);
     const where = { root: repo, rootReal: await realpath(repo) };
-    const read = { main: 0, worker: 0 };
+    const done = { main: { resources: 0, entries: 0 }, worker: { resources: 0, entries: 0 } };
     const deadline = Date.now() + 15_000;
-    // The main thread waits at each turn until the worker has delivered a batch: the test does not
-    // depend on how fast the worker thread starts.
+    // The main thread waits at each turn until the worker has read a batch of entries files (it
+    // parses resources first): the test does not depend on how fast the worker thread starts.
     const waitForWorker = async (): Promise<void> => {
-      while (read.worker === 0 && Date.now() < deadline) await new Promise((resolve) => setImmediate(resolve));
+      while (done.worker.entries === 0 && Date.now() < deadline) await new Promise((resolve) => setImmediate(resolve));
     };
-    const two = await loadResources(where, files, new Map(), { parallel: true, yieldToEventLoop: waitForWorker, onBatch: (thread, n) => (read[thread] += n) });
+    const two = await loadResources(where, files, new Map(), { parallel: true, yieldToEventLoop: waitForWorker, onBatch: (thread, kind, n) => (done[thread][kind] += n) });
     const one = await loadResources(where, files, new Map(), { parallel: false, yieldToEventLoop: async () => {} });
-    expect(read.worker).toBeGreaterThan(0);
-    expect(read.main + read.worker).toBe(2 * GLOSSARIES);
+    expect(done.worker.resources).toBeGreaterThan(0);
+    expect(done.worker.entries).toBeGreaterThan(0);
+    expect(done.main.resources + done.worker.resources).toBe(GLOSSARIES);
+    expect(done.main.entries + done.worker.entries).toBe(2 * GLOSSARIES);
     expect(two).toEqual(one);
   });
 
@@ -93,7 +95,7 @@ describe('loading with a worker thread (compiled loader)', () => {
     const files = Array.from({ length: GLOSSARIES }, (_, g) => `glossaries/g${g}.yaml`);
     const where = { root: repo, rootReal: await realpath(repo) };
     const read = { main: 0, worker: 0 };
-    const two = await loadResources(where, files, new Map(), { parallel: true, workerFile: broken, yieldToEventLoop: () => new Promise((resolve) => setImmediate(resolve)), onBatch: (thread, n) => (read[thread] += n) });
+    const two = await loadResources(where, files, new Map(), { parallel: true, workerFile: broken, yieldToEventLoop: () => new Promise((resolve) => setImmediate(resolve)), onBatch: (thread, kind, n) => (read[thread] += kind === 'entries' ? n : 0) });
     const one = await loadResources(where, files, new Map(), { parallel: false, yieldToEventLoop: async () => {} });
     expect(read).toEqual({ main: 2 * GLOSSARIES, worker: 0 });
     expect(two).toEqual(one);
@@ -105,7 +107,7 @@ const read = { main: 0, worker: 0 };
 const files = Array.from({ length: ${GLOSSARIES} }, (_, g) => 'glossaries/g' + g + '.yaml');
 const deadline = Date.now() + 15000;
 const wait = async () => { while (read.worker === 0 && Date.now() < deadline) await new Promise((r) => setImmediate(r)); };
-await loadResources({ root: ${JSON.stringify(repo)}, rootReal: ${JSON.stringify(repo)} }, files, new Map(), { parallel: true, yieldToEventLoop: wait, onBatch: (t, n) => (read[t] += n) });
+await loadResources({ root: ${JSON.stringify(repo)}, rootReal: ${JSON.stringify(repo)} }, files, new Map(), { parallel: true, yieldToEventLoop: wait, onBatch: (t, kind, n) => (read[t] += kind === 'entries' ? n : 0) });
 console.log(JSON.stringify(read));`;
     const read = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })) as { main: number; worker: number };
     expect(read.worker).toBeGreaterThan(0);
@@ -119,7 +121,7 @@ console.log(JSON.stringify(read));`;
     const files = ['glossaries/g0.yaml', 'glossaries/g1.yaml'];
     expect(loadResourceFile(where, files[0] as string).jobs).toHaveLength(2);
     const read = { main: 0, worker: 0 };
-    await loadResources(where, files, new Map(), { yieldToEventLoop: async () => {}, onBatch: (thread, n) => (read[thread] += n) });
+    await loadResources(where, files, new Map(), { yieldToEventLoop: async () => {}, onBatch: (thread, kind, n) => (read[thread] += kind === 'entries' ? n : 0) });
     expect(read).toEqual({ main: 4, worker: 0 });
   });
 });
