@@ -160,7 +160,7 @@ export interface EntriesFileBytes {
   readonly diagnostics: Diagnostic[];
 }
 
-type Opened = { readonly problem: 'none'; readonly fd: number } | { readonly problem: 'missing' | 'broken-link' | 'outside' };
+type Opened = { readonly problem: 'none'; readonly fd: number } | { readonly problem: 'missing' | 'broken-link' | 'link-loop' | 'outside' };
 
 /**
  * Opens a file only if its real location is inside the repository. The folder's real path is
@@ -194,7 +194,9 @@ function openInside(rootReal: string, absolute: string, dirCache: Map<string, st
   let real: string;
   try {
     real = realpathSync.native(candidate);
-  } catch {
+  } catch (caught) {
+    // a → b → a: the link exists and is not broken, it never ends.
+    if ((caught as NodeJS.ErrnoException).code === 'ELOOP') return { problem: 'link-loop' };
     let link = false;
     try {
       link = lstatSync(candidate).isSymbolicLink();
@@ -241,6 +243,7 @@ export function readEntriesFile(
   }
   if (opened.problem === 'missing') return fail('entries-file/missing', `\`entries_file\` ${show(declared)} does not exist (looked for ${file})`);
   if (opened.problem === 'broken-link') return fail('entries-file/missing', `\`entries_file\` ${show(declared)} is a broken symbolic link`);
+  if (opened.problem === 'link-loop') return fail('entries-file/unreadable', `\`entries_file\` ${show(declared)} is a symbolic link loop (ELOOP): the link leads back to itself`);
   if (opened.problem !== 'none') return fail('entries-file/outside-repo', `\`entries_file\` ${show(declared)} is a symbolic link that points outside the repository`);
   let bytes: Buffer;
   try {
@@ -257,6 +260,16 @@ export function readEntriesFile(
   }
   if (!isUtf8(bytes)) return { file, diagnostics: [invalidUtf8(bytes, file, 'entries-file/invalid-utf8')] };
   return { bytes, format: extension === '.tsv' ? 'tsv' : 'csv', file, diagnostics: [] };
+}
+
+/** Only asked of symbolic links (rare), so the extra system call costs nothing in the usual repository. */
+function isLinkLoop(absolute: string): boolean {
+  try {
+    realpathSync.native(absolute);
+    return false;
+  } catch (caught) {
+    return (caught as NodeJS.ErrnoException).code === 'ELOOP';
+  }
 }
 
 /**
@@ -285,7 +298,12 @@ export async function findResourceFiles(root: string, folders: readonly string[]
       const full = path.join(entry.parentPath, entry.name);
       const rel = relativePath(root, full);
       if (rel.split('/').some((part) => part.startsWith('.'))) continue;
-      if (rel !== exclude) found.add(rel);
+      if (rel === exclude) continue;
+      if (entry.isSymbolicLink() && isLinkLoop(full)) {
+        diagnostics.push(error('file/unreadable', 'cannot read the file: it is a symbolic link loop (ELOOP), the link leads back to itself', rel, 1, 1));
+        continue;
+      }
+      found.add(rel);
     }
   }
   return { files: [...found].sort(), diagnostics };

@@ -23,6 +23,7 @@ const CASES: readonly Expected[] = [
   ['resource-unknown-kind', 'resource/unknown-kind', 'glossaries/x.yaml', 1, 7],
   ['resource-missing-kind', 'resource/missing-kind', 'glossaries/x.yaml', 2, 1],
   ['resource-duplicate-name', 'resource/duplicate-name', 'glossaries/b.yaml', 1, 1],
+  ['resource-symlink-loop', 'file/unreadable', 'glossaries/loop.yaml', 1, 1],
   ['resource-outside-repo', 'resource/outside-repo', 'glossaries/linked.yaml', 1, 1],
   ['schema-unknown-field', 'schema/unknown-field', 'glossaries/x.yaml', 3, 1],
   ['schema-unknown-nested-field', 'schema/unknown-field', 'glossaries/x.yaml', 6, 5],
@@ -64,6 +65,7 @@ const CASES: readonly Expected[] = [
   ['entries-file-extension', 'entries-file/extension', 'glossaries/x.yaml', 6, 19],
   ['entries-file-invalid-utf8', 'entries-file/invalid-utf8', 'glossaries/terms.tsv', 2, 14],
   ['entries-file-utf16', 'entries-file/invalid-utf8', 'glossaries/terms.tsv', 1, 1],
+  ['entries-file-symlink-loop', 'entries-file/unreadable', 'glossaries/x.yaml', 6, 19],
   ['entries-file-not-a-file', 'entries-file/not-a-file', 'glossaries/x.yaml', 6, 19],
   // entries
   ['entries-duplicate-source', 'entries/duplicate-source', 'glossaries/terms.tsv', 4, 1],
@@ -162,6 +164,13 @@ describe('validation rules (one fixture repository per rule)', () => {
     }
     const latin1 = await loadRepository({ dir: path.join(RULES, 'entries-file-invalid-utf8') });
     expect(latin1.diagnostics.map((d) => d.message)).toEqual(['not valid UTF-8 (byte 29): save the file as UTF-8']);
+  });
+
+  it('calls a symbolic link loop a loop, not a broken link', async () => {
+    const entries = await loadRepository({ dir: path.join(RULES, 'entries-file-symlink-loop') });
+    expect(entries.diagnostics.map((d) => d.message)).toEqual(['`entries_file` "a.tsv" is a symbolic link loop (ELOOP): the link leads back to itself']);
+    const resource = await loadRepository({ dir: path.join(RULES, 'resource-symlink-loop') });
+    expect(resource.diagnostics.map((d) => d.message)).toEqual(['cannot read the file: it is a symbolic link loop (ELOOP), the link leads back to itself']);
   });
 
   it('names both lines of a duplicate source phrase', async () => {
