@@ -36,6 +36,9 @@ export const configuredRulesSchema = z
   .record(z.string(), z.record(z.string(), z.string()))
   .meta({ description: 'category → rule → option, e.g. punctuation: { apostrophe: use_curly_apostrophes }' });
 
+/** Custom instructions the service enables per style rule list (spec, "Limits"). */
+export const MAX_INSTRUCTIONS = 200;
+
 export const styleRulesSchema = z.strictObject({
   kind: z.literal('style_rules'),
   name: z.string().min(1).max(1024),
@@ -43,7 +46,7 @@ export const styleRulesSchema = z.strictObject({
   prevent_destroy: z.boolean().default(false),
   renamed_from: z.string().min(1).optional(),
   configured_rules: configuredRulesSchema.default({}),
-  custom_instructions: z.array(instructionSchema).max(200).default([]),
+  custom_instructions: z.array(instructionSchema).max(MAX_INSTRUCTIONS).default([]),
 });
 
 export const resourceSchema = z.discriminatedUnion('kind', [glossarySchema, styleRulesSchema]);

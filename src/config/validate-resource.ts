@@ -8,7 +8,7 @@ import { error, show, warning } from './diagnostic.js';
 import { checkLanguage, GLOSSARY_LANGUAGES, languageList } from './languages.js';
 import { emptyDictionary } from './read-entries.js';
 import { positionAt, positionOfNode, type YamlFile } from './parse-yaml.js';
-import { glossarySchema, styleRulesSchema } from './schemas.js';
+import { glossarySchema, MAX_INSTRUCTIONS, styleRulesSchema } from './schemas.js';
 import { describeType, schemaDiagnostics, type RuleForIssue } from './validate-schema.js';
 
 export const RESOURCE_KINDS = ['glossary', 'style_rules'] as const;
@@ -187,9 +187,18 @@ function validateGlossary(yaml: YamlFile): { resource?: GlossaryDraft; diagnosti
   return { resource, diagnostics };
 }
 
+/** The schema reports a list too long at the list; the user needs the first item over the limit. */
+function atFirstInstructionOver(yaml: YamlFile, d: Diagnostic): Diagnostic {
+  if (d.code !== 'style/too-many-instructions') return d;
+  const list = yaml.value['custom_instructions'];
+  const count = Array.isArray(list) ? list.length : MAX_INSTRUCTIONS + 1;
+  const at = ref(yaml, ['custom_instructions', MAX_INSTRUCTIONS]);
+  return { ...d, line: at.line, column: at.column, message: `custom instruction ${MAX_INSTRUCTIONS + 1} of ${count} is over the limit: the service enables at most ${MAX_INSTRUCTIONS} per list` };
+}
+
 function validateStyleRules(yaml: YamlFile): { resource?: DesiredStyleRules; diagnostics: Diagnostic[] } {
   const parsed = styleRulesSchema.safeParse(yaml.value);
-  if (!parsed.success) return { diagnostics: schemaDiagnostics(yaml, styleRulesSchema, parsed.error.issues, styleRules) };
+  if (!parsed.success) return { diagnostics: schemaDiagnostics(yaml, styleRulesSchema, parsed.error.issues, styleRules).map((d) => atFirstInstructionOver(yaml, d)) };
   const input = parsed.data;
   const diagnostics: Diagnostic[] = [];
   const language = checkLang(input.language, 'style_rules', ref(yaml, ['language']), diagnostics);

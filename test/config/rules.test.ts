@@ -50,7 +50,7 @@ const CASES: readonly Expected[] = [
   ['style-language', 'style/language', 'glossaries/s.yaml', 3, 11],
   ['style-name-too-long', 'style/name-too-long', 'glossaries/s.yaml', 2, 7],
   ['style-prompt-too-long', 'style/prompt-too-long', 'glossaries/s.yaml', 6, 13],
-  ['style-too-many-instructions', 'style/too-many-instructions', 'glossaries/s.yaml', 5, 3],
+  ['style-too-many-instructions', 'style/too-many-instructions', 'glossaries/s.yaml', 405, 5],
   ['style-duplicate-label', 'style/duplicate-label', 'glossaries/s.yaml', 7, 12],
   ['style-blank-text', 'style/blank-text', 'glossaries/s.yaml', 5, 12],
   ['style-empty-category', 'style/empty-category', 'glossaries/s.yaml', 5, 3],
@@ -171,6 +171,11 @@ describe('validation rules (one fixture repository per rule)', () => {
     expect(entries.diagnostics.map((d) => d.message)).toEqual(['`entries_file` "a.tsv" is a symbolic link loop (ELOOP): the link leads back to itself']);
     const resource = await loadRepository({ dir: path.join(RULES, 'resource-symlink-loop') });
     expect(resource.diagnostics.map((d) => d.message)).toEqual(['cannot read the file: it is a symbolic link loop (ELOOP), the link leads back to itself']);
+  });
+
+  it('points at the first custom instruction over the limit of 200', async () => {
+    const { diagnostics } = await loadRepository({ dir: path.join(RULES, 'style-too-many-instructions') });
+    expect(diagnostics.map((d) => d.message)).toEqual(['custom instruction 201 of 201 is over the limit: the service enables at most 200 per list']);
   });
 
   it('names both lines of a duplicate source phrase', async () => {
