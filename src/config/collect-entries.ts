@@ -14,6 +14,70 @@ const CHANGE_RULES: Record<CanonicalChange, { code: string; text: string }> = {
   whitespace: { code: 'entries/whitespace-trimmed', text: 'surrounding whitespace trimmed' },
 };
 
+/** Names of the characters canonicalPhrase trims (exactly JavaScript's `\s` and U+FEFF), as Unicode names them. */
+const SPACE_NAMES: Readonly<Record<number, string>> = {
+  0x09: 'CHARACTER TABULATION',
+  0x0a: 'LINE FEED',
+  0x0b: 'LINE TABULATION',
+  0x0c: 'FORM FEED',
+  0x0d: 'CARRIAGE RETURN',
+  0x20: 'SPACE',
+  0xa0: 'NO-BREAK SPACE',
+  0x1680: 'OGHAM SPACE MARK',
+  0x2000: 'EN QUAD',
+  0x2001: 'EM QUAD',
+  0x2002: 'EN SPACE',
+  0x2003: 'EM SPACE',
+  0x2004: 'THREE-PER-EM SPACE',
+  0x2005: 'FOUR-PER-EM SPACE',
+  0x2006: 'SIX-PER-EM SPACE',
+  0x2007: 'FIGURE SPACE',
+  0x2008: 'PUNCTUATION SPACE',
+  0x2009: 'THIN SPACE',
+  0x200a: 'HAIR SPACE',
+  0x2028: 'LINE SEPARATOR',
+  0x2029: 'PARAGRAPH SEPARATOR',
+  0x202f: 'NARROW NO-BREAK SPACE',
+  0x205f: 'MEDIUM MATHEMATICAL SPACE',
+  0x3000: 'IDEOGRAPHIC SPACE',
+  0xfeff: 'ZERO WIDTH NO-BREAK SPACE',
+};
+
+/** `U+3000 IDEOGRAPHIC SPACE ×2, U+0020 SPACE`: a run of trimmed characters, repeats counted. */
+function describeSpaces(run: string): string {
+  const parts: string[] = [];
+  let i = 0;
+  while (i < run.length) {
+    let n = 1;
+    while (run[i + n] === run[i]) n++;
+    const name = SPACE_NAMES[run.charCodeAt(i)];
+    parts.push(`${codePointName(run, i)}${name === undefined ? '' : ` ${name}`}${n > 1 ? ` ×${n}` : ''}`);
+    i += n;
+  }
+  return parts.join(', ');
+}
+
+/**
+ * What the whitespace trim removed, for the warning: a no-break or ideographic space looks like
+ * nothing in a message, so the characters are named unless all of them were plain spaces.
+ * Only runs for phrases that produce a warning (never on the fast path of `add`).
+ */
+function trimmedDetail(raw: string): string {
+  const text = raw.replace(/\r\n?/g, '\n');
+  // Scanned from each end (a `[\s]*$` regex would retry at every inner space: quadratic).
+  let a = 0;
+  while (a < text.length && SPACE_NAMES[text.charCodeAt(a)] !== undefined) a++;
+  let b = text.length;
+  while (b > a && SPACE_NAMES[text.charCodeAt(b - 1)] !== undefined) b--;
+  const start = text.slice(0, a);
+  const rest = text.slice(a);
+  const end = text.slice(b);
+  if (/^ *$/.test(start + end)) return '';
+  if (rest === '') return ` (removed ${describeSpaces(start)}: the whole phrase)`;
+  const sides = [start === '' ? '' : `${describeSpaces(start)} at the start`, end === '' ? '' : `${describeSpaces(end)} at the end`].filter((side) => side !== '');
+  return ` (removed ${sides.join('; ')})`;
+}
+
 // Any C0 control (tab, LF, CR included), DEL, C1, or any code unit from U+0300 up (a range of code
 // units, not a combined character): everything the slow path must look at.
 // eslint-disable-next-line no-control-regex, no-misleading-character-class
@@ -152,7 +216,8 @@ export class EntryCollector {
       this.canonicalWarnings++;
       for (const change of canonicalChanges(raw)) {
         const rule = CHANGE_RULES[change];
-        this.diagnostics.push(warning(rule.code, `${role} phrase ${show(phrase)}: ${rule.text}`, this.file, line, columnOf(column)));
+        const detail = change === 'whitespace' ? trimmedDetail(raw) : '';
+        this.diagnostics.push(warning(rule.code, `${role} phrase ${show(phrase)}: ${rule.text}${detail}`, this.file, line, columnOf(column)));
       }
     }
     return phrase;

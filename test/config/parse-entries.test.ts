@@ -25,6 +25,22 @@ describe('parseEntries (TSV)', () => {
     ]);
   });
 
+  it('names the whitespace it trimmed unless it was plain spaces', () => {
+    const text = 'nb\u00a0\tnbsp\n  padded \tgepolstert\n\u3000\u3000wide\u2009\u2009 \tbreit\n';
+    const { entries, diagnostics } = parseEntries(text, 'tsv', pair, 't.tsv');
+    expect([...entries.keys()]).toEqual(['nb', 'padded', 'wide']);
+    expect(diagnostics.map((d) => d.message)).toEqual([
+      'source phrase "nb": surrounding whitespace trimmed (removed U+00A0 NO-BREAK SPACE at the end)',
+      'source phrase "padded": surrounding whitespace trimmed',
+      'source phrase "wide": surrounding whitespace trimmed (removed U+3000 IDEOGRAPHIC SPACE ×2 at the start; U+2009 THIN SPACE ×2, U+0020 SPACE at the end)',
+    ]);
+    const blank = parseEntries('\u00a0 \tleer\n', 'tsv', pair, 't.tsv');
+    expect(blank.diagnostics.map((d) => d.message)).toEqual([
+      'source phrase "": surrounding whitespace trimmed (removed U+00A0 NO-BREAK SPACE, U+0020 SPACE: the whole phrase)',
+      'empty source phrase',
+    ]);
+  });
+
   it('treats old Mac CR line breaks as line breaks', () => {
     const { entries } = parseEntries('cart\tWarenkorb\rcheckout\tKasse\r', 'tsv', pair, 't.tsv');
     expect(entries.size).toBe(2);

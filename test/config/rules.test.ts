@@ -178,6 +178,13 @@ describe('validation rules (one fixture repository per rule)', () => {
     expect(diagnostics.map((d) => d.message)).toEqual(['custom instruction 201 of 201 is over the limit: the service enables at most 200 per list']);
   });
 
+  it('names the whitespace characters it trimmed', async () => {
+    const { diagnostics } = await loadRepository({ dir: path.join(RULES, 'entries-whitespace-trimmed') });
+    expect(diagnostics.map((d) => d.message)).toEqual([
+      'target phrase "Kasse": surrounding whitespace trimmed (removed U+00A0 NO-BREAK SPACE at the start; U+3000 IDEOGRAPHIC SPACE at the end)',
+    ]);
+  });
+
   it('names both lines of a duplicate source phrase', async () => {
     const { diagnostics } = await loadRepository({ dir: path.join(RULES, 'entries-duplicate-source') });
     expect(diagnostics.find((d) => d.code === 'entries/duplicate-source')?.message).toMatch(/lines 2 and 4/);
