@@ -6,7 +6,11 @@ import type { Diagnostic } from '../lib/diagnostics.js';
 import type { SourceRef } from '../model/desired.js';
 import { error, show, warning } from './diagnostic.js';
 
-/** The service's glossary size limit; an entries file larger than this is refused before it is read. */
+/**
+ * The service's glossary size limit; an entries file larger than this is refused before it is
+ * read (a bound on memory), even though CRLF, quoting or padding may make a file larger than the
+ * entries it uploads: the message says so.
+ */
 export const MAX_ENTRIES_FILE_BYTES = 10 * 1024 * 1024;
 
 
@@ -250,7 +254,10 @@ export function readEntriesFile(
     const info = fstatSync(opened.fd);
     if (!info.isFile()) return fail('entries-file/not-a-file', `\`entries_file\` ${show(declared)} is not a regular file`);
     if (info.size > MAX_ENTRIES_FILE_BYTES) {
-      return fail('entries-file/too-large', `\`entries_file\` ${show(declared)} is ${info.size} bytes; a glossary may hold at most ${MAX_ENTRIES_FILE_BYTES} bytes (10 MiB)`);
+      return fail(
+        'entries-file/too-large',
+        `\`entries_file\` ${show(declared)} is ${info.size} bytes, so it is not read: the 10 MiB limit (${MAX_ENTRIES_FILE_BYTES} bytes) applies to the glossary's entries as uploaded (TSV, all dictionaries together), and a larger file may hold fewer bytes of entries because of CRLF line breaks, CSV quoting, language columns or padding: save it as TSV with LF line breaks and no padding, or split the entries over several glossaries`,
+      );
     }
     bytes = readDescriptor(opened.fd, info.size);
   } catch (caught) {

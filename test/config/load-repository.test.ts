@@ -167,6 +167,9 @@ describe('loadRepository', () => {
     await truncate(huge, 10 * 1024 * 1024 + 1);
     const { diagnostics } = await loadRepository({ dir });
     expect(diagnostics).toEqual([expect.objectContaining({ code: 'entries-file/too-large', file: 'glossaries/x.yaml', line: 6, column: 19 })]);
+    expect(diagnostics[0]?.message).toBe(
+      '`entries_file` "huge.en-de.tsv" is 10485761 bytes, so it is not read: the 10 MiB limit (10485760 bytes) applies to the glossary\'s entries as uploaded (TSV, all dictionaries together), and a larger file may hold fewer bytes of entries because of CRLF line breaks, CSV quoting, language columns or padding: save it as TSV with LF line breaks and no padding, or split the entries over several glossaries',
+    );
   });
 
   it('keeps configured-rules categories and rules named __proto__ or constructor', async () => {
