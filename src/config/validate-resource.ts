@@ -134,6 +134,9 @@ function validateGlossary(yaml: YamlFile): { resource?: GlossaryDraft; diagnosti
   const input = parsed.data;
   const diagnostics: Diagnostic[] = [];
   const nameAt = ref(yaml, ['name']);
+  if (input.name.trim() === '') {
+    diagnostics.push(error('glossary/blank-name', 'glossary `name` is only whitespace; the service requires a name', yaml.file, nameAt.line, nameAt.column));
+  }
   if (byteLength(input.name) > MAX_PHRASE_BYTES) {
     diagnostics.push(error('glossary/name-too-long', `glossary name is ${byteLength(input.name)} UTF-8 bytes; the limit is ${MAX_PHRASE_BYTES}`, yaml.file, nameAt.line, nameAt.column));
   }
@@ -262,7 +265,7 @@ function checkInstructionLanguage(yaml: YamlFile, raw: string, path: readonly Pr
  * `configured_rules` rebuilt from the parsed YAML into prototype-less objects: a category or rule
  * named `__proto__` or `constructor` is kept as an own key (a plain object would swallow
  * `__proto__` as its prototype). The shape was checked by the schema; the service also refuses an
- * empty category and a blank option.
+ * empty category, a blank rule name and a blank option.
  */
 function readConfiguredRules(yaml: YamlFile, diagnostics: Diagnostic[]): ConfiguredRules {
   const rules = Object.create(null) as Record<string, Record<string, string>>;
@@ -281,6 +284,10 @@ function readConfiguredRules(yaml: YamlFile, diagnostics: Diagnostic[]): Configu
       diagnostics.push(error('style/empty-category', `configured rules category ${show(category)} ${why}; the service refuses it`, yaml.file, at.line, at.column));
     }
     for (const [rule, option] of entries) {
+      if (rule.trim() === '') {
+        const ruleAt = ref(yaml, ['configured_rules', category, rule], 'key');
+        diagnostics.push(error('style/blank-text', `configured rule name ${show(rule)} in category ${show(category)} is empty or only whitespace; the service refuses it`, yaml.file, ruleAt.line, ruleAt.column));
+      }
       const optionAt = ref(yaml, ['configured_rules', category, rule]);
       if (typeof option !== 'string') {
         diagnostics.push(error('style/configured-rules-shape', `configured rule ${show(rule)} must map to an option (text)`, yaml.file, optionAt.line, optionAt.column));

@@ -37,6 +37,7 @@ const CASES: readonly Expected[] = [
   ['glossary-duplicate-pair', 'glossary/duplicate-pair', 'glossaries/x.yaml', 8, 5],
   ['glossary-name-too-long', 'glossary/name-too-long', 'glossaries/x.yaml', 2, 7],
   ['glossary-entries-source', 'glossary/entries-source', 'glossaries/x.yaml', 4, 5],
+  ['glossary-blank-name', 'glossary/blank-name', 'glossaries/x.yaml', 2, 7],
   ['glossary-v2-v3-same-name', 'glossary/v2-v3-same-name', 'glossaries/b.yaml', 1, 1],
   // languages
   ['lang-unknown', 'lang/unknown', 'glossaries/x.yaml', 5, 18],
@@ -53,6 +54,7 @@ const CASES: readonly Expected[] = [
   ['style-too-many-instructions', 'style/too-many-instructions', 'glossaries/s.yaml', 405, 5],
   ['style-duplicate-label', 'style/duplicate-label', 'glossaries/s.yaml', 7, 12],
   ['style-blank-text', 'style/blank-text', 'glossaries/s.yaml', 5, 12],
+  ['style-blank-rule-name', 'style/blank-text', 'glossaries/s.yaml', 6, 5],
   ['style-empty-category', 'style/empty-category', 'glossaries/s.yaml', 5, 3],
   ['style-blank-option', 'style/blank-option', 'glossaries/s.yaml', 6, 17],
   ['style-instruction-language', 'style/instruction-language', 'glossaries/s.yaml', 7, 22],
