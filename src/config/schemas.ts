@@ -7,6 +7,14 @@ import { GLOSSARY_LANGUAGES, STYLE_RULE_LANGUAGES } from './languages.js';
  * the enumeration to editors through `meta`.
  */
 
+/*
+ * Texts the loader refuses when they are only whitespace (validate-resource.ts: glossary/blank-name,
+ * style/blank-text, style/empty-category, style/blank-option, as the service does). The check stays
+ * in the loader, which gives located messages; editors learn it from the JSON Schema through this
+ * pattern (at least one character that is not whitespace: the same set as String#trim).
+ */
+const NOT_BLANK = '\\S';
+
 const glossaryLanguage = z.string().meta({ enum: [...GLOSSARY_LANGUAGES], description: 'Glossary language code (lowercase)' });
 const styleLanguage = z.string().meta({ enum: [...STYLE_RULE_LANGUAGES], description: 'Target language of the rules' });
 
@@ -19,7 +27,7 @@ export const dictionarySchema = z.strictObject({
 
 export const glossarySchema = z.strictObject({
   kind: z.literal('glossary'),
-  name: z.string().min(1).meta({ description: 'Identity on the service (at most 1024 UTF-8 bytes)' }),
+  name: z.string().min(1).meta({ description: 'Identity on the service (at most 1024 UTF-8 bytes)', pattern: NOT_BLANK }),
   api: z.enum(['v2', 'v3']).default('v3'),
   prevent_destroy: z.boolean().default(false),
   renamed_from: z.string().min(1).optional(),
@@ -27,13 +35,13 @@ export const glossarySchema = z.strictObject({
 });
 
 export const instructionSchema = z.strictObject({
-  label: z.string().min(1),
-  prompt: z.string().min(1).max(300),
+  label: z.string().min(1).meta({ pattern: NOT_BLANK }),
+  prompt: z.string().min(1).max(300).meta({ pattern: NOT_BLANK }),
   source_language: z.string().min(1).optional(),
 });
 
 export const configuredRulesSchema = z
-  .record(z.string(), z.record(z.string(), z.string()))
+  .record(z.string().meta({ pattern: NOT_BLANK }), z.record(z.string().meta({ pattern: NOT_BLANK }), z.string().meta({ pattern: NOT_BLANK })).meta({ minProperties: 1 }))
   .meta({ description: 'category → rule → option, e.g. punctuation: { apostrophe: use_curly_apostrophes }' });
 
 /** Custom instructions the service enables per style rule list (spec, "Limits"). */
@@ -41,7 +49,7 @@ export const MAX_INSTRUCTIONS = 200;
 
 export const styleRulesSchema = z.strictObject({
   kind: z.literal('style_rules'),
-  name: z.string().min(1).max(1024),
+  name: z.string().min(1).max(1024).meta({ pattern: NOT_BLANK }),
   language: styleLanguage,
   prevent_destroy: z.boolean().default(false),
   renamed_from: z.string().min(1).optional(),
