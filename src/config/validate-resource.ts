@@ -87,6 +87,29 @@ function byteLength(text: string): number {
   return Buffer.byteLength(text, 'utf8');
 }
 
+/** How a YAML value with a collection tag (parsed to a Set, Map or bytes) is named: never "a mapping". */
+function describeTagged(value: unknown): string | undefined {
+  if (value instanceof Set) return 'a YAML !!set (a set of keys without values)';
+  if (value instanceof Map) return 'a YAML !!omap or !!pairs (write a plain mapping)';
+  if (value instanceof Uint8Array) return 'YAML !!binary data';
+  return undefined;
+}
+
+/**
+ * `!!set`, `!!omap`/`!!pairs` and `!!binary` values are objects, which the schema messages would
+ * call "a mapping" ("expected a mapping, got a mapping"). Needs `reportInput` on the parse.
+ */
+function withTaggedValues(rules: RuleForIssue): RuleForIssue {
+  return (issue, path, missing) => {
+    const custom = rules(issue, path, missing);
+    if (custom !== undefined || issue.code !== 'invalid_type') return custom;
+    const got = describeTagged(issue.input);
+    if (got === undefined) return undefined;
+    const expected = issue.expected === 'array' ? 'a list' : issue.expected === 'object' || issue.expected === 'record' ? 'a mapping' : `a ${issue.expected}`;
+    return { code: 'schema/invalid-type', message: `\`${path}\`: expected ${expected}, got ${got}` };
+  };
+}
+
 const glossaryRules: RuleForIssue = (issue, path) => {
   if (path === 'api') return { code: 'glossary/unknown-api', message: 'unknown glossary `api`: expected "v3" (multilingual, the default) or "v2" (legacy, one dictionary)' };
   if (/^dictionaries\.\d+\.entries\./.test(path) && issue.code === 'invalid_type') {
@@ -129,8 +152,8 @@ function inlineEntries(yaml: YamlFile, index: number, diagnostics: Diagnostic[])
 }
 
 function validateGlossary(yaml: YamlFile): { resource?: GlossaryDraft; diagnostics: Diagnostic[] } {
-  const parsed = glossarySchema.safeParse(yaml.value);
-  if (!parsed.success) return { diagnostics: schemaDiagnostics(yaml, glossarySchema, parsed.error.issues, glossaryRules) };
+  const parsed = glossarySchema.safeParse(yaml.value, { reportInput: true });
+  if (!parsed.success) return { diagnostics: schemaDiagnostics(yaml, glossarySchema, parsed.error.issues, withTaggedValues(glossaryRules)) };
   const input = parsed.data;
   const diagnostics: Diagnostic[] = [];
   const nameAt = ref(yaml, ['name']);
@@ -200,8 +223,8 @@ function atFirstInstructionOver(yaml: YamlFile, d: Diagnostic): Diagnostic {
 }
 
 function validateStyleRules(yaml: YamlFile): { resource?: DesiredStyleRules; diagnostics: Diagnostic[] } {
-  const parsed = styleRulesSchema.safeParse(yaml.value);
-  if (!parsed.success) return { diagnostics: schemaDiagnostics(yaml, styleRulesSchema, parsed.error.issues, styleRules).map((d) => atFirstInstructionOver(yaml, d)) };
+  const parsed = styleRulesSchema.safeParse(yaml.value, { reportInput: true });
+  if (!parsed.success) return { diagnostics: schemaDiagnostics(yaml, styleRulesSchema, parsed.error.issues, withTaggedValues(styleRules)).map((d) => atFirstInstructionOver(yaml, d)) };
   const input = parsed.data;
   const diagnostics: Diagnostic[] = [];
   const language = checkLang(input.language, 'style_rules', ref(yaml, ['language']), diagnostics);

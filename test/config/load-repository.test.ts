@@ -150,6 +150,22 @@ describe('loadRepository', () => {
     expect(diagnostics).toEqual([expect.objectContaining({ code: 'schema/invalid-type', message: '`dictionaries.0.entries`: expected a mapping, got null' })]);
   });
 
+  it('names YAML !!set, !!omap and !!binary values instead of calling them mappings', async () => {
+    const dir = await tempRepo();
+    const dictionary = (entries: string): string => `kind: glossary\nname: G\ndictionaries:\n  - source_lang: en\n    target_lang: de\n    entries: ${entries}\n`;
+    await writeFile(path.join(dir, 'glossaries', 'a.yaml'), dictionary('!!set {a, b}'));
+    await writeFile(path.join(dir, 'glossaries', 'b.yaml'), 'kind: glossary\nname: B\ndictionaries: !!binary aGVsbG8=\n');
+    await writeFile(path.join(dir, 'glossaries', 'c.yaml'), dictionary('!!omap [a: b]').replace('name: G', 'name: C'));
+    await writeFile(path.join(dir, 'glossaries', 's.yaml'), 'kind: style_rules\nname: S\nlanguage: de\ncustom_instructions: !!set {a}\n');
+    const { diagnostics } = await loadRepository({ dir });
+    expect(diagnostics.map((d) => `${d.file}:${d.line}: [${d.code}] ${d.message}`)).toEqual([
+      'glossaries/a.yaml:6: [schema/invalid-type] `dictionaries.0.entries`: expected a mapping, got a YAML !!set (a set of keys without values)',
+      'glossaries/b.yaml:3: [schema/invalid-type] `dictionaries`: expected a list, got YAML !!binary data',
+      'glossaries/c.yaml:6: [schema/invalid-type] `dictionaries.0.entries`: expected a mapping, got a YAML !!omap or !!pairs (write a plain mapping)',
+      'glossaries/s.yaml:4: [schema/invalid-type] `custom_instructions`: expected a list, got a YAML !!set (a set of keys without values)',
+    ]);
+  });
+
   it('never echoes a key found in a file that is not valid YAML, nor a key-like `kind`', async () => {
     for (const [fixture, secret] of [['config-api-key-in-broken-yaml', '3f9a2c71'], ['resource-unknown-kind-secret', '5f0c8a1e']] as const) {
       const { diagnostics } = await loadRepository({ dir: path.join(RULES, fixture) });
