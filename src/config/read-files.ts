@@ -139,7 +139,9 @@ const OPEN_READ = constants.O_RDONLY | ((constants.O_NONBLOCK as number | undefi
 export function readTextFile(absolute: string, file: string, code: string): { text?: string; diagnostic?: Diagnostic } {
   try {
     // stat first: a FIFO, socket or device named *.yaml is refused without opening it.
-    if (!statSync(absolute).isFile()) {
+    const info = statSync(absolute);
+    if (info.isDirectory()) return { diagnostic: error('file/not-a-file', 'a folder, not a file', file, 1, 1) };
+    if (!info.isFile()) {
       return { diagnostic: error('file/not-a-file', 'not a regular file (a pipe, socket or device?): only regular files are read', file, 1, 1) };
     }
     const fd = openSync(absolute, OPEN_READ);

@@ -107,6 +107,12 @@ describe('loadRepository', () => {
     expect(result.diagnostics).toEqual([]);
   });
 
+  it('says that --config names a folder when it does', async () => {
+    const dir = await tempRepo();
+    const { diagnostics } = await loadRepository({ dir, configPath: path.join(dir, 'glossaries') });
+    expect(diagnostics).toEqual([expect.objectContaining({ code: 'file/not-a-file', file: 'glossaries', line: 1, column: 1, message: 'a folder, not a file' })]);
+  });
+
   it('reports a missing repository folder as a diagnostic, never an exception', async () => {
     const result = await loadRepository({ dir: path.join(RULES, 'no-such-repository') });
     expect(result.desired).toBeUndefined();
