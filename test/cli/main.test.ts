@@ -15,4 +15,19 @@ describe('termsync CLI', () => {
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(/unknown command/);
   });
+
+  it('suggests the command meant by a misspelt name (all commands are known then)', async () => {
+    const run = await runCliCaptured(['valdate']);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/Did you mean validate\?/);
+  });
+
+  it('shows the help of one command, with `help <command>` and `<command> --help`', async () => {
+    for (const argv of [['help', 'plan'], ['plan', '--help']]) {
+      const run = await runCliCaptured(argv);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(/^Usage: termsync plan \[options\]/);
+      expect(run.stdout).toContain('--detailed-exitcode');
+    }
+  });
 });
