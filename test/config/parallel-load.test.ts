@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, mkdir, realpath, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, mkdir, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -30,6 +30,8 @@ beforeAll(async () => {
   repo = await mkdtemp(path.join(tmpdir(), 'termsync-parallel-'));
   await writeFile(path.join(repo, 'termsync.yaml'), CONFIG);
   await mkdir(path.join(repo, 'glossaries', 'entries'), { recursive: true });
+  // The example repository's resources too: style rules, inline entries, CSV with language columns.
+  await cp(path.join(ROOT, 'glossaries'), path.join(repo, 'glossaries', 'example'), { recursive: true });
   for (let g = 0; g < GLOSSARIES; g++) {
     const dictionaries = ['de', 'fr']
       .map((lang) => `  - source_lang: en\n    target_lang: ${lang}\n    entries_file: entries/g${g}.en-${lang}.${g % 10 === 3 ? 'csv' : 'tsv'}\n`)
@@ -63,6 +65,8 @@ describe('loading with a worker thread (compiled loader)', () => {
     for (const code of ['entries/whitespace-trimmed', 'entries/duplicate-source', 'entries/empty-source', 'entries/line-ending', 'entries/bom', 'entries/blank-line', 'entries-file/missing', 'entries-file/invalid-utf8']) {
       expect(codes).toContain(code);
     }
+    expect(two.desired?.styleRules.length).toBe(2);
+    expect(two.desired?.glossaries.find((g) => g.name === 'Northwind Storefront UI')?.dictionaries[2]?.entries.size).toBeGreaterThan(0);
     const clean = two.desired?.glossaries.find((g) => g.name === 'Catalogue 0');
     expect(clean?.dictionaries[1]?.entries.get('term 0-299')).toBe('Begriff fr 299 Größe');
     expect(clean?.dictionaries[1]?.entries.size).toBe(300);
