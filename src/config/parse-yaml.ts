@@ -1,4 +1,4 @@
-import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
+import { Composer, CST, isAlias, isMap, isScalar, isSeq, LineCounter, Parser, visit, YAMLParseError, type Document, type Node } from 'yaml';
 import type { Diagnostic } from '../lib/diagnostics.js';
 import { error, warning } from './diagnostic.js';
 
@@ -18,6 +18,32 @@ export interface Position {
 /** Aliases allowed when expanding a document: enough for real files, far too few for a "billion laughs". */
 const MAX_ALIAS_COUNT = 100;
 
+/**
+ * Collections nested deeper than this are refused before the document is built. Resource files
+ * nest about five levels; the limit keeps the recursive steps after parsing (composing, toJS,
+ * checks) far from the call stack's end, whose size differs between the main thread and a worker:
+ * without it, how a file fails would depend on the thread that read it.
+ */
+export const MAX_YAML_DEPTH = 64;
+
+/** Offset of the first collection nested deeper than MAX_YAML_DEPTH, if any (no recursion here). */
+function tooDeep(tokens: readonly CST.Token[]): number | undefined {
+  const stack: [CST.Token, number][] = tokens.map((token) => [token, 0]);
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [token, depth] = next;
+    if (token.type === 'document') {
+      if (token.value !== undefined) stack.push([token.value, depth]);
+    } else if (CST.isCollection(token)) {
+      if (depth + 1 > MAX_YAML_DEPTH) return token.offset;
+      for (const item of token.items) {
+        if (item.key) stack.push([item.key, depth + 1]);
+        if (item.value) stack.push([item.value, depth + 1]);
+      }
+    }
+  }
+  return undefined;
+}
+
 const YAML_RULES: Record<string, string> = {
   MULTIPLE_DOCS: 'yaml/multiple-documents',
   DUPLICATE_KEY: 'yaml/duplicate-key',
@@ -30,13 +56,29 @@ const YAML_RULES: Record<string, string> = {
 export function parseYamlFile(text: string, file: string): { yaml?: YamlFile; diagnostics: Diagnostic[] } {
   const lineCounter = new LineCounter();
   const diagnostics: Diagnostic[] = [];
-  // logLevel 'error': yaml would print process warnings (e.g. on collection keys) to stderr; every
-  // problem is reported as a diagnostic instead.
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, logLevel: 'error' });
   const at = (offset: number | undefined): Position => {
     const pos = lineCounter.linePos(offset ?? 0);
     return { line: pos.line, column: pos.col };
   };
+  // What yaml's parseDocument does, with a depth check between parsing (iterative) and composing.
+  const tokens = [...new Parser(lineCounter.addNewLine).parse(text)];
+  const deep = tooDeep(tokens);
+  if (deep !== undefined) {
+    const { line, column } = at(deep);
+    diagnostics.push(error('yaml/too-deep', `YAML collections nested more than ${MAX_YAML_DEPTH} levels deep: refused (no resource needs this)`, file, line, column));
+    return { diagnostics };
+  }
+  // logLevel 'error': yaml would print process warnings (e.g. on collection keys) to stderr; every
+  // problem is reported as a diagnostic instead.
+  let doc: Document.Parsed | undefined;
+  for (const next of new Composer({ uniqueKeys: true, logLevel: 'error' }).compose(tokens, true, text.length)) {
+    if (doc === undefined) doc = next;
+    else {
+      doc.errors.push(new YAMLParseError([next.range[0], next.range[1]], 'MULTIPLE_DOCS', 'Source contains multiple documents'));
+      break;
+    }
+  }
+  if (doc === undefined) throw new Error('yaml composed no document');
   for (const problem of doc.errors) {
     const { line, column } = at(problem.pos[0]);
     const code = YAML_RULES[problem.code] ?? 'yaml/syntax';

@@ -14,6 +14,7 @@ const CASES: readonly Expected[] = [
   ['yaml-multiple-documents', 'yaml/multiple-documents', 'glossaries/two.yaml', 8, 1],
   ['yaml-empty', 'yaml/empty', 'glossaries/empty.yaml', 1, 1],
   ['yaml-alias-bomb', 'yaml/alias-bomb', 'glossaries/bomb.yaml', 4, 8],
+  ['yaml-too-deep', 'yaml/too-deep', 'glossaries/deep.yaml', 7, 75],
   ['yaml-duplicate-key', 'yaml/duplicate-key', 'glossaries/dup.yaml', 3, 1],
   ['yaml-not-a-mapping', 'yaml/not-a-mapping', 'glossaries/list.yaml', 1, 1],
   ['yaml-invalid-utf8', 'yaml/invalid-utf8', 'glossaries/latin1.yaml', 2, 9],
