@@ -77,6 +77,17 @@ export function loadResourceFile(repo: RepositoryRoot, file: string): LoadedReso
   return { file, diagnostics, jobs, ...(resource === undefined ? {} : { resource }) };
 }
 
+/**
+ * A resource as sent by the worker thread: a structured clone gives every object Object.prototype,
+ * but configured rules are prototype-less (see readConfiguredRules in validate-resource.ts).
+ */
+export function withNullPrototypes(loaded: LoadedResource): LoadedResource {
+  if (loaded.resource?.kind !== 'style_rules') return loaded;
+  const rules = Object.create(null) as Record<string, Record<string, string>>;
+  for (const [category, options] of Object.entries(loaded.resource.configuredRules)) rules[category] = Object.assign(Object.create(null) as Record<string, string>, options);
+  return { ...loaded, resource: { ...loaded.resource, configuredRules: rules } };
+}
+
 /** The glossary with its entries; `files` receives the entries files read. */
 export function withEntries(draft: GlossaryDraft, outcomes: readonly EntriesOutcome[], diagnostics: Diagnostic[], files: Set<string>): DesiredGlossary {
   let next = 0;

@@ -3,6 +3,7 @@ import { cp, mkdtemp, mkdir, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as LoaderModule from '../../src/config/index.js';
@@ -61,6 +62,7 @@ describe('loading with a worker thread (compiled loader)', () => {
     const one = await loadRepository({ dir: repo, parallel: false });
     const two = await loadRepository({ dir: repo, parallel: true });
     expect(two).toEqual(one);
+    expect(isDeepStrictEqual(two, one)).toBe(true); // prototypes too (configured rules have none)
     const codes = new Set(one.diagnostics.map((d) => d.code));
     for (const code of ['entries/whitespace-trimmed', 'entries/duplicate-source', 'entries/empty-source', 'entries/line-ending', 'entries/bom', 'entries/blank-line', 'entries-file/missing', 'entries-file/invalid-utf8']) {
       expect(codes).toContain(code);
@@ -74,7 +76,10 @@ describe('loading with a worker thread (compiled loader)', () => {
 
   it('has the worker parse resources and read entries files, and every batch done exactly once', async () => {
     const { loadResources } = await fromDist<ParallelLoad>('parallel-load.js');
-    const files = Array.from({ length: GLOSSARIES }, (_, g) => `glossaries/g${g}.yaml`);
+    // The example's resources come first: the worker, handed the first batches, parses them.
+    const example = ['checkout-payments', 'product-catalogue', 'storefront-ui', 'support-macros-legacy'].map((name) => `glossaries/example/${name}.yaml`);
+    const styles = ['glossaries/example/style-rules/help-centre-en.yaml', 'glossaries/example/style-rules/marketing-de.yaml'];
+    const files = [...example, ...styles, ...Array.from({ length: GLOSSARIES }, (_, g) => `glossaries/g${g}.yaml`)];
     const where = { root: repo, rootReal: await realpath(repo) };
     const done = { main: { resources: 0, entries: 0 }, worker: { resources: 0, entries: 0 } };
     const deadline = Date.now() + 15_000;
@@ -87,9 +92,13 @@ describe('loading with a worker thread (compiled loader)', () => {
     const one = await loadResources(where, files, new Map(), { parallel: false, yieldToEventLoop: async () => {} });
     expect(done.worker.resources).toBeGreaterThan(0);
     expect(done.worker.entries).toBeGreaterThan(0);
-    expect(done.main.resources + done.worker.resources).toBe(GLOSSARIES);
-    expect(done.main.entries + done.worker.entries).toBe(2 * GLOSSARIES);
+    expect(done.main.resources + done.worker.resources).toBe(files.length);
+    expect(done.main.entries + done.worker.entries).toBe(one.reduce((n, o) => n + o.entries.length, 0));
+    expect(one.reduce((n, o) => n + o.entries.length, 0)).toBeGreaterThan(2 * GLOSSARIES);
     expect(two).toEqual(one);
+    expect(isDeepStrictEqual(two, one)).toBe(true);
+    const rules = two.find((o) => o.resource?.kind === 'style_rules')?.resource;
+    expect(rules?.kind === 'style_rules' && Object.getPrototypeOf(rules.configuredRules)).toBe(null);
   });
 
   it('reads everything on the main thread when the worker cannot start', async () => {
