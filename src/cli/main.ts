@@ -20,9 +20,12 @@ const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
   emulator: async () => (await import('./commands/emulator.js')).registerEmulator,
 };
 
-/** The commands to register: the one named on the command line, or all of them (help, an unknown name). */
+/**
+ * The commands to register: the one named first on the command line, or all of them (help, an
+ * unknown name, or an option before the name, as in `termsync --help validate`).
+ */
 function commandsFor(argv: readonly string[]): string[] {
-  const name = argv.find((arg) => !arg.startsWith('-'));
+  const name = argv[0];
   return name !== undefined && Object.hasOwn(COMMANDS, name) ? [name] : Object.keys(COMMANDS);
 }
 

@@ -22,6 +22,12 @@ describe('termsync CLI', () => {
     expect(run.stderr).toMatch(/Did you mean validate\?/);
   });
 
+  it('lists every command with an option before the command name (`--help validate`)', async () => {
+    const run = await runCliCaptured(['--help', 'validate']);
+    expect(run.code).toBe(0);
+    for (const command of ['validate', 'plan', 'apply', 'import', 'watch', 'emulator']) expect(run.stdout).toContain(command);
+  });
+
   it('shows the help of one command, with `help <command>` and `<command> --help`', async () => {
     for (const argv of [['help', 'plan'], ['plan', '--help']]) {
       const run = await runCliCaptured(argv);
