@@ -9,7 +9,7 @@ import { readEntriesBatch, type EntriesJob, type EntriesOutcome } from './read-e
 const RESOURCE_BATCH = 10;
 
 /** Entries files per batch: read by one thread, their files decoded together. */
-export const ENTRIES_BATCH = 20;
+const ENTRIES_BATCH = 20;
 
 /**
  * A worker thread takes 0.2-0.4 s to start (it loads the YAML and schema libraries) and slows the
@@ -80,7 +80,7 @@ export function packBatch(outcomes: readonly EntriesOutcome[]): Pick<EntriesRepl
   return { outcomes: wire, packed: parts.join('') };
 }
 
-export function unpackEntries(packed: string, start: number, end: number): Map<string, string> {
+function unpackEntries(packed: string, start: number, end: number): Map<string, string> {
   const entries = new Map<string, string>();
   for (let at = start; at < end; ) {
     const tab = packed.indexOf('\t', at);
