@@ -42,11 +42,9 @@ export function readEntriesBatch(jobs: readonly EntriesJob[], dirCache?: Map<str
     if (read.bytes === undefined || read.format === undefined || read.file === undefined) {
       return { diagnostics: read.diagnostics, ...(read.file === undefined ? {} : { file: read.file }) };
     }
+    // A file that was read carries no diagnostic from reading (readEntriesFile): all come from parsing.
     const job = jobs[i] as EntriesJob;
-    const outcome = entriesOutcome(texts[next++] as string, read.format, job.pair, read.file, job.at);
-    if (read.diagnostics.length === 0) return outcome;
-    const { verbatim: _, ...rest } = outcome;
-    return { ...rest, diagnostics: [...read.diagnostics, ...outcome.diagnostics] };
+    return entriesOutcome(texts[next++] as string, read.format, job.pair, read.file, job.at);
   });
 }
 
