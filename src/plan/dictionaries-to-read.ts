@@ -1,5 +1,5 @@
 import { pairKey } from '../lib/canonical.js';
-import type { DesiredState, Fingerprints, GlossaryApi, LiveGlossary } from '../model/index.js';
+import type { DesiredGlossary, DesiredState, Entries, Fingerprints, GlossaryApi, LiveGlossary } from '../model/index.js';
 import { compareStrings } from './compare-strings.js';
 import { matchGlossaries } from './match-live.js';
 
@@ -23,19 +23,56 @@ export function dictionaryKey(glossaryId: string, pair: { readonly sourceLang: s
  * translation keeps the count), and a missed change would leave the service different from the repo.
  */
 export function dictionariesToRead(desired: DesiredState, glossaries: readonly LiveGlossary[]): DictionaryToRead[] {
+  return selectRefresh(desired, glossaries).toRead;
+}
+
+/** What a plan re-reads when only some resources changed, and what it assumes of the rest. */
+export interface RefreshScope {
+  /** The live dictionaries whose entries are read. */
+  readonly toRead: DictionaryToRead[];
+  /**
+   * Entries of live dictionaries that are not read, taken to equal the repository's: their
+   * resources' files did not change and their listed entry count matches (`PlanInput.refresh`).
+   */
+  readonly assumed: Map<string, Entries>;
+  /** Declared glossaries with at least one live dictionary taken as equal instead of read. */
+  readonly notRefreshed: number;
+}
+
+/**
+ * `refreshed`: the names of the declared glossaries whose files changed (undefined: all of them).
+ * A glossary outside it is still planned from the listing (renames, new and dropped pairs, prune),
+ * but its shared pairs are read only when the listed entry count differs from the repository's,
+ * a change that costs no request to notice. Drift that keeps the count is left to a full refresh.
+ */
+export function selectRefresh(desired: DesiredState, glossaries: readonly LiveGlossary[], refreshed?: ReadonlySet<string>): RefreshScope {
   const out = new Map<string, DictionaryToRead>();
-  const add = (g: LiveGlossary, wanted: ReadonlySet<string>): void => {
+  const assumed = new Map<string, Entries>();
+  let notRefreshed = 0;
+  const add = (d: DesiredGlossary, g: LiveGlossary, refresh: boolean): boolean => {
+    const wanted = new Map(d.dictionaries.map((dict) => [pairKey(dict), dict]));
+    let skipped = false;
     for (const dict of g.dictionaries) {
-      if (!wanted.has(pairKey(dict))) continue;
-      out.set(dictionaryKey(g.id, dict), { glossaryId: g.id, api: g.api, sourceLang: dict.sourceLang, targetLang: dict.targetLang });
+      const want = wanted.get(pairKey(dict));
+      if (want === undefined) continue;
+      const key = dictionaryKey(g.id, dict);
+      if (refresh || dict.entryCount !== want.entries.size) {
+        out.set(key, { glossaryId: g.id, api: g.api, sourceLang: dict.sourceLang, targetLang: dict.targetLang });
+      } else {
+        assumed.set(key, want.entries);
+        skipped = true;
+      }
     }
+    return skipped;
   };
   for (const match of matchGlossaries(desired.glossaries, glossaries).matches) {
-    const wanted = new Set(match.desired.dictionaries.map((dict) => pairKey(dict)));
-    if (match.current !== undefined) add(match.current, wanted);
-    if (match.desired.api === 'v2') for (const g of match.leftovers) if (g.api === 'v2') add(g, wanted);
+    const refresh = refreshed === undefined || refreshed.has(match.desired.name);
+    let skipped = false;
+    if (match.current !== undefined) skipped = add(match.desired, match.current, refresh) || skipped;
+    if (match.desired.api === 'v2') for (const g of match.leftovers) if (g.api === 'v2') skipped = add(match.desired, g, refresh) || skipped;
+    if (skipped) notRefreshed++;
   }
-  return sortToRead([...out.values()]);
+  return { toRead: sortToRead([...out.values()]), assumed, notRefreshed };
 }
 
 /** What `apply plan.json` re-reads to compare with a saved plan: the dictionaries whose hashes it holds. */
