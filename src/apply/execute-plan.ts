@@ -205,7 +205,7 @@ export async function executePlan(input: ExecutePlanInput): Promise<ExecutedPlan
         if (signal?.aborted) return { ...base, status: 'skipped', skippedBecause: 'apply was interrupted before this operation started' };
         const createdId = await runOperation(client, op);
         keyAccepted = true;
-        logger.info({ op: op.key, request: base.request }, 'applied');
+        logger.debug({ op: op.key, request: base.request }, 'applied');
         return createdId === undefined ? { ...base, status: 'applied' } : { ...base, status: 'applied', createdId };
       } catch (error) {
         const err = errorOf(error);

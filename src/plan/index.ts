@@ -6,6 +6,7 @@ export {
   selectRefresh,
   type DictionaryToRead,
   type RefreshScope,
+  type RefreshSelection,
 } from './dictionaries-to-read.js';
 export { fingerprintLive, compareFingerprints, hashEntries } from './fingerprint-live.js';
 export { diffEntries, toEntryList } from './diff-entries.js';

@@ -5,7 +5,7 @@ export {
   loadDesired,
   reconcile,
   reconcileDesired,
-  refreshedGlossaries,
+  refreshSelection,
   selectTargets,
   type LoadedRepository,
   type ReconcileRequest,

@@ -11,7 +11,13 @@ export type Env = Readonly<Record<string, string | undefined>>;
 /** What a run needs of the outside world to talk to the service; injected so tests and the daemon choose. */
 export interface ServiceContext {
   readonly env: Env;
+  /** Aborts requests in flight (the CLI: SIGINT/SIGTERM). */
   readonly signal: AbortSignal;
+  /**
+   * When aborted, no new target and no new operation starts, but what is in flight finishes (the
+   * daemon's graceful stop; `signal` bounds it). Default: `signal`.
+   */
+  readonly stop?: AbortSignal;
   readonly logger: Logger;
   readonly metrics?: ClientMetricsHooks;
   readonly clock?: Clock;

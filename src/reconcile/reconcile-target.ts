@@ -8,7 +8,7 @@ import { dictionariesOfFingerprints } from '../live/select-dictionaries.js';
 import type { DesiredState, TargetConfig } from '../model/desired.js';
 import type { LiveState } from '../model/live.js';
 import type { Plan } from '../model/plan.js';
-import { compareFingerprints, createPlan, fingerprintLive, selectRefresh, type RefreshScope } from '../plan/index.js';
+import { compareFingerprints, createPlan, fingerprintLive, selectRefresh, type RefreshScope, type RefreshSelection } from '../plan/index.js';
 import { openClient, type ServiceContext } from './open-client.js';
 import type { TargetFailure, TargetOutcome } from './outcome.js';
 
@@ -25,14 +25,14 @@ export interface ReconcileObserver {
 }
 
 /**
- * Reads the live state the plan needs and makes the plan. `refreshed`: the declared glossaries whose
- * entries are re-read (undefined: all); the others are planned from the listings alone.
+ * Reads the live state the plan needs and makes the plan. `refreshed`: what is re-read (undefined:
+ * every declared dictionary); the rest is planned from the listings alone.
  */
 export async function planTarget(
   client: LiveReader,
   desired: DesiredState,
   target: string,
-  refreshed?: ReadonlySet<string>,
+  refreshed?: RefreshSelection,
 ): Promise<{ plan: Plan; live: LiveState }> {
   let scope: RefreshScope | undefined;
   const live = await fetchLive(
@@ -92,8 +92,8 @@ export interface TargetRequest {
   readonly mode: ReconcileMode;
   /** Apply exactly this plan (checked against the live state first). */
   readonly savedPlan?: Plan;
-  /** Names of the declared glossaries whose entries are re-read (undefined: all). */
-  readonly refreshed?: ReadonlySet<string>;
+  /** What is re-read (undefined: every declared dictionary). */
+  readonly refreshed?: RefreshSelection;
 }
 
 /**
@@ -103,6 +103,8 @@ export interface TargetRequest {
 export async function reconcileTarget(request: TargetRequest, ctx: ServiceContext, observer: ReconcileObserver = {}): Promise<TargetOutcome> {
   const { desired, target, savedPlan } = request;
   const name = target.name;
+  const stop = ctx.stop ?? ctx.signal;
+  if (stop.aborted) return { kind: 'interrupted', target: name };
   return withTargetClient(ctx, desired, target, async (client): Promise<TargetOutcome> => {
     let plan: Plan;
     let live: LiveState;
@@ -118,9 +120,9 @@ export async function reconcileTarget(request: TargetRequest, ctx: ServiceContex
     if (plan.guards.length > 0) return { kind: 'blocked', target: name, plan };
     if (request.mode === 'plan') return plan.operations.length === 0 ? { kind: 'converged', target: name, plan } : { kind: 'pending', target: name, plan };
 
-    const { result, refusal } = await executePlan({ plan, client, live, managed: managedNamesOf(desired), signal: ctx.signal, logger: ctx.logger });
+    const { result, refusal } = await executePlan({ plan, client, live, managed: managedNamesOf(desired), signal: stop, logger: ctx.logger });
     if (refusal !== undefined) return { kind: 'refused', target: name, plan, result, refusal };
-    if (result.failed + result.skipped > 0) return ctx.signal.aborted ? { kind: 'interrupted', target: name, plan, result } : { kind: 'partial', target: name, plan, result };
+    if (result.failed + result.skipped > 0) return stop.aborted ? { kind: 'interrupted', target: name, plan, result } : { kind: 'partial', target: name, plan, result };
     return plan.operations.length === 0 ? { kind: 'converged', target: name, plan, result } : { kind: 'changed', target: name, plan, result };
   });
 }

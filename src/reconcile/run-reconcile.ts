@@ -1,11 +1,12 @@
 import { acquireLock, type HeldLock } from '../apply/lock.js';
 import { checkOperationGraph } from '../apply/execute-plan.js';
 import { loadRepository } from '../config/index.js';
-import { resourcesForFiles } from '../config/resources-for-files.js';
+import { refreshForFiles } from '../config/resources-for-files.js';
 import { hasErrors, type Diagnostic } from '../lib/diagnostics.js';
 import { InputError, isTermsyncError, type TermsyncError } from '../lib/errors.js';
 import type { DesiredState, TargetConfig } from '../model/desired.js';
 import type { Plan } from '../model/plan.js';
+import type { RefreshSelection } from '../plan/index.js';
 import type { ServiceContext } from './open-client.js';
 import type { RunOutcome, TargetOutcome } from './outcome.js';
 import { reconcileTarget, type ReconcileMode, type ReconcileObserver } from './reconcile-target.js';
@@ -66,11 +67,10 @@ function checkSavedPlan(desired: DesiredState, saved: Plan, target: string | und
   checkOperationGraph(saved.operations);
 }
 
-/** The declared glossaries a set of changed files touches; undefined (all) when a file changes everything. */
-export function refreshedGlossaries(desired: DesiredState, refresh: RefreshRequest | undefined): ReadonlySet<string> | undefined {
+/** What a run re-reads: undefined (everything), or what the changed files touch. */
+export function refreshSelection(desired: DesiredState, refresh: RefreshRequest | undefined): RefreshSelection | undefined {
   if (refresh === undefined || refresh.kind === 'all') return undefined;
-  const touched = resourcesForFiles(desired, refresh.files);
-  return new Set(touched.filter((r) => r.kind === 'glossary').map((r) => r.name));
+  return refreshForFiles(desired, refresh.files);
 }
 
 /**
@@ -114,7 +114,7 @@ export async function reconcileDesired(
     }
   }
   try {
-    const refreshed = refreshedGlossaries(desired, request.refresh);
+    const refreshed = refreshSelection(desired, request.refresh);
     const outcomes: TargetOutcome[] = [];
     for (const target of targets) {
       const outcome = await reconcileTarget(

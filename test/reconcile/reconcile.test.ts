@@ -149,7 +149,7 @@ describe('reconcile: one outcome per target, as a value', () => {
 });
 
 describe('reconcile: a refresh of the changed files only', () => {
-  it('reads the entries of the changed glossary alone, writes its one change, and says how many it did not re-read', async () => {
+  it('reads the entries of the changed dictionary alone, writes its one change, and says how many it did not re-read', async () => {
     await world.write('glossaries/other.yaml', 'kind: glossary\nname: Other terms\ndictionaries:\n  - source_lang: en\n    target_lang: it\n    entries:\n      cart: carrello\n');
     await run();
     await world.write('glossaries/product.en-de.tsv', TSV.replace('Kasse', 'Zur Kasse'));
@@ -160,10 +160,15 @@ describe('reconcile: a refresh of the changed files only', () => {
       .requests()
       .slice(mark)
       .filter((r) => r.method === 'GET' && r.path.endsWith('/entries'));
-    // Product terms has two dictionaries (en-de, en-fr): both are its own; Legacy and Other are not re-read.
-    expect(entryReads).toHaveLength(2);
+    // Only the dictionary the changed file feeds (Product terms en-de) is re-read; its en-fr, Legacy
+    // terms and Other terms are not.
+    expect(entryReads.map((r) => r.query)).toEqual([expect.stringMatching(/source_lang=en&target_lang=de/)]);
     expect(world.writesSince(mark)).toHaveLength(1);
     expect(outcome.kind === 'changed' && outcome.plan.notRefreshed).toBe(2);
+    // A changed resource file re-reads its whole glossary.
+    const again = world.mark();
+    expect(only(await run({ mode: 'plan', refresh: { kind: 'changed', files: ['glossaries/product.yaml'] } })).kind).toBe('converged');
+    expect(world.emulator.requests().slice(again).filter((r) => r.path.endsWith('/entries'))).toHaveLength(2);
   });
 
   it('still reads a dictionary of an unchanged file whose listed entry count differs (drift that costs no request to see)', async () => {
