@@ -1,5 +1,5 @@
 import { ExitCode } from '../lib/exit-codes.js';
-import type { RunOutcome, TargetOutcome } from '../reconcile/index.js';
+import type { RunOutcome, TargetOutcome, VerifyOutcome } from '../reconcile/index.js';
 
 /**
  * The one table from outcomes to exit codes (see the contract). Nothing below the CLI picks an
@@ -38,5 +38,22 @@ export function runExitCode(run: RunOutcome, options: { readonly detailedExitcod
       return ExitCode.staleOrLocked;
     case 'done':
       return run.targets.reduce<ExitCode>((code, t) => Math.max(code, exitCodeOf(t, options)) as ExitCode, ExitCode.ok);
+  }
+}
+
+/**
+ * A verify run of one target: 8 when a check failed, 4 when it was over its character limit (a
+ * guard: nothing was sent); a target it could not reach maps as everywhere.
+ */
+export function verifyExitCode(outcome: VerifyOutcome): ExitCode {
+  switch (outcome.kind) {
+    case 'no_checks':
+      return ExitCode.ok;
+    case 'verified':
+      return outcome.results.every((r) => r.status === 'pass') ? ExitCode.ok : ExitCode.verifyFailed;
+    case 'over_cap':
+      return ExitCode.guardBlocked;
+    default:
+      return exitCodeOf(outcome);
   }
 }

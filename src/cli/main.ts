@@ -16,6 +16,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
   plan: async () => (await import('./commands/plan.js')).registerPlan,
   apply: async () => (await import('./commands/apply.js')).registerApply,
   import: async () => (await import('./commands/import.js')).registerImport,
+  verify: async () => (await import('./commands/verify.js')).registerVerify,
   watch: async () => (await import('./commands/watch.js')).registerWatch,
   emulator: async () => (await import('./commands/emulator.js')).registerEmulator,
 };

@@ -11,3 +11,4 @@ export {
   type ReconcileRequest,
   type RefreshRequest,
 } from './run-reconcile.js';
+export { verifyPassed, verifyTarget, type VerifyObserver, type VerifyOutcome, type VerifyRequest } from './verify-target.js';
