@@ -1,5 +1,6 @@
 import { ExitCode } from '../lib/exit-codes.js';
-import type { RunOutcome, TargetOutcome, VerifyOutcome } from '../reconcile/index.js';
+import { hasDrift } from '../model/drift.js';
+import type { PullOutcome, RunOutcome, TargetOutcome, VerifyOutcome } from '../reconcile/index.js';
 
 /**
  * The one table from outcomes to exit codes (see the contract). Nothing below the CLI picks an
@@ -53,6 +54,20 @@ export function verifyExitCode(outcome: VerifyOutcome): ExitCode {
       return outcome.results.every((r) => r.status === 'pass') ? ExitCode.ok : ExitCode.verifyFailed;
     case 'over_cap':
       return ExitCode.guardBlocked;
+    default:
+      return exitCodeOf(outcome);
+  }
+}
+
+/** `pull`: 0 when written (or in sync); `pull --check`: 2 when the service holds edits the repository lacks. */
+export function pullExitCode(outcome: PullOutcome): ExitCode {
+  switch (outcome.kind) {
+    case 'checked':
+      return hasDrift(outcome.drift) ? ExitCode.changesPresent : ExitCode.ok;
+    case 'pulled':
+      return ExitCode.ok;
+    case 'locked':
+      return ExitCode.staleOrLocked;
     default:
       return exitCodeOf(outcome);
   }

@@ -17,6 +17,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
   apply: async () => (await import('./commands/apply.js')).registerApply,
   import: async () => (await import('./commands/import.js')).registerImport,
   verify: async () => (await import('./commands/verify.js')).registerVerify,
+  pull: async () => (await import('./commands/pull.js')).registerPull,
   watch: async () => (await import('./commands/watch.js')).registerWatch,
   emulator: async () => (await import('./commands/emulator.js')).registerEmulator,
 };

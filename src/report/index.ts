@@ -5,3 +5,4 @@ export { renderApplyResultText, renderApplyResultJson } from './render-apply-res
 export { escapeMarkdown, escapeHtml } from './escape-markdown.js';
 export { NO_CHANGES, guardLines } from './format-plan.js';
 export { renderVerifyBudget, renderVerifyJson, renderVerifyOverCap, renderVerifyText } from './render-verify.js';
+export { renderDriftText } from './render-drift.js';
