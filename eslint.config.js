@@ -39,4 +39,23 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { paths: ['node:fs', 'node:fs/promises', 'node:http', 'undici', 'node:process'], patterns: [{ group: ['**/api/**', '**/live/**', '**/apply/**', '**/config/**'], message: 'plan/ and report/ import only model/ and lib/.' }] }],
     },
   },
+  {
+    // Dependency direction: cli → daemon → reconcile → {config, live, plan, apply, report} → {api, model, lib}.
+    files: ['src/reconcile/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/cli/**', '**/daemon/**'], message: 'reconcile/ returns outcomes; only cli/ and daemon/ use them.' }] }],
+    },
+  },
+  {
+    files: ['src/daemon/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/cli/**'], message: 'The daemon does not depend on the CLI.' }] }],
+    },
+  },
+  {
+    files: ['src/{api,apply,config,live,lib,model}/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/cli/**', '**/daemon/**', '**/reconcile/**'], message: 'Lower layers do not import the pipeline owner or its callers.' }] }],
+    },
+  },
 );
