@@ -151,7 +151,9 @@ describe('GitLab pipeline', () => {
     });
     for (const argv of argvs) expect(await usageError(argv), `termsync ${argv.join(' ')}`).toBeUndefined();
     expect(argvs.map((a) => a[0])).toEqual(['--version', 'validate', 'plan', 'apply', 'plan']);
-    expect(argvs).toContainEqual(['plan', '--format', 'markdown', '--out', 'plan.json', '--detailed-exitcode', '--target', 'default']);
+    expect(argvs).toContainEqual([
+      'plan', '--format', 'markdown', '--out', 'plan.json', '--detailed-exitcode', '--target', 'default', '--refresh', 'changed', '--base', '$CI_MERGE_REQUEST_DIFF_BASE_SHA',
+    ]);
   });
 });
 
