@@ -68,7 +68,7 @@ function markerFor(target) {
 }
 
 /** What the saved plan says: changes at all, and anything deleted or replaced. */
-function readPlanFacts(planJson) {
+export function readPlanFacts(planJson) {
   if (!existsSync(planJson)) return { hasChanges: '', hasDestroy: '' };
   const plan = JSON.parse(readFileSync(planJson, 'utf8'));
   const changes = plan.changes ?? [];
@@ -78,7 +78,7 @@ function readPlanFacts(planJson) {
   return { hasChanges: String((plan.operations ?? []).length > 0), hasDestroy: String(destroys) };
 }
 
-function labelFor(facts) {
+export function labelFor(facts) {
   if (facts.hasChanges === '') return '';
   if (facts.hasDestroy === 'true') return LABELS.destroy;
   return facts.hasChanges === 'true' ? LABELS.changes : LABELS.none;
