@@ -85,7 +85,7 @@ export function labelFor(facts) {
 }
 
 function failureComment(marker, target, command, code) {
-  const what = target === '' ? '' : ` for ${target.replace(/[^\w .:-]/g, '')}`;
+  const what = target === '' ? '' : ` for target ${target.replace(/[^\w .:-]/g, '')}`;
   return [
     marker.endsWith('-->') ? marker : `${marker} -->`,
     `### termsync ${command}${what}`,

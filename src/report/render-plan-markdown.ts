@@ -157,7 +157,7 @@ function callSection(calls: readonly CallDescription[], shown: number): string[]
 
 function assemble(plan: Plan, blocks: readonly TermBlock[], calls: readonly CallDescription[], totalTerms: number, limits: Limits): string {
   const s = plan.summary;
-  const out: string[] = [planMarker(plan.target), `### termsync plan for ${escapeMarkdown(plan.target)}`, ''];
+  const out: string[] = [planMarker(plan.target), `### termsync plan for target ${escapeMarkdown(plan.target)}`, ''];
   if (plan.changes.length === 0) {
     out.push(`**${NO_CHANGES}**`);
   } else {

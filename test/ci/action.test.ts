@@ -88,7 +88,7 @@ describe('the action step', () => {
     expect(first.code).toBe(0);
     expect(first.outputs).toMatchObject({ exitcode: '2', has_changes: 'true', has_destroy: 'true', label: 'glossary:destroy', marker: '<!-- termsync-plan target=default -->' });
     const comment = await readFile(first.outputs['comment-file'] ?? '', 'utf8');
-    expect(comment.startsWith('<!-- termsync-plan target=default -->\n### termsync plan for default\n')).toBe(true);
+    expect(comment.startsWith('<!-- termsync-plan target=default -->\n### termsync plan for target default\n')).toBe(true);
     expect(comment).toContain('**Plan: 1 to add, 0 to change, 1 to destroy.**');
     expect(comment).toContain('> This plan deletes or replaces: replace glossary Legacy terms (its id changes).');
     expect(first.summary).toBe(`${comment}\n`);
@@ -114,7 +114,7 @@ describe('the action step', () => {
     expect(failed.outputs).toMatchObject({ exitcode: '7', has_changes: '', has_destroy: '', label: '', 'plan-json': '' });
     const comment = await readFile(failed.outputs['comment-file'] ?? '', 'utf8');
     expect(comment).toBe(
-      '<!-- termsync-plan target=default -->\n### termsync plan for default\n\n**termsync plan failed with exit code 7: authentication, permission or destination error.** The job log says why.\n',
+      '<!-- termsync-plan target=default -->\n### termsync plan for target default\n\n**termsync plan failed with exit code 7: authentication, permission or destination error.** The job log says why.\n',
     );
   });
 
