@@ -12,7 +12,7 @@
 // Results: bench/results/pr-plan.txt (not tracked).
 import { execFile, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -98,7 +98,7 @@ let failed = false;
 
 try {
   log(`termsync pull-request plan benchmark — node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model.trim() ?? '?'})`);
-  log(`date: ${new Date().toISOString()}`);
+  log(`date: ${new Date().toISOString()}; load average before: ${loadavg().map((l) => l.toFixed(1)).join(' ')} (wall times are only comparable on a quiet machine)`);
   await generate(root);
   log(`repository: ${GLOSSARIES} glossaries × ${PAIRS.length} dictionaries × ${ENTRIES} entries; service at ${RATE} requests/s (emulator --rate-limit ${RATE}, config requests_per_second: ${RATE})`);
   const io = { stdout: () => {}, stderr: (t) => process.stderr.write(t), env, cwd: root, signal: new AbortController().signal };
@@ -138,7 +138,8 @@ try {
   log(`comment says: ${notRefreshed ?? '?'} unchanged resources were not re-read`);
   const wall = stats(walls);
   log(`wall: ${fmt(wall)} (goal: under ${WALL_GOAL_MS / 1000} s) ${wall.max < WALL_GOAL_MS ? 'MET' : wall.median < WALL_GOAL_MS ? 'MET at the median, not at the max' : 'MISSED'}`);
-  log(`CPU:  ${fmt(stats(cpusMs))}`);
+  log(`CPU:  ${fmt(stats(cpusMs))} (user + system, both threads of the process)`);
+  log(`load average after: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   log(`a full plan (--refresh all) would read ${GLOSSARIES * PAIRS.length} dictionaries: at ${RATE} requests/s at least ${(GLOSSARIES * PAIRS.length) / RATE} s of requests alone`);
 } finally {
   await emulator.close();

@@ -106,7 +106,7 @@ describe('the action step', () => {
     const again = await step({ command: 'plan' });
     expect(again.outputs).toMatchObject({ exitcode: '0', has_changes: 'false', has_destroy: 'false', label: 'glossary:no-changes' });
     expect(again.summary).toContain('**No changes. The service matches the repository.**');
-  });
+  }, 60_000);
 
   it('a plan that cannot be made: its exit code, no facts, no label, a comment that says so', async () => {
     const failed = await step({ command: 'plan' }, { TERMSYNC_API_KEY: '' });

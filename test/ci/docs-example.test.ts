@@ -55,4 +55,4 @@ it('docs/ci.md shows the comment the real CLI renders for the example pull reque
   } finally {
     await world.close();
   }
-});
+}, 60_000);

@@ -131,7 +131,7 @@ describe('GitLab pipeline', () => {
     expect(expanded['apply']?.['resource_group']).toBe('terminology-production');
     expect(bad.code).not.toBe(0);
     expect(bad.output).toMatch(/resource_group/);
-  });
+  }, 60_000);
 
   it('every termsync command line in the scripts parses', async () => {
     const pipeline = await readYaml(GITLAB_FILE);
