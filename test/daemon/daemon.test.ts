@@ -152,7 +152,7 @@ describe('termsync watch (the daemon)', () => {
     expect(d.status.schedule).toBe('*/15 * * * *');
     const config = join(dir, 'config/termsync.yaml');
     await writeFile(config, (await readFile(config, 'utf8')).replace('schedule: "*/15 * * * *"', 'schedule: "* * * * * *"'));
-    const reloaded = await nextRun(d, 1);
+    const reloaded = await until('the run of the config change', () => d.status.runs.find((r) => r.trigger === 'files'));
     // A changed config re-reads everything (it may change anything), and reschedules.
     expect(reloaded).toMatchObject({ trigger: 'files', result: 'converged' });
     expect(reloaded.targets[0]?.notRefreshed).toBeUndefined();
