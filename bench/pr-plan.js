@@ -9,7 +9,7 @@
 // 400 s; during the measured runs the clock is real time.
 //
 // Run `npm run build` first. Usage: node bench/pr-plan.js [runs] [entries]   (defaults 7, 1000)
-// Results: bench/results/pr-plan.txt (not tracked).
+// Results: bench/out/pr-plan.txt (not tracked).
 import { execFile, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -146,6 +146,6 @@ try {
   await rm(root, { recursive: true, force: true });
 }
 
-await mkdir(new URL('./results/', import.meta.url), { recursive: true });
-await writeFile(new URL('./results/pr-plan.txt', import.meta.url), `${out.join('\n')}\n`);
+await mkdir(new URL('./out/', import.meta.url), { recursive: true });
+await writeFile(new URL('./out/pr-plan.txt', import.meta.url), `${out.join('\n')}\n`);
 process.exitCode = failed ? 1 : 0;
