@@ -136,6 +136,9 @@ try {
   }
   const notRefreshed = /_(\d+) unchanged resources were not re-read/.exec((await runProcess(['plan', '--refresh', 'changed', '--base', 'HEAD', '--format', 'markdown'], env, root)).stdout)?.[1];
   log(`comment says: ${notRefreshed ?? '?'} unchanged resources were not re-read`);
+  // What reading and checking the repository alone costs (no service): the floor of any plan.
+  const validate = await runProcess(['validate'], env, root);
+  log(`termsync validate (reads and checks the whole repository, no requests): wall ${(validate.wallMs / 1000).toFixed(2)} s, CPU ${(validate.cpuMs / 1000).toFixed(2)} s, exit ${validate.code}`);
   const wall = stats(walls);
   log(`wall: ${fmt(wall)} (goal: under ${WALL_GOAL_MS / 1000} s) ${wall.max < WALL_GOAL_MS ? 'MET' : wall.median < WALL_GOAL_MS ? 'MET at the median, not at the max' : 'MISSED'}`);
   log(`CPU:  ${fmt(stats(cpusMs))} (user + system, both threads of the process)`);
