@@ -83,7 +83,7 @@ afterAll(async () => {
 });
 
 describe('the action step', () => {
-  it('plan → apply → plan: outputs, label, comment and summary follow the saved plan', async () => {
+  it('plan, then apply: outputs, label, comment and summary follow the saved plan', async () => {
     const first = await step({ command: 'plan' });
     expect(first.code).toBe(0);
     expect(first.outputs).toMatchObject({ exitcode: '2', has_changes: 'true', has_destroy: 'true', label: 'glossary:destroy', marker: '<!-- termsync-plan target=default -->' });
@@ -102,10 +102,7 @@ describe('the action step', () => {
     // The summary: the plan that was applied, then the result.
     expect(apply.summary).toContain('**Plan: 1 to add, 0 to change, 1 to destroy.**');
     expect(apply.summary).toMatch(/#### Apply: complete\n\n```text\n[\s\S]*Apply complete: 2 applied, 0 failed, 0 skipped.\n```\n$/);
-
-    const again = await step({ command: 'plan' });
-    expect(again.outputs).toMatchObject({ exitcode: '0', has_changes: 'false', has_destroy: 'false', label: 'glossary:no-changes' });
-    expect(again.summary).toContain('**No changes. The service matches the repository.**');
+    // (The no-changes case of the outputs is read from a saved plan below, without another process.)
   }, 60_000);
 
   it('a plan that cannot be made: its exit code, no facts, no label, a comment that says so', async () => {
