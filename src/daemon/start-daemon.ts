@@ -187,7 +187,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     let files = [...job.files];
     const full = job.full;
     try {
-      if (options.gitPullMs !== undefined && (job.trigger === 'schedule' || job.trigger === 'git')) {
+      if (options.gitPullMs !== undefined && (job.trigger === 'startup' || job.trigger === 'schedule' || job.trigger === 'git')) {
         pulling = true;
         try {
           const pulled = await pullRepository(options.dir, { env: options.env, signal: hard.signal });

@@ -146,6 +146,20 @@ describe('termsync watch (the daemon)', () => {
     expect((await get(d, '/metrics')).text).toMatch(/termsync_drift_detected_total\{target="default"\} 1/);
   });
 
+  it('picks up a changed schedule from the config without a restart', async () => {
+    const d = await start();
+    await nextRun(d, 0);
+    expect(d.status.schedule).toBe('*/15 * * * *');
+    const config = join(dir, 'config/termsync.yaml');
+    await writeFile(config, (await readFile(config, 'utf8')).replace('schedule: "*/15 * * * *"', 'schedule: "* * * * * *"'));
+    const reloaded = await until('the run of the config change', () => d.status.runs.find((r) => r.trigger === 'files'));
+    // A changed config re-reads everything (it may change anything), and reschedules.
+    expect(reloaded).toMatchObject({ trigger: 'files', result: 'converged' });
+    expect(reloaded.targets[0]?.notRefreshed).toBeUndefined();
+    expect(d.status.schedule).toBe('* * * * * *');
+    await until('a scheduled run', () => d.status.runs.find((r) => r.trigger === 'schedule'), 4000);
+  });
+
   it('an invalid edit makes /readyz fail and changes nothing on the service; fixing it recovers', async () => {
     const d = await start();
     await nextRun(d, 0);
