@@ -1,4 +1,3 @@
-/* global fetch, setTimeout */
 // The daemon's figures: edit → applied latency (median of 10 edits of the example repository), the
 // requests one one-term edit costs in a repository of 1,000 glossaries × 2 dictionaries, and the idle
 // CPU and memory of `termsync watch`. The daemon and the emulator each run as their own process, over
