@@ -105,7 +105,7 @@ describe('termsync watch: verify after a reconcile that changed something', () =
       kind: 'test',
       index: 1,
       file: 'glossaries/product-catalogue.yaml',
-      line: 14,
+      line: 8,
       sourceLang: 'en',
       targetLang: 'de',
       result: 'fail',
@@ -114,7 +114,7 @@ describe('termsync watch: verify after a reconcile that changed something', () =
     });
     const text = await get(d, '/status');
     for (const term of ['Daunenjacke', 'Daunenmantel', 'merino wool', 'Treuepunkte']) expect(text).not.toContain(term);
-  });
+  }, 60_000);
 });
 
 describe('termsync watch --on-drift pull --git-pull', () => {
@@ -179,5 +179,5 @@ describe('termsync watch --on-drift pull --git-pull', () => {
     expect(d.status.git?.ok).toBe(true);
     expect(git(clone, 'status', '--porcelain')).toBe('');
     expect(await readFile(join(clone, 'glossaries/entries/storefront-ui.en-de.tsv'), 'utf8')).toContain('gift card\tGeschenkgutschein\n');
-  });
+  }, 60_000);
 });

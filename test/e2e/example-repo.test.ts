@@ -34,7 +34,7 @@ describe('the example repository', () => {
       expect(apply.stderr).toBe('');
       expect(apply.code).toBe(0);
       expect(apply.stdout).toMatch(/Verify target "default": 4 translations, \d+ characters to send \(limit 5000 per run, verify.max_characters\)\./);
-      expect(apply.stdout).toContain('PASS  Northwind Checkout and payments · test 1 · en → de  (glossaries/checkout-payments.yaml:25)');
+      expect(apply.stdout).toContain('PASS  Northwind Checkout and payments · test 1 · en → de  (glossaries/checkout-payments.yaml:11)');
       expect(apply.stdout).toContain('Verify passed: 4 passed, 0 failed');
 
       // A terminologist types the wrong German term for "down jacket".
@@ -45,7 +45,7 @@ describe('the example repository', () => {
       expect(wrong.stdout).toContain('Apply complete: 1 applied, 0 failed, 0 skipped.');
       const report = wrong.stdout.slice(wrong.stdout.indexOf('FAIL'));
       expect(report.split('\n').slice(0, 4)).toEqual([
-        'FAIL  Northwind Product catalogue · test 1 · en → de  (glossaries/product-catalogue.yaml:14)',
+        'FAIL  Northwind Product catalogue · test 1 · en → de  (glossaries/product-catalogue.yaml:8)',
         '        text:        A waterproof, breathable down jacket lined with merino wool.',
         '        translation: A wasserdicht und atmungsaktiv Daunenmantel lined with Merinowolle.',
         '        missing:     "Daunenjacke" is expected in the translation but not there',
