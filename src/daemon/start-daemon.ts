@@ -183,12 +183,11 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   };
 
   const runOnce = async (job: Pending): Promise<void> => {
-    const startedAt = clock.now();
-    status.running = { trigger: job.trigger, startedAt: new Date(startedAt).toISOString() };
+    let startedAt = clock.now();
     let files = [...job.files];
     const full = job.full;
     try {
-      if (options.gitPullMs !== undefined && (job.trigger === 'schedule' || job.trigger === 'git')) {
+      if (options.gitPullMs !== undefined && (job.trigger === 'startup' || job.trigger === 'schedule' || job.trigger === 'git')) {
         pulling = true;
         try {
           const pulled = await pullRepository(options.dir, { env: options.env, signal: hard.signal });
@@ -209,6 +208,9 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
           pulling = false;
         }
       }
+      // A pull that brought nothing is not a reconcile: the run starts here.
+      startedAt = clock.now();
+      status.running = { trigger: job.trigger, startedAt: new Date(startedAt).toISOString() };
       const loaded = await loadDesired(options.dir, options.configPath);
       status.setRepository(loaded.diagnostics);
       metrics.setRepositoryValid(loaded.desired !== undefined);

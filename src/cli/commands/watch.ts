@@ -43,7 +43,6 @@ async function createDaemonLogger(io: CliIo, level: string, format: 'json' | 'pr
 async function withEmulatorIfUnconfigured(
   io: CliIo,
   options: WatchOptions,
-  logger: Logger,
 ): Promise<{ env: Readonly<Record<string, string | undefined>>; close: () => Promise<void> }> {
   const none = { env: io.env, close: () => Promise.resolve() };
   if (options.emulator !== 'auto') return none;
@@ -69,7 +68,7 @@ async function runWatch(ctx: CommandContext, options: WatchOptions): Promise<voi
   const listen = parseListen(options.listen);
   const gitPullMs = options.gitPull === undefined ? undefined : parseInterval(options.gitPull, '--git-pull');
   const logger = await createDaemonLogger(io, options.logLevel, options.logFormat);
-  const local = await withEmulatorIfUnconfigured(io, options, logger);
+  const local = await withEmulatorIfUnconfigured(io, options);
   try {
     const daemon = await startDaemon({
       dir: repositoryDir(io, options),
