@@ -35,18 +35,20 @@ RUN npm run build \
 
 FROM ${NODE_IMAGE} AS runtime
 # git (and CA certificates for https remotes) for `watch --git-pull`; tini as PID 1 reaps the
-# children git leaves behind when a fetch times out and forwards SIGTERM to termsync.
+# children git leaves behind when a fetch times out and forwards SIGTERM to termsync. npm is not
+# needed at run time: it goes, and with it the dependencies it bundles.
 # safe.directory: a repository mounted at /repo is usually owned by another uid than ours, and
 # git refuses to work in such a folder unless told to trust it (elsewhere: set GIT_CONFIG_COUNT=1,
 # GIT_CONFIG_KEY_0=safe.directory, GIT_CONFIG_VALUE_0=/that/path).
 RUN apt-get update \
  && apt-get install -y --no-install-recommends git ca-certificates tini \
  && rm -rf /var/lib/apt/lists/* \
- && groupadd --system --gid 10001 termsync \
- && useradd --system --uid 10001 --gid termsync --home-dir /home/termsync --create-home --shell /usr/sbin/nologin termsync \
+ && groupadd --gid 10001 termsync \
+ && useradd --uid 10001 --gid termsync --home-dir /home/termsync --create-home --shell /usr/sbin/nologin termsync \
  && git config --system --add safe.directory /repo \
  && mkdir /repo \
- && chown termsync:termsync /repo
+ && chown termsync:termsync /repo \
+ && rm -rf /usr/local/lib/node_modules/npm /usr/local/lib/node_modules/corepack /usr/local/bin/npm /usr/local/bin/npx /usr/local/bin/corepack
 COPY --from=build /opt/termsync /opt/termsync
 RUN ln -s /opt/termsync/bin/termsync.js /usr/local/bin/termsync
 

@@ -56,7 +56,8 @@ describe('Dockerfile', () => {
     const setup = instructionsOf(runtime, 'RUN').map((r) => words(r).join(' ')).join(' && ');
     expect(setup).toMatch(/apt-get install -y --no-install-recommends [^&]*\bgit\b/);
     expect(setup).toMatch(/\bca-certificates\b/);
-    expect(setup).toContain(`useradd --system --uid ${user.split(':')[0]}`);
+    expect(setup).toContain(`useradd --uid ${user.split(':')[0]} --gid termsync`);
+    expect(setup).toContain(`groupadd --gid ${user.split(':')[1]} termsync`);
     expect(setup).toContain('rm -rf /var/lib/apt/lists/*');
     // A repository mounted at /repo belongs to another uid: git must be told to trust it.
     expect(setup).toContain('git config --system --add safe.directory /repo');
