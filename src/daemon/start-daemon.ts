@@ -1,3 +1,4 @@
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { createTask, type ScheduledTask } from 'node-cron';
 import type { Clock } from '../lib/clock.js';
@@ -9,7 +10,7 @@ import type { DesiredState } from '../model/desired.js';
 import { isSuccess, loadDesired, reconcileDesired, type Env, type RunOutcome, type TargetOutcome } from '../reconcile/index.js';
 import { createDaemonMetrics, type DaemonMetrics, type Trigger } from './daemon-metrics.js';
 import { DaemonStatus, runResultOf } from './daemon-status.js';
-import { pullRepository } from './git-pull.js';
+import { changedBetween, headOf, pullRepository } from './git-pull.js';
 import { serveEndpoints, type Endpoints } from './serve-endpoints.js';
 import { watchFiles, type FileWatcher } from './watch-files.js';
 
@@ -37,6 +38,11 @@ export interface DaemonOptions {
   readonly retryBaseMs?: number;
   readonly retryMaxMs?: number;
   readonly usePolling?: boolean;
+  /**
+   * How often to check whether the repository root now resolves elsewhere (a git-sync sidecar swaps a
+   * symbolic link to each new checkout; file events of the old one say nothing). Default 2 s.
+   */
+  readonly rootCheckMs?: number;
   readonly clock?: Clock;
   /** Default: a new registry with Node's process metrics. */
   readonly metrics?: DaemonMetrics;
@@ -87,6 +93,9 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   let cron: { readonly expression: string; readonly task: ScheduledTask } | undefined;
   let pulling = false;
   let lastDiagnostics = '';
+  /** Where the root resolved at the last run, and its git HEAD when the root is a link (git-sync). */
+  let root: { real: string; head?: string } | undefined;
+  let rootTimer: NodeJS.Timeout | undefined;
 
   const trigger = (kind: Trigger, files: readonly string[] = []): void => {
     if (stopping) return;
@@ -103,7 +112,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   };
 
   const watcher: FileWatcher = watchFiles({
-    root: options.dir,
+    root: () => root?.real ?? options.dir,
     debounceMs: options.debounceMs ?? 300,
     maxWaitMs: Math.max(2_000, (options.debounceMs ?? 300) * 4),
     writeFinishMs: 100,
@@ -135,9 +144,33 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   };
 
   const watchPaths = (desired: DesiredState | undefined): void => {
+    // Through the root's real path: after a link swap the watcher moves to the new checkout.
+    const base = root?.real ?? options.dir;
     const folders = desired?.config.resources ?? ['glossaries'];
-    const config = options.configPath ?? path.join(options.dir, desired?.configFile ?? 'config/termsync.yaml');
-    watcher.setPaths([...folders.map((f) => path.resolve(options.dir, f)), config]);
+    const config = options.configPath ?? path.join(base, desired?.configFile ?? 'config/termsync.yaml');
+    watcher.setPaths([...folders.map((f) => path.resolve(base, f)), config]);
+  };
+
+  /** Records where the root resolves now (and, for a linked root, its HEAD, to diff the next swap against). */
+  const noteRoot = async (): Promise<void> => {
+    const real = await realpath(options.dir).catch(() => undefined);
+    if (real === undefined) return;
+    const linked = real !== path.resolve(options.dir);
+    const head = linked ? await headOf(real, options.env).catch(() => undefined) : undefined;
+    root = head === undefined ? { real } : { real, head };
+  };
+
+  /** A root that now resolves elsewhere: reconcile what differs between the two checkouts (all, if git cannot tell). */
+  const checkRoot = async (): Promise<void> => {
+    if (root === undefined || stopping) return;
+    const real = await realpath(options.dir).catch(() => undefined);
+    if (real === undefined || real === root.real) return;
+    const before = root.head;
+    const files = before === undefined ? undefined : await changedBetween(real, before, options.env).catch(() => undefined);
+    log.info({ files: files?.length ?? 'all' }, 'the repository root moved to a new checkout');
+    root = { real };
+    if (files === undefined) trigger('reload');
+    else if (files.length > 0) trigger('files', files);
   };
 
   const logDiagnostics = (diagnostics: readonly Diagnostic[]): void => {
@@ -210,6 +243,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       }
       // A pull that brought nothing is not a reconcile: the run starts here.
       startedAt = clock.now();
+      await noteRoot();
       status.running = { trigger: job.trigger, startedAt: new Date(startedAt).toISOString() };
       const loaded = await loadDesired(options.dir, options.configPath);
       status.setRepository(loaded.diagnostics);
@@ -289,6 +323,10 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     const every = options.gitPullMs;
     pullTimer = setInterval(() => trigger('git'), every);
   }
+  rootTimer = setInterval(() => {
+    checkRoot().catch((error: unknown) => log.warn({ err: error instanceof Error ? error.message : String(error) }, 'checking the repository root failed'));
+  }, options.rootCheckMs ?? 2_000);
+  rootTimer.unref();
   watchPaths(undefined);
   trigger('startup');
 
@@ -306,6 +344,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       pending = undefined;
       clearTimeout(retryTimer);
       clearInterval(pullTimer);
+      clearInterval(rootTimer);
       void cron?.task.destroy();
       await watcher.close();
       drain.abort(new Error('stopping'));
