@@ -95,7 +95,6 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   let lastDiagnostics = '';
   /** Where the root resolved at the last run, and its git HEAD when the root is a link (git-sync). */
   let root: { real: string; head?: string } | undefined;
-  let rootTimer: NodeJS.Timeout | undefined;
 
   const trigger = (kind: Trigger, files: readonly string[] = []): void => {
     if (stopping) return;
@@ -323,7 +322,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     const every = options.gitPullMs;
     pullTimer = setInterval(() => trigger('git'), every);
   }
-  rootTimer = setInterval(() => {
+  const rootTimer = setInterval(() => {
     checkRoot().catch((error: unknown) => log.warn({ err: error instanceof Error ? error.message : String(error) }, 'checking the repository root failed'));
   }, options.rootCheckMs ?? 2_000);
   rootTimer.unref();
