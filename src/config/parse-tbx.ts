@@ -1,0 +1,219 @@
+import { SaxesParser, type SaxesTagPlain } from 'saxes';
+import type { Diagnostic } from '../lib/diagnostics.js';
+import type { TermChoice } from '../model/entries.js';
+import { glossaryLanguageOf, type ConceptCollector, type TermAt } from './collect-concepts.js';
+import { error } from './diagnostic.js';
+
+/*
+ * TBX (ISO 30042) as terminology systems export it, read with a streaming XML parser: the older
+ * `martif` root (TBX 2, TBX-Basic: termEntry › langSet › tig|ntig › term) and the current `tbx`
+ * root (TBX 3, TBX-Core/Basic: conceptEntry › langSec › termSec › term). Elements are matched by
+ * local name, so namespace prefixes do not matter. A term's usage status is the text of a
+ * `termNote type="administrativeStatus"` (or the older `normativeAuthorization`), or of an
+ * `administrativeStatus` element (TBX 3 DCT style).
+ *
+ * A document type declaration is refused before anything else is read from the file: it is how
+ * entity expansion ("billion laughs") and external entities get in, and TBX needs none. The XML
+ * parser itself expands no entity but the five predefined ones and character references.
+ */
+
+const ROOTS: ReadonlySet<string> = new Set(['martif', 'tbx']);
+const CONCEPT: ReadonlySet<string> = new Set(['termEntry', 'conceptEntry']);
+const LANGUAGE: ReadonlySet<string> = new Set(['langSet', 'langSec']);
+const TERM_GROUP: ReadonlySet<string> = new Set(['tig', 'ntig', 'termSec']);
+const STATUS_TYPES: ReadonlySet<string> = new Set(['administrativeStatus', 'normativeAuthorization']);
+
+type Status = 'preferred' | 'admitted' | 'none' | 'deprecated' | 'superseded';
+
+/** A usage status value (`preferredTerm-admn-sts`, `deprecatedTerm`, …) by its leading word. */
+function statusOf(value: string): Status {
+  const text = value.trim().toLowerCase();
+  if (text.startsWith('preferred') || text.startsWith('standardized')) return 'preferred';
+  if (text.startsWith('admitted')) return 'admitted';
+  if (text.startsWith('deprecated')) return 'deprecated';
+  if (text.startsWith('superseded')) return 'superseded';
+  return 'none';
+}
+
+interface Candidate extends TermAt {
+  status: Status;
+}
+
+const RANK: Readonly<Record<Status, number>> = { preferred: 0, admitted: 1, none: 2, deprecated: 9, superseded: 9 };
+
+/** The term that counts among a language's terms (see TermChoice), or what refused them all. */
+function chooseTerm(candidates: readonly Candidate[], choice: TermChoice): { term?: TermAt; refused?: string } {
+  let best: Candidate | undefined;
+  for (const c of candidates) {
+    if (RANK[c.status] >= 9) continue;
+    if (best === undefined || (choice === 'preferred' && RANK[c.status] < RANK[best.status])) best = c;
+    if (choice === 'first') break;
+  }
+  if (best !== undefined) return { term: best };
+  const statuses = [...new Set(candidates.map((c) => c.status))];
+  return statuses.length === 0 ? {} : { refused: statuses.join(' or ') };
+}
+
+function localName(name: string): string {
+  const colon = name.indexOf(':');
+  return colon === -1 ? name : name.slice(colon + 1);
+}
+
+/** Thrown by an event handler to stop the parser at the first fatal problem (already reported). */
+class Stop extends Error {}
+
+/**
+ * Parses a TBX document given as text chunks (pure: `file` only labels the diagnostics) and hands
+ * each concept to the collector. Returns false when the file was refused (not TBX, a DOCTYPE,
+ * malformed XML): then nothing of it may be used.
+ */
+export function parseTbx(chunks: Iterable<string>, file: string, collector: ConceptCollector, terms: TermChoice, diagnostics: Diagnostic[]): boolean {
+  const parser = new SaxesParser({ position: true, xmlns: false });
+  const fail = (code: string, message: string, line = parser.line, column = parser.column + 1): never => {
+    diagnostics.push(error(code, message, file, line, Math.max(column, 1)));
+    throw new Stop();
+  };
+  let depth = 0;
+  let sawRoot = false;
+  let concept: { line: number; column: number; languages: Map<string, Candidate[]> } | undefined;
+  let language: { code: string | undefined; depth: number } | undefined;
+  let group: { status: Status; term: Candidate | undefined } | undefined;
+  let termText: { text: string; line: number; column: number } | undefined;
+  let statusText: string | undefined;
+  let tagStart = { line: 1, column: 1 };
+
+  const addCandidate = (candidate: Candidate): void => {
+    if (concept === undefined || language?.code === undefined) return;
+    const list = concept.languages.get(language.code);
+    if (list === undefined) concept.languages.set(language.code, [candidate]);
+    else list.push(candidate);
+  };
+
+  parser.on('doctype', () => {
+    fail('entries/xml-doctype', 'the file has a document type declaration (<!DOCTYPE …>), which is refused: it can declare entities that expand without bound or read other files, and TBX needs none; remove it');
+  });
+  parser.on('error', (err) => {
+    if (err instanceof Stop) throw err;
+    // saxes prefixes its message with the position, which the diagnostic already carries.
+    const message = err.message.replace(/^\d+:\d+: /, '');
+    fail('entries/malformed-xml', `malformed XML: ${message}`);
+  });
+  parser.on('opentagstart', (tag) => {
+    // Reported at the `<` of the tag: the parser has read the name when this fires.
+    tagStart = { line: parser.line, column: Math.max(parser.column - tag.name.length, 1) };
+  });
+  parser.on('opentag', (tag: SaxesTagPlain) => {
+    depth++;
+    const name = localName(tag.name);
+    if (!sawRoot) {
+      sawRoot = true;
+      if (!ROOTS.has(name)) fail('entries/not-tbx', `not a TBX file: the root element is <${tag.name}>, expected <martif> (TBX 2, TBX-Basic) or <tbx> (TBX 3)`, tagStart.line, tagStart.column);
+      return;
+    }
+    if (CONCEPT.has(name)) {
+      concept = { ...tagStart, languages: new Map() };
+      return;
+    }
+    if (LANGUAGE.has(name)) {
+      const raw = tag.attributes['xml:lang'];
+      if (typeof raw !== 'string' || raw.trim() === '') {
+        fail('entries/tbx-language', `<${tag.name}> has no xml:lang attribute: every language section names its language`, tagStart.line, tagStart.column);
+      }
+      language = { code: glossaryLanguageOf(raw as string), depth };
+      return;
+    }
+    if (TERM_GROUP.has(name)) {
+      group = { status: 'none', term: undefined };
+      return;
+    }
+    if (name === 'term' && language !== undefined) {
+      termText = { text: '', ...tagStart };
+      return;
+    }
+    const type = tag.attributes['type'];
+    if ((name === 'termNote' && typeof type === 'string' && STATUS_TYPES.has(type)) || name === 'administrativeStatus') statusText = '';
+  });
+  parser.on('text', (text) => {
+    if (termText !== undefined) termText.text += text;
+    else if (statusText !== undefined) statusText += text;
+  });
+  parser.on('cdata', (text) => {
+    if (termText !== undefined) termText.text += text;
+  });
+  parser.on('closetag', (tag) => {
+    depth--;
+    const name = localName(tag.name);
+    if (name === 'term' && termText !== undefined) {
+      const candidate: Candidate = { ...termText, status: 'none' };
+      termText = undefined;
+      if (group === undefined) addCandidate(candidate);
+      else group.term ??= candidate;
+      return;
+    }
+    if (statusText !== undefined && (name === 'termNote' || name === 'administrativeStatus')) {
+      if (group !== undefined) group.status = statusOf(statusText);
+      statusText = undefined;
+      return;
+    }
+    if (TERM_GROUP.has(name) && group !== undefined) {
+      if (group.term !== undefined) addCandidate({ ...group.term, status: group.status });
+      group = undefined;
+      return;
+    }
+    if (LANGUAGE.has(name) && language !== undefined && language.depth === depth + 1) {
+      language = undefined;
+      return;
+    }
+    if (CONCEPT.has(name) && concept !== undefined) {
+      const chosen = new Map<string, TermAt>();
+      const refused = new Map<string, string>();
+      for (const [code, candidates] of concept.languages) {
+        const { term, refused: why } = chooseTerm(candidates, terms);
+        if (term !== undefined) chosen.set(code, term);
+        else if (why !== undefined) refused.set(code, why);
+      }
+      collector.concept(chosen, concept.line, concept.column, refused);
+      concept = undefined;
+    }
+  });
+
+  try {
+    for (const chunk of chunks) parser.write(chunk);
+    parser.close();
+  } catch (caught) {
+    if (caught instanceof Stop) return false;
+    if (caught instanceof InvalidText) {
+      diagnostics.push(error('entries/invalid-encoding', `${caught.message} (after line ${parser.line}): save the file as UTF-8`, file, parser.line, 1));
+      return false;
+    }
+    throw caught;
+  }
+  if (!sawRoot) {
+    diagnostics.push(error('entries/not-tbx', 'not a TBX file: it holds no XML element', file, 1, 1));
+    return false;
+  }
+  return true;
+}
+
+/** Raised by the chunks iterable when the bytes are not text in the declared encoding. */
+export class InvalidText extends Error {}
+
+/**
+ * The text chunks of a TBX file's bytes: UTF-8, or UTF-16 with a byte order mark (some
+ * terminology systems export that). Decoded chunk by chunk, so a large file never becomes one
+ * large string; invalid bytes raise InvalidText, which parseTbx reports at the line reached.
+ */
+export function* decodeXmlChunks(bytes: Uint8Array, chunkBytes = 1 << 20): Generator<string> {
+  const encoding = bytes[0] === 0xff && bytes[1] === 0xfe ? 'utf-16le' : bytes[0] === 0xfe && bytes[1] === 0xff ? 'utf-16be' : 'utf-8';
+  const decoder = new TextDecoder(encoding, { fatal: true });
+  for (let at = 0; at < bytes.length; at += chunkBytes) {
+    const end = Math.min(at + chunkBytes, bytes.length);
+    let text: string;
+    try {
+      text = decoder.decode(bytes.subarray(at, end), { stream: end < bytes.length });
+    } catch {
+      throw new InvalidText(`not valid ${encoding === 'utf-8' ? 'UTF-8' : 'UTF-16'} (a byte between offsets ${at + 1} and ${end})`);
+    }
+    if (text.length > 0) yield text;
+  }
+}
