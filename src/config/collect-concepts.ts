@@ -47,6 +47,8 @@ export class ConceptCollector {
     private readonly languages: readonly string[],
     /** What a `line` is in this file, for messages: a line of text or a row of a sheet. */
     private readonly unit: 'line' | 'row' = 'line',
+    /** What holds one concept, for messages: a TBX concept entry, or a row of a table. */
+    private readonly item: 'concept' | 'row' = 'concept',
   ) {
     this.collectors = pairs.map(() => new EntryCollector(file, this.own, unit));
   }
@@ -74,7 +76,7 @@ export class ConceptCollector {
     this.missingWarnings++;
     const names = missing.map((lang) => (refused.has(lang) ? `${lang} (only ${refused.get(lang)} terms)` : lang)).join(', ');
     const left = this.pairs.filter((p) => missing.includes(p.sourceLang) || missing.includes(p.targetLang)).map((p) => `${p.sourceLang}-${p.targetLang}`);
-    const where = this.unit === 'row' ? 'this row' : 'this concept';
+    const where = `this ${this.item}`;
     this.own.push(
       warning(
         'entries/missing-term',
@@ -93,7 +95,7 @@ export class ConceptCollector {
       this.own.push(
         warning(
           'entries/more-missing-terms',
-          `${this.missingSuppressed} more ${this.unit === 'row' ? 'rows' : 'concepts'} from here on lack a term in a declared language; the first ${MAX_MISSING_TERM_WARNINGS} are listed`,
+          `${this.missingSuppressed} more ${this.item}s from here on lack a term in a declared language; the first ${MAX_MISSING_TERM_WARNINGS} are listed`,
           this.file,
           this.firstSuppressed.line,
           this.firstSuppressed.column,
