@@ -150,10 +150,10 @@ function cellText(value: unknown): { text: string } | { problem: string } {
       const shown = typeof cached === 'string' || typeof cached === 'number' ? ` (its saved value is ${show(String(cached))})` : ' (it has no saved value)';
       return { problem: `holds a formula${shown}: formulas are never evaluated and their saved values are not used; paste the values instead (Paste Special › Values)` };
     }
-    if ('error' in value) return { problem: `holds the error value ${String((value as { error: unknown }).error)}` };
+    if ('error' in value) return { problem: `holds the error value ${String((value).error)}` };
     if ('richText' in value) return { text: (value as RichText).richText.map((run) => run.text).join('') };
     if ('text' in value) {
-      const text = (value as { text: unknown }).text;
+      const text = (value).text;
       if (typeof text === 'string') return { text };
       if (text !== null && typeof text === 'object' && 'richText' in text) return { text: (text as RichText).richText.map((run) => run.text).join('') };
     }
