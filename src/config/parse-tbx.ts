@@ -89,8 +89,15 @@ export function parseTbx(chunks: Iterable<string>, file: string, collector: Conc
     else list.push(candidate);
   };
 
-  parser.on('doctype', () => {
-    fail('entries/xml-doctype', 'the file has a document type declaration (<!DOCTYPE …>), which is refused: it can declare entities that expand without bound or read other files, and TBX needs none; remove it');
+  parser.on('doctype', (doctype) => {
+    // This fires at the `>` that ends the declaration: point at its start, `<!DOCTYPE`.
+    const breaks = doctype.split('\n').length - 1;
+    const line = parser.line - breaks;
+    const column = breaks === 0 ? parser.column - doctype.length - '<!DOCTYPE>'.length + 1 : 1;
+    fail('entries/xml-doctype', 'the file has a document type declaration (<!DOCTYPE …>), which is refused: it can declare entities that expand without bound or read other files, and TBX needs none; remove it',
+      line,
+      column,
+    );
   });
   parser.on('error', (err) => {
     if (err instanceof Stop) throw err;
@@ -99,8 +106,9 @@ export function parseTbx(chunks: Iterable<string>, file: string, collector: Conc
     fail('entries/malformed-xml', `malformed XML: ${message}`);
   });
   parser.on('opentagstart', (tag) => {
-    // Reported at the `<` of the tag: the parser has read the name when this fires.
-    tagStart = { line: parser.line, column: Math.max(parser.column - tag.name.length, 1) };
+    // Reported at the `<` of the tag: this fires once the parser has read the name and the
+    // character after it.
+    tagStart = { line: parser.line, column: Math.max(parser.column - tag.name.length - 1, 1) };
   });
   parser.on('opentag', (tag: SaxesTagPlain) => {
     depth++;
