@@ -13,8 +13,12 @@ describe('the example repository', () => {
       expect(apply.code).toBe(0);
       const writes = world.writesSince(0);
       expect(writes.length).toBeGreaterThan(0);
-      // Creates only: one POST per declared resource, nothing else.
+      // Creates only: one POST per declared resource, nothing else: 6 glossaries (one of them v2,
+      // two fed by one multilingual file each, TBX and workbook) and 2 style rule lists.
       expect(writes.every((w) => /^POST \/v[23]\/(glossaries|style_rules)$/.test(w))).toBe(true);
+      expect(writes.filter((w) => w === 'POST /v3/glossaries')).toHaveLength(5);
+      expect(writes.filter((w) => w === 'POST /v2/glossaries')).toHaveLength(1);
+      expect(writes.filter((w) => w === 'POST /v3/style_rules')).toHaveLength(2);
       const ids = JSON.parse(await world.read('ids.json')) as { glossaries: Record<string, string>; style_rules: Record<string, string> };
       expect(Object.keys(ids.glossaries).length + Object.keys(ids.style_rules).length).toBe(writes.length);
       const mark = world.mark();
