@@ -1,8 +1,10 @@
+import { isUtf8 } from 'node:buffer';
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import type { Diagnostic } from '../lib/diagnostics.js';
 import type { TermChoice } from '../model/entries.js';
 import { glossaryLanguageOf, type ConceptCollector, type TermAt } from './collect-concepts.js';
 import { error } from './diagnostic.js';
+import { firstInvalidUtf8 } from './read-files.js';
 
 /*
  * TBX (ISO 30042) as terminology systems export it, read with a streaming XML parser: the older
@@ -18,9 +20,6 @@ import { error } from './diagnostic.js';
  */
 
 const ROOTS: ReadonlySet<string> = new Set(['martif', 'tbx']);
-const CONCEPT: ReadonlySet<string> = new Set(['termEntry', 'conceptEntry']);
-const LANGUAGE: ReadonlySet<string> = new Set(['langSet', 'langSec']);
-const TERM_GROUP: ReadonlySet<string> = new Set(['tig', 'ntig', 'termSec']);
 const STATUS_TYPES: ReadonlySet<string> = new Set(['administrativeStatus', 'normativeAuthorization']);
 
 type Status = 'preferred' | 'admitted' | 'none' | 'deprecated' | 'superseded';
@@ -80,7 +79,9 @@ export function parseTbx(chunks: Iterable<string>, file: string, collector: Conc
   let group: { status: Status; term: Candidate | undefined } | undefined;
   let termText: { text: string; line: number; column: number } | undefined;
   let statusText: string | undefined;
-  let tagStart = { line: 1, column: 1 };
+  // Where the tag being opened starts (its `<`): numbers, not an object per tag (hot path).
+  let tagLine = 1;
+  let tagColumn = 1;
 
   const addCandidate = (candidate: Candidate): void => {
     if (concept === undefined || language?.code === undefined) return;
@@ -94,7 +95,9 @@ export function parseTbx(chunks: Iterable<string>, file: string, collector: Conc
     const breaks = doctype.split('\n').length - 1;
     const line = parser.line - breaks;
     const column = breaks === 0 ? parser.column - doctype.length - '<!DOCTYPE>'.length + 1 : 1;
-    fail('entries/xml-doctype', 'the file has a document type declaration (<!DOCTYPE …>), which is refused: it can declare entities that expand without bound or read other files, and TBX needs none; remove it',
+    fail(
+      'entries/xml-doctype',
+      'the file has a document type declaration (<!DOCTYPE …>), which is refused: it can declare entities that expand without bound or read other files, and TBX needs none; remove it',
       line,
       column,
     );
@@ -108,38 +111,49 @@ export function parseTbx(chunks: Iterable<string>, file: string, collector: Conc
   parser.on('opentagstart', (tag) => {
     // Reported at the `<` of the tag: this fires once the parser has read the name and the
     // character after it.
-    tagStart = { line: parser.line, column: Math.max(parser.column - tag.name.length - 1, 1) };
+    tagLine = parser.line;
+    tagColumn = Math.max(parser.column - tag.name.length - 1, 1);
   });
   parser.on('opentag', (tag: SaxesTagPlain) => {
     depth++;
     const name = localName(tag.name);
     if (!sawRoot) {
       sawRoot = true;
-      if (!ROOTS.has(name)) fail('entries/not-tbx', `not a TBX file: the root element is <${tag.name}>, expected <martif> (TBX 2, TBX-Basic) or <tbx> (TBX 3)`, tagStart.line, tagStart.column);
+      if (!ROOTS.has(name)) fail('entries/not-tbx', `not a TBX file: the root element is <${tag.name}>, expected <martif> (TBX 2, TBX-Basic) or <tbx> (TBX 3)`, tagLine, tagColumn);
       return;
     }
-    if (CONCEPT.has(name)) {
-      concept = { ...tagStart, languages: new Map() };
-      return;
-    }
-    if (LANGUAGE.has(name)) {
-      const raw = tag.attributes['xml:lang'];
-      if (typeof raw !== 'string' || raw.trim() === '') {
-        fail('entries/tbx-language', `<${tag.name}> has no xml:lang attribute: every language section names its language`, tagStart.line, tagStart.column);
+    switch (name) {
+      case 'termEntry':
+      case 'conceptEntry':
+        concept = { line: tagLine, column: tagColumn, languages: new Map() };
+        return;
+      case 'langSet':
+      case 'langSec': {
+        const raw = tag.attributes['xml:lang'];
+        if (typeof raw !== 'string' || raw.trim() === '') {
+          fail('entries/tbx-language', `<${tag.name}> has no xml:lang attribute: every language section names its language`, tagLine, tagColumn);
+        }
+        language = { code: glossaryLanguageOf(raw as string), depth };
+        return;
       }
-      language = { code: glossaryLanguageOf(raw as string), depth };
-      return;
+      case 'tig':
+      case 'ntig':
+      case 'termSec':
+        group = { status: 'none', term: undefined };
+        return;
+      case 'term':
+        if (language !== undefined) termText = { text: '', line: tagLine, column: tagColumn };
+        return;
+      case 'administrativeStatus':
+        statusText = '';
+        return;
+      case 'termNote': {
+        const type = tag.attributes['type'];
+        if (typeof type === 'string' && STATUS_TYPES.has(type)) statusText = '';
+        return;
+      }
+      default:
     }
-    if (TERM_GROUP.has(name)) {
-      group = { status: 'none', term: undefined };
-      return;
-    }
-    if (name === 'term' && language !== undefined) {
-      termText = { text: '', ...tagStart };
-      return;
-    }
-    const type = tag.attributes['type'];
-    if ((name === 'termNote' && typeof type === 'string' && STATUS_TYPES.has(type)) || name === 'administrativeStatus') statusText = '';
   });
   parser.on('text', (text) => {
     if (termText !== undefined) termText.text += text;
@@ -150,40 +164,56 @@ export function parseTbx(chunks: Iterable<string>, file: string, collector: Conc
   });
   parser.on('closetag', (tag) => {
     depth--;
-    const name = localName(tag.name);
-    if (name === 'term' && termText !== undefined) {
-      const candidate: Candidate = { ...termText, status: 'none' };
-      termText = undefined;
-      if (group === undefined) addCandidate(candidate);
-      else group.term ??= candidate;
-      return;
-    }
-    if (statusText !== undefined && (name === 'termNote' || name === 'administrativeStatus')) {
-      if (group !== undefined) group.status = statusOf(statusText);
-      statusText = undefined;
-      return;
-    }
-    if (TERM_GROUP.has(name) && group !== undefined) {
-      if (group.term !== undefined) addCandidate({ ...group.term, status: group.status });
-      group = undefined;
-      return;
-    }
-    if (LANGUAGE.has(name) && language !== undefined && language.depth === depth + 1) {
-      language = undefined;
-      return;
-    }
-    if (CONCEPT.has(name) && concept !== undefined) {
-      const chosen = new Map<string, TermAt>();
-      const refused = new Map<string, string>();
-      for (const [code, candidates] of concept.languages) {
-        const { term, refused: why } = chooseTerm(candidates, terms);
-        if (term !== undefined) chosen.set(code, term);
-        else if (why !== undefined) refused.set(code, why);
-      }
-      collector.concept(chosen, concept.line, concept.column, refused);
-      concept = undefined;
+    switch (localName(tag.name)) {
+      case 'term':
+        if (termText !== undefined) {
+          const candidate: Candidate = { text: termText.text, line: termText.line, column: termText.column, status: 'none' };
+          termText = undefined;
+          if (group === undefined) addCandidate(candidate);
+          else group.term ??= candidate;
+        }
+        return;
+      case 'termNote':
+      case 'administrativeStatus':
+        if (statusText !== undefined) {
+          if (group !== undefined) group.status = statusOf(statusText);
+          statusText = undefined;
+        }
+        return;
+      case 'tig':
+      case 'ntig':
+      case 'termSec':
+        if (group !== undefined) {
+          if (group.term !== undefined) {
+            group.term.status = group.status;
+            addCandidate(group.term);
+          }
+          group = undefined;
+        }
+        return;
+      case 'langSet':
+      case 'langSec':
+        if (language !== undefined && language.depth === depth + 1) language = undefined;
+        return;
+      case 'termEntry':
+      case 'conceptEntry':
+        if (concept !== undefined) finishConcept(concept);
+        concept = undefined;
+        return;
+      default:
     }
   });
+
+  const finishConcept = (done: { line: number; column: number; languages: Map<string, Candidate[]> }): void => {
+    const chosen = new Map<string, TermAt>();
+    let refused: Map<string, string> | undefined;
+    for (const [code, candidates] of done.languages) {
+      const { term, refused: why } = chooseTerm(candidates, terms);
+      if (term !== undefined) chosen.set(code, term);
+      else if (why !== undefined) (refused ??= new Map()).set(code, why);
+    }
+    collector.concept(chosen, done.line, done.column, refused);
+  };
 
   try {
     for (const chunk of chunks) parser.write(chunk);
@@ -191,7 +221,7 @@ export function parseTbx(chunks: Iterable<string>, file: string, collector: Conc
   } catch (caught) {
     if (caught instanceof Stop) return false;
     if (caught instanceof InvalidText) {
-      diagnostics.push(error('entries/invalid-encoding', `${caught.message} (after line ${parser.line}): save the file as UTF-8`, file, parser.line, 1));
+      diagnostics.push(error('entries/invalid-encoding', `${caught.message}: save the file as UTF-8`, file, parser.line, parser.column + 1));
       return false;
     }
     throw caught;
@@ -211,16 +241,31 @@ export class InvalidText extends Error {}
  * terminology systems export that). Decoded chunk by chunk, so a large file never becomes one
  * large string; invalid bytes raise InvalidText, which parseTbx reports at the line reached.
  */
-export function* decodeXmlChunks(bytes: Uint8Array, chunkBytes = 1 << 20): Generator<string> {
-  const encoding = bytes[0] === 0xff && bytes[1] === 0xfe ? 'utf-16le' : bytes[0] === 0xfe && bytes[1] === 0xff ? 'utf-16be' : 'utf-8';
-  const decoder = new TextDecoder(encoding, { fatal: true });
+export function* decodeXmlChunks(bytes: Buffer, chunkBytes = 1 << 20): Generator<string> {
+  const utf16 = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
+  if (!utf16) {
+    // UTF-8, checked once up front (native and fast), then cut at character boundaries. Invalid
+    // bytes: the text before them is parsed first, so that the error has the line they are on.
+    let length = bytes.length;
+    if (!isUtf8(bytes)) length = firstInvalidUtf8(bytes);
+    const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+    for (let at = start; at < length; ) {
+      let end = Math.min(at + chunkBytes, length);
+      while (end < length && ((bytes[end] as number) & 0xc0) === 0x80) end--;
+      yield bytes.toString('utf8', at, end);
+      at = end;
+    }
+    if (length < bytes.length) throw new InvalidText(`not valid UTF-8 (byte ${length + 1})`);
+    return;
+  }
+  const decoder = new TextDecoder(bytes[0] === 0xff ? 'utf-16le' : 'utf-16be', { fatal: true });
   for (let at = 0; at < bytes.length; at += chunkBytes) {
     const end = Math.min(at + chunkBytes, bytes.length);
     let text: string;
     try {
       text = decoder.decode(bytes.subarray(at, end), { stream: end < bytes.length });
     } catch {
-      throw new InvalidText(`not valid ${encoding === 'utf-8' ? 'UTF-8' : 'UTF-16'} (a byte between offsets ${at + 1} and ${end})`);
+      throw new InvalidText(`not valid UTF-16 (a byte between offsets ${at + 1} and ${end})`);
     }
     if (text.length > 0) yield text;
   }

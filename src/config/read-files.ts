@@ -36,7 +36,7 @@ function isInside(root: string, absolute: string): boolean {
 }
 
 /** Offset of the first byte that is not valid UTF-8 (only called once decoding failed). */
-function firstInvalidUtf8(bytes: Uint8Array): number {
+export function firstInvalidUtf8(bytes: Uint8Array): number {
   let i = 0;
   while (i < bytes.length) {
     const b = bytes[i] ?? 0;
