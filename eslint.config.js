@@ -23,7 +23,7 @@ export default tseslint.config(
   },
   {
     files: ['**/*.js'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', AbortController: 'readonly' } },
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', AbortController: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', fetch: 'readonly' } },
   },
   {
     // The emulator is built from the spec alone: it must not share code with the client.
@@ -37,6 +37,25 @@ export default tseslint.config(
     files: ['src/plan/**/*.ts', 'src/report/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { paths: ['node:fs', 'node:fs/promises', 'node:http', 'undici', 'node:process'], patterns: [{ group: ['**/api/**', '**/live/**', '**/apply/**', '**/config/**'], message: 'plan/ and report/ import only model/ and lib/.' }] }],
+    },
+  },
+  {
+    // Dependency direction: cli → daemon → reconcile → {config, live, plan, apply, report} → {api, model, lib}.
+    files: ['src/reconcile/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/cli/**', '**/daemon/**'], message: 'reconcile/ returns outcomes; only cli/ and daemon/ use them.' }] }],
+    },
+  },
+  {
+    files: ['src/daemon/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/cli/**'], message: 'The daemon does not depend on the CLI.' }] }],
+    },
+  },
+  {
+    files: ['src/{api,apply,config,live,lib,model}/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/cli/**', '**/daemon/**', '**/reconcile/**'], message: 'Lower layers do not import the pipeline owner or its callers.' }] }],
     },
   },
 );

@@ -1,4 +1,3 @@
-/* global fetch */
 // Emulator benchmark: creating a 10 MiB glossary (the service's size limit) over real HTTP, reading
 // it back, merging into it, and rejecting a 10 MiB submission whose last entry is a duplicate.
 // Goal: each well under a second (linear parsing, no quadratic duplicate scan).

@@ -7,7 +7,7 @@
 // Every load runs in a fresh Node process, as `termsync validate` or `plan` does; modes alternate
 // so that a slow spell of the machine hits them alike. Figures per mode: wall time of
 // loadRepository, CPU time of the process (all threads) and its peak resident set size.
-// Results go to bench/results/formats.txt (not tracked by git).
+// Results go to bench/out/formats.txt (bench/out is not tracked by git).
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -148,4 +148,6 @@ try {
 } finally {
   await rm(root, { recursive: true, force: true });
 }
-await writeFile(path.join(path.dirname(new URL(import.meta.url).pathname), 'results', 'formats.txt'), `${out.join('\n')}\n`);
+const outDir = path.join(path.dirname(new URL(import.meta.url).pathname), 'out');
+await mkdir(outDir, { recursive: true });
+await writeFile(path.join(outDir, 'formats.txt'), `${out.join('\n')}\n`);

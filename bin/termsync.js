@@ -27,5 +27,9 @@ const code = await runCli(process.argv.slice(2), {
   env: process.env,
   cwd: process.cwd(),
   signal: controller.signal,
+  onHangup: (listener) => {
+    process.on('SIGHUP', listener);
+    return () => process.off('SIGHUP', listener);
+  },
 });
 process.exitCode = code;

@@ -2,6 +2,7 @@ import type { Dispatcher } from 'undici';
 import type { Clock } from '../lib/clock.js';
 import { systemClock } from '../lib/clock.js';
 import { canonicalLang } from '../lib/canonical.js';
+import { DEFAULTS } from '../lib/defaults.js';
 import { InputError } from '../lib/errors.js';
 import { silentLogger, type Logger } from '../lib/logger.js';
 import type { ConfiguredRules } from '../model/desired.js';
@@ -128,8 +129,8 @@ export function createClient(options: ClientOptions): ServiceClient {
   const base = checkBaseUrl(options.baseUrl);
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? silentLogger;
-  const concurrency = Math.floor(checkPositive('concurrency', options.concurrency, 4));
-  const requestsPerSecond = checkPositive('requestsPerSecond', options.requestsPerSecond, 5);
+  const concurrency = Math.floor(checkPositive('concurrency', options.concurrency, DEFAULTS.concurrency));
+  const requestsPerSecond = checkPositive('requestsPerSecond', options.requestsPerSecond, DEFAULTS.requestsPerSecond);
   const ownAgent = options.dispatcher ? undefined : createAgent(concurrency);
   const dispatcher: Dispatcher = options.dispatcher ?? ownAgent ?? createAgent(concurrency);
   const queue = createRequestQueue({

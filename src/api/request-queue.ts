@@ -1,6 +1,7 @@
 import PQueue from 'p-queue';
 import type { Dispatcher } from 'undici';
 import type { Clock } from '../lib/clock.js';
+import { DEFAULTS } from '../lib/defaults.js';
 import { REDACT_PATHS, type Logger } from '../lib/logger.js';
 import { isTrackingClock } from '../lib/virtual-clock.js';
 import type { BaseUrl } from './check-base-url.js';
@@ -99,8 +100,8 @@ function isGlossaryPath(path: string): boolean {
 export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
   const { clock, signal, metrics } = options;
   const random = options.random ?? Math.random;
-  const maxAttempts = options.retry.maxAttempts ?? 10;
-  const deadlineMs = options.retry.deadlineMs ?? 600_000;
+  const maxAttempts = options.retry.maxAttempts ?? DEFAULTS.maxAttempts;
+  const deadlineMs = options.retry.deadlineMs ?? DEFAULTS.operationDeadlineMs;
   // Redaction again on our child, in case the injected logger was built without it. We log no
   // headers at all; this guards against a future slip.
   const log = options.logger.child({ component: 'api' }, { redact: { paths: REDACT_PATHS, censor: '[redacted]' } });

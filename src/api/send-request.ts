@@ -1,4 +1,5 @@
 import { Agent, type Dispatcher } from 'undici';
+import { DEFAULTS } from '../lib/defaults.js';
 import type { BaseUrl } from './check-base-url.js';
 
 export interface HttpRequest {
@@ -26,10 +27,10 @@ export function createAgent(connections: number): Agent {
   return new Agent({
     connections,
     pipelining: 1,
-    keepAliveTimeout: 10_000,
-    connectTimeout: 10_000,
-    headersTimeout: 30_000,
-    bodyTimeout: 60_000,
+    keepAliveTimeout: DEFAULTS.keepAliveTimeoutMs,
+    connectTimeout: DEFAULTS.connectTimeoutMs,
+    headersTimeout: DEFAULTS.headersTimeoutMs,
+    bodyTimeout: DEFAULTS.bodyTimeoutMs,
   });
 }
 

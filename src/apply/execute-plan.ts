@@ -44,8 +44,11 @@ export interface ExecutePlanInput {
 
 export interface ExecutedPlan {
   readonly result: ApplyResult;
-  /** 0 when everything applied, 6 when something failed or was skipped, 7 when the service refused the key. */
-  readonly exitCode: ExitCode;
+  /**
+   * Set when the service refused the key (401/403, or the destination failed before a write was
+   * answered): the refused status or error code. Every later write was skipped.
+   */
+  readonly refusal?: string;
 }
 
 /** Runs one operation; returns the id of what it created, if anything. */
@@ -202,7 +205,7 @@ export async function executePlan(input: ExecutePlanInput): Promise<ExecutedPlan
         if (signal?.aborted) return { ...base, status: 'skipped', skippedBecause: 'apply was interrupted before this operation started' };
         const createdId = await runOperation(client, op);
         keyAccepted = true;
-        logger.info({ op: op.key, request: base.request }, 'applied');
+        logger.debug({ op: op.key, request: base.request }, 'applied');
         return createdId === undefined ? { ...base, status: 'applied' } : { ...base, status: 'applied', createdId };
       } catch (error) {
         const err = errorOf(error);
@@ -230,6 +233,5 @@ export async function executePlan(input: ExecutePlanInput): Promise<ExecutedPlan
     skipped: count('skipped'),
     ids: collectManagedIds(input.managed, input.live, plan.operations, ordered),
   };
-  const exitCode = refusal !== undefined ? ExitCode.authOrDestination : result.failed + result.skipped > 0 ? ExitCode.applyIncomplete : ExitCode.ok;
-  return { result, exitCode };
+  return refusal === undefined ? { result } : { result, refusal };
 }

@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 
 /** Adds the options every command shares (see the contract). */
-export function addCommonOptions(command: Command): Command {
+export function addCommonOptions(command: Command, logLevel = 'warn'): Command {
   return command
     .option('--dir <path>', 'the terminology repository', '.')
     .option('--config <path>', 'the project config (default: config/termsync.yaml or termsync.yaml)')
@@ -9,6 +9,6 @@ export function addCommonOptions(command: Command): Command {
     .addOption(
       new Option('--log-level <level>', 'log level')
         .choices(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'])
-        .default('warn'),
+        .default(logLevel),
     );
 }

@@ -6,6 +6,8 @@ export interface CliIo {
   readonly cwd: string;
   /** Aborted on SIGINT/SIGTERM: long-running commands (emulator, watch) stop and resolve. */
   readonly signal: AbortSignal;
+  /** Subscribes to SIGHUP (the daemon reloads); returns the unsubscribe. Absent: no such signal. */
+  readonly onHangup?: (listener: () => void) => () => void;
 }
 
 export interface CommandContext {

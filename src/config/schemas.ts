@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULTS } from '../lib/defaults.js';
 import { GLOSSARY_LANGUAGES, STYLE_RULE_LANGUAGES } from './languages.js';
 
 /*
@@ -126,8 +127,8 @@ export const guardsSchema = z.strictObject({
 });
 
 export const rateLimitSchema = z.strictObject({
-  requests_per_second: z.number().positive().default(5),
-  concurrency: z.int().min(1).default(4),
+  requests_per_second: z.number().positive().default(DEFAULTS.requestsPerSecond),
+  concurrency: z.int().min(1).default(DEFAULTS.concurrency),
 });
 
 export const configSchema = z.strictObject({
@@ -136,7 +137,7 @@ export const configSchema = z.strictObject({
   prune: z.enum(['off', 'owned', 'all']).default('off'),
   owned_names: z.string().min(1).optional().meta({ description: 'With prune: owned, the glob of live names termsync may delete' }),
   guards: guardsSchema.default({ max_deletes: 10, max_removed_entries_percent: 50, allow_empty: false }),
-  rate_limit: rateLimitSchema.default({ requests_per_second: 5, concurrency: 4 }),
+  rate_limit: rateLimitSchema.default({ requests_per_second: DEFAULTS.requestsPerSecond, concurrency: DEFAULTS.concurrency }),
   schedule: z.string().min(1).optional().meta({ description: 'Cron expression of the daemon full reconcile' }),
   targets: z.array(targetSchema).min(1),
 });

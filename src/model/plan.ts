@@ -194,6 +194,11 @@ export interface Plan {
   readonly notManaged: readonly NotManaged[];
   /** Present only when there is something to say. */
   readonly warnings?: readonly PlanWarning[];
+  /**
+   * Declared glossaries whose entries were not re-read (a plan of changed files only); present only
+   * when there are some. Their entries were taken as equal to the repository's.
+   */
+  readonly notRefreshed?: number;
   readonly fingerprints: Fingerprints;
   readonly summary: PlanSummary;
 }

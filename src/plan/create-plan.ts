@@ -1,4 +1,4 @@
-import type { DesiredState, Fingerprints, LiveState, Operation, Plan, ResourceChange } from '../model/index.js';
+import type { DesiredState, Entries, Fingerprints, LiveState, Operation, Plan, ResourceChange } from '../model/index.js';
 import { PLAN_FORMAT_VERSION } from '../model/index.js';
 import { checkGuards } from './check-guards.js';
 import { compareStrings } from './compare-strings.js';
@@ -17,6 +17,12 @@ export interface PlanInput {
   readonly target: string;
   readonly desired: DesiredState;
   readonly live: LiveState;
+  /**
+   * A plan of only some resources' entries (the daemon after a file change, a pull request's plan):
+   * `assumed` holds the entries of live dictionaries that were not read, taken to equal the
+   * repository's; `notRefreshed` counts the glossaries concerned, for the plan to say so.
+   */
+  readonly refresh?: { readonly assumed: ReadonlyMap<string, Entries>; readonly notRefreshed: number };
 }
 
 const ACTION_ORDER = { create: 0, update: 1, replace: 2, delete: 3 } as const;
@@ -42,7 +48,12 @@ function compareChanges(a: DraftChange, b: DraftChange): number {
 export function createPlan(input: PlanInput): Plan {
   const { desired, live } = input;
   const refs = new Refs();
-  const entriesOf: EntriesOf = (g, dict) => live.entries.get(dictionaryKey(g.id, dict));
+  const assumed = input.refresh?.assumed;
+  const entriesOf: EntriesOf = (g, dict) => {
+    const key = dictionaryKey(g.id, dict);
+    return live.entries.get(key) ?? assumed?.get(key);
+  };
+  const notRefreshed = input.refresh?.notRefreshed ?? 0;
 
   const glossaryMatching = matchGlossaries(desired.glossaries, live.glossaries, (d, g) => v2Equals(d, g, entriesOf));
   const styleMatching = matchStyleRules(desired.styleRules, live.styleRules, styleRulesEqual);
@@ -79,6 +90,7 @@ export function createPlan(input: PlanInput): Plan {
     guards: checkGuards(desired, changes, operations),
     notManaged: prune.notManaged,
     ...(warnings.length === 0 ? {} : { warnings }),
+    ...(notRefreshed === 0 ? {} : { notRefreshed }),
     fingerprints: planFingerprints(input, drafts),
     summary: summarizePlan(changes, operations),
   };

@@ -1,5 +1,5 @@
 import { pairKey } from '../lib/canonical.js';
-import type { DesiredState, Fingerprints, GlossaryApi, LiveGlossary } from '../model/index.js';
+import type { DesiredGlossary, DesiredState, Entries, Fingerprints, GlossaryApi, LiveGlossary } from '../model/index.js';
 import { compareStrings } from './compare-strings.js';
 import { matchGlossaries } from './match-live.js';
 
@@ -23,21 +23,72 @@ export function dictionaryKey(glossaryId: string, pair: { readonly sourceLang: s
  * translation keeps the count), and a missed change would leave the service different from the repo.
  */
 export function dictionariesToRead(desired: DesiredState, glossaries: readonly LiveGlossary[]): DictionaryToRead[] {
-  const out = new Map<string, DictionaryToRead>();
-  const add = (g: LiveGlossary, wanted: ReadonlySet<string>): void => {
-    for (const dict of g.dictionaries) {
-      if (!wanted.has(pairKey(dict))) continue;
-      out.set(dictionaryKey(g.id, dict), { glossaryId: g.id, api: g.api, sourceLang: dict.sourceLang, targetLang: dict.targetLang });
-    }
-  };
-  for (const match of matchGlossaries(desired.glossaries, glossaries).matches) {
-    const wanted = new Set(match.desired.dictionaries.map((dict) => pairKey(dict)));
-    if (match.current !== undefined) add(match.current, wanted);
-    if (match.desired.api === 'v2') for (const g of match.leftovers) if (g.api === 'v2') add(g, wanted);
-  }
-  return sortToRead([...out.values()]);
+  return selectRefresh(desired, glossaries).toRead;
 }
 
+/**
+ * What a plan re-reads when only some files changed: declared glossary name → `'all'` (its resource
+ * file changed) or the language pairs (`en-de`) whose entries files changed.
+ */
+export type RefreshSelection = ReadonlyMap<string, 'all' | ReadonlySet<string>>;
+
+/** What a plan re-reads when only some resources changed, and what it assumes of the rest. */
+export interface RefreshScope {
+  /** The live dictionaries whose entries are read. */
+  readonly toRead: DictionaryToRead[];
+  /**
+   * Entries of live dictionaries that are not read, taken to equal the repository's: their
+   * files did not change and their listed entry count matches (`PlanInput.refresh`).
+   */
+  readonly assumed: Map<string, Entries>;
+  /** Declared glossaries with a live counterpart none of whose dictionaries was re-read. */
+  readonly notRefreshed: number;
+}
+
+/**
+ * `refreshed`: what changed (undefined: everything). A dictionary outside it is still planned from
+ * the listing (renames, new and dropped pairs, prune), but its entries are read only when the listed
+ * entry count differs from the repository's, a change that costs no request to notice. Drift that
+ * keeps the count is left to a full refresh.
+ */
+export function selectRefresh(desired: DesiredState, glossaries: readonly LiveGlossary[], refreshed?: RefreshSelection): RefreshScope {
+  const out = new Map<string, DictionaryToRead>();
+  const assumed = new Map<string, Entries>();
+  let notRefreshed = 0;
+  /** Adds the shared pairs of `g`; true when some were read. */
+  const add = (d: DesiredGlossary, g: LiveGlossary): { read: number; skipped: number } => {
+    const wanted = new Map(d.dictionaries.map((dict) => [pairKey(dict), dict]));
+    const scope = refreshed === undefined ? 'all' : refreshed.get(d.name);
+    let read = 0;
+    let skipped = 0;
+    for (const dict of g.dictionaries) {
+      const pair = pairKey(dict);
+      const want = wanted.get(pair);
+      if (want === undefined) continue;
+      const key = dictionaryKey(g.id, dict);
+      if (scope === 'all' || scope?.has(pair) === true || dict.entryCount !== want.entries.size) {
+        out.set(key, { glossaryId: g.id, api: g.api, sourceLang: dict.sourceLang, targetLang: dict.targetLang });
+        read++;
+      } else {
+        assumed.set(key, want.entries);
+        skipped++;
+      }
+    }
+    return { read, skipped };
+  };
+  for (const match of matchGlossaries(desired.glossaries, glossaries).matches) {
+    const live = [...(match.current === undefined ? [] : [match.current]), ...(match.desired.api === 'v2' ? match.leftovers.filter((g) => g.api === 'v2') : [])];
+    let read = 0;
+    let skipped = 0;
+    for (const g of live) {
+      const counts = add(match.desired, g);
+      read += counts.read;
+      skipped += counts.skipped;
+    }
+    if (skipped > 0 && read === 0) notRefreshed++;
+  }
+  return { toRead: sortToRead([...out.values()]), assumed, notRefreshed };
+}
 /** What `apply plan.json` re-reads to compare with a saved plan: the dictionaries whose hashes it holds. */
 export function dictionariesToReadForFingerprints(saved: Fingerprints): DictionaryToRead[] {
   const out: DictionaryToRead[] = [];

@@ -1,5 +1,13 @@
 export { createPlan, type PlanInput } from './create-plan.js';
-export { dictionariesToRead, dictionariesToReadForFingerprints, dictionaryKey, type DictionaryToRead } from './dictionaries-to-read.js';
+export {
+  dictionariesToRead,
+  dictionariesToReadForFingerprints,
+  dictionaryKey,
+  selectRefresh,
+  type DictionaryToRead,
+  type RefreshScope,
+  type RefreshSelection,
+} from './dictionaries-to-read.js';
 export { fingerprintLive, compareFingerprints, hashEntries } from './fingerprint-live.js';
 export { diffEntries, toEntryList } from './diff-entries.js';
 export { entriesToTsv, entriesTsvBytes } from '../lib/entries-tsv.js';

@@ -4,6 +4,13 @@ import type { DictionaryChange, EntryChange, Plan, PlanSummary, ResourceAction, 
 
 export const NO_CHANGES = 'No changes. The service matches the repository.';
 
+/** The line a plan of changed files only carries: how many glossaries it took as unchanged. */
+export function notRefreshedLine(plan: Plan): string | undefined {
+  const n = plan.notRefreshed ?? 0;
+  if (n === 0) return undefined;
+  return `${n} unchanged ${n === 1 ? 'resource was' : 'resources were'} not re-read; the scheduled drift check covers ${n === 1 ? 'it' : 'them'}.`;
+}
+
 export const ACTION_SYMBOL: Readonly<Record<ResourceAction, string>> = { create: '+', update: '~', delete: '-', replace: '-/+' };
 
 const DICTIONARY_SYMBOL: Readonly<Record<DictionaryChange['action'], string>> = { create: '+', update: '~', delete: '-' };

@@ -81,6 +81,7 @@ export const planSchema = z.object({
   ),
   notManaged: z.array(z.object({ kind: z.enum(['glossary', 'style_rules']), name: z.string(), id: z.string() })),
   warnings: z.array(z.object({ resource: address, message: z.string() })).optional(),
+  notRefreshed: count.optional(),
   fingerprints,
   summary: z.object({
     add: count,

@@ -9,6 +9,7 @@ import {
   diffLines,
   entryCounts,
   kindLabel,
+  notRefreshedLine,
   pairLabel,
   summaryLine,
   uploadText,
@@ -140,6 +141,8 @@ function assemble(plan: Plan, blocks: readonly TermBlock[], totalTerms: number, 
       `Dictionaries: ${dictionaryCounts(plan)} · entries +${s.entriesAdded} ~${s.entriesChanged} -${s.entriesRemoved} · API calls: ${callsText(s)} · ${uploadText(s)}`,
     );
   }
+  const notRefreshed = notRefreshedLine(plan);
+  if (notRefreshed !== undefined) out.push('', `_${notRefreshed}_`);
   if (plan.guards.length > 0) {
     out.push('', '> [!CAUTION]', `> Blocked by ${plan.guards.length === 1 ? 'a safety guard' : `${plan.guards.length} safety guards`}: nothing will be applied (see below).`);
   }

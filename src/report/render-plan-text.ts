@@ -8,6 +8,7 @@ import {
   displayPhrase,
   guardLines,
   kindLabel,
+  notRefreshedLine,
   summaryLine,
   termLine,
 } from './format-plan.js';
@@ -52,6 +53,8 @@ export function renderPlanText(plan: Plan, options: PlanTextOptions = {}): strin
     for (const change of plan.changes) lines.push(...renderChange(change, maxTerms), '');
     lines.push(summaryLine(plan.summary), dictionariesLine(plan), callsLine(plan.summary));
   }
+  const notRefreshed = notRefreshedLine(plan);
+  if (notRefreshed !== undefined) lines.push(notRefreshed);
   if (plan.warnings !== undefined && plan.warnings.length > 0) {
     lines.push('', 'Warnings:');
     for (const w of plan.warnings) lines.push(`  ! ${kindName(w.resource.kind)} "${displayPhrase(w.resource.name)}": ${displayPhrase(w.message)}`);

@@ -86,8 +86,9 @@ const managed = { glossaries: [{ name: 'Legacy' }, { name: 'Product' }], styleRu
 describe('executePlan', () => {
   it('runs a replacement create-first, then the delete, and maps names to the new ids', async () => {
     const { client, calls } = fakeClient();
-    const { result, exitCode } = await executePlan({ plan: planOf([...v2Replace, unrelated]), client, live, managed });
-    expect(exitCode).toBe(ExitCode.ok);
+    const { result, refusal } = await executePlan({ plan: planOf([...v2Replace, unrelated]), client, live, managed });
+    expect(refusal).toBeUndefined();
+    expect(result.failed + result.skipped).toBe(0);
     expect(calls.indexOf('createGlossaryV2:Legacy')).toBeLessThan(calls.indexOf('deleteGlossaryV2:old-v2'));
     expect(calls).toHaveLength(3);
     expect(result.applied).toBe(3);
@@ -98,8 +99,9 @@ describe('executePlan', () => {
   it('skips a delete whose replacement failed, and still runs unrelated operations', async () => {
     const failure = new TermsyncError('http_500', 'POST /v2/glossaries: 500', { exitCode: ExitCode.applyIncomplete });
     const { client, calls } = fakeClient({ 'createGlossaryV2:Legacy': failure });
-    const { result, exitCode } = await executePlan({ plan: planOf([...v2Replace, unrelated]), client, live, managed });
-    expect(exitCode).toBe(ExitCode.applyIncomplete);
+    const { result, refusal } = await executePlan({ plan: planOf([...v2Replace, unrelated]), client, live, managed });
+    expect(refusal).toBeUndefined();
+    expect(result.failed + result.skipped).toBeGreaterThan(0);
     expect(calls).not.toContain('deleteGlossaryV2:old-v2');
     expect(calls).toContain('putDictionary:g-1');
     expect(result.outcomes.map((o) => o.status)).toEqual(['failed', 'skipped', 'applied']);
@@ -124,8 +126,8 @@ describe('executePlan', () => {
     const refused = new AuthError('http_403', 'POST /v2/glossaries: 403 forbidden');
     const { client, calls } = fakeClient({ 'createGlossaryV2:Legacy': refused });
     const later: Operation = { ...unrelated, key: 'op-4', dependsOn: ['op-3'] };
-    const { result, exitCode } = await executePlan({ plan: planOf([...v2Replace, unrelated, later]), client, live, managed });
-    expect(exitCode).toBe(ExitCode.authOrDestination);
+    const { result, refusal } = await executePlan({ plan: planOf([...v2Replace, unrelated, later]), client, live, managed });
+    expect(refusal).toBe('http_403');
     // Until a write is accepted, writes go one at a time: the refused one is the only one sent.
     expect(calls).toEqual(['createGlossaryV2:Legacy']);
     expect(result.outcomes.map((o) => o.status)).toEqual(['failed', 'skipped', 'skipped', 'skipped']);
@@ -137,10 +139,10 @@ describe('executePlan', () => {
     const { client, calls } = fakeClient();
     const controller = new AbortController();
     controller.abort();
-    const { result, exitCode } = await executePlan({ plan: planOf([unrelated]), client, live: emptyLive, managed, signal: controller.signal });
+    const { result, refusal } = await executePlan({ plan: planOf([unrelated]), client, live: emptyLive, managed, signal: controller.signal });
     expect(calls).toEqual([]);
     expect(result.skipped).toBe(1);
-    expect(exitCode).toBe(ExitCode.applyIncomplete);
+    expect(refusal).toBeUndefined();
   });
 
   it('rejects a plan whose dependencies are unknown or circular before any call (exit 3)', async () => {

@@ -1,21 +1,23 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import { managedNamesOf } from '../../apply/collect-ids.js';
-import { executePlan, type ExecutedPlan } from '../../apply/execute-plan.js';
-import { reconcileTarget } from '../../apply/reconcile-target.js';
-import { acquireLock } from '../../apply/lock.js';
-import { InputError, TermsyncError, isTermsyncError } from '../../lib/errors.js';
-import { ExitCode } from '../../lib/exit-codes.js';
-import { declaredV2Names, fetchLive } from '../../live/fetch-live.js';
-import { dictionariesOfFingerprints } from '../../live/select-dictionaries.js';
+import { InputError, isTermsyncError } from '../../lib/errors.js';
 import type { Plan } from '../../model/plan.js';
-import { compareFingerprints, fingerprintLive } from '../../plan/index.js';
-import { guardLines, parsePlanJson, renderApplyResultJson, renderApplyResultText, renderPlanText } from '../../report/index.js';
+import { reconcile, resultOf, type TargetOutcome } from '../../reconcile/index.js';
+import { guardLines, parsePlanJson, renderPlanText } from '../../report/index.js';
 import { addCommonOptions } from '../common-options.js';
-import type { CommandContext, CommonOptions } from '../io.js';
-import { createCliLogger, loadDesiredOrFail, repositoryDir, selectTargets } from '../load-target.js';
-import { forEachTarget, withNewline } from '../plan-target.js';
+import { runExitCode } from '../exit-code-of.js';
+import type { CliIo, CommandContext, CommonOptions } from '../io.js';
+import {
+  configPathOf,
+  createCliLogger,
+  printDiagnostics,
+  printTargetOutcome,
+  repositoryDir,
+  runProblem,
+  serviceContext,
+  withNewline,
+} from '../print-outcome.js';
 
 interface ApplyOptions extends CommonOptions {
   readonly format: 'text' | 'json';
@@ -42,61 +44,52 @@ function guardList(plan: Plan): string {
   return `Guard violations (nothing will be applied):\n${guardLines(plan).join('\n')}\n`;
 }
 
+function printBlocked(io: CliIo, outcome: Extract<TargetOutcome, { kind: 'blocked' }>, planShown: boolean): void {
+  if (!planShown) io.stderr(guardList(outcome.plan));
+  const n = outcome.plan.guards.length;
+  // The violations themselves are listed with the plan; this line only points at them.
+  io.stderr(`Error: apply refused: blocked by ${n === 1 ? 'a safety guard' : `${n} safety guards`} (listed above)\n`);
+}
+
 async function runApply(ctx: CommandContext, file: string | undefined, options: ApplyOptions): Promise<number> {
   const { io } = ctx;
-  const desired = await loadDesiredOrFail(io, options);
-  const saved = file === undefined ? undefined : await readSavedPlan(resolve(io.cwd, file));
-  if (saved !== undefined && options.target !== undefined && options.target !== saved.target) {
-    throw new InputError('target_mismatch', `the saved plan is for target "${saved.target}", not "${options.target}"`);
-  }
-  if (saved !== undefined && !desired.config.targets.some((t) => t.name === saved.target)) {
-    throw new InputError('unknown_target', `the saved plan is for target "${saved.target}", which the project config does not declare`);
-  }
-  const targets = selectTargets(desired, saved?.target ?? options.target);
-  if (options.idsOut !== undefined && targets.length > 1) {
-    throw new InputError('ids_out_needs_target', `--ids-out writes the ids of one target; choose one with --target (${targets.map((t) => t.name).join(', ')})`);
-  }
   const logger = createCliLogger(io, options.logLevel);
-  const lock = await acquireLock(repositoryDir(io, options));
-  try {
-    return await forEachTarget(io, desired, targets, logger, async (client, target) => {
-      let executed: ExecutedPlan;
-      if (saved !== undefined) {
-        const live = await fetchLive(client, (glossaries) => dictionariesOfFingerprints(saved.fingerprints, glossaries), declaredV2Names(desired));
-        const differences = compareFingerprints(saved.fingerprints, fingerprintLive(live));
-        if (differences.length > 0) {
-          throw new TermsyncError('stale_plan', `Saved plan is stale: the service changed since the plan was made (${differences.join('; ')}). Run plan again.`, {
-            exitCode: ExitCode.staleOrLocked,
-          });
+  const savedPlan = file === undefined ? undefined : await readSavedPlan(resolve(io.cwd, file));
+  // The plan is shown before it is applied, as text; a saved plan was shown when it was made.
+  const showPlan = savedPlan === undefined && options.format === 'text';
+  let multi = false;
+  const run = await reconcile(
+    {
+      dir: repositoryDir(io, options),
+      ...configPathOf(io, options),
+      mode: 'apply',
+      ...(options.target === undefined ? {} : { target: options.target }),
+      ...(savedPlan === undefined ? {} : { savedPlan }),
+      checkTargets: (targets) => {
+        multi = targets.length > 1;
+        if (options.idsOut !== undefined && multi) {
+          return new InputError('ids_out_needs_target', `--ids-out writes the ids of one target; choose one with --target (${targets.map((t) => t.name).join(', ')})`);
         }
-        if (saved.guards.length > 0) io.stderr(guardList(saved));
-        executed = await executePlan({ plan: saved, client, live, managed: managedNamesOf(desired), signal: io.signal, logger });
-      } else {
-        ({ executed } = await reconcileTarget({
-          client,
-          desired,
-          target: target.name,
-          signal: io.signal,
-          logger,
-          onPlan: (plan) => {
-            if (options.format === 'text') io.stdout(withNewline(renderPlanText(plan)));
-            else if (plan.guards.length > 0) io.stderr(guardList(plan));
-          },
-        }));
-      }
-      const { result, exitCode } = executed;
-      io.stdout(withNewline(options.format === 'json' ? renderApplyResultJson(result) : renderApplyResultText(result)));
-      if (exitCode === ExitCode.authOrDestination) {
-        io.stderr(
-          `Error: the service refused the writes for target "${target.name}" (see the failed operations above): the key may read but not write (a read-scoped key?), or it was rejected. Use a key with write access.\n`,
-        );
-      }
-      if (options.idsOut !== undefined) await writeFile(resolve(io.cwd, options.idsOut), `${JSON.stringify(result.ids, null, 2)}\n`);
-      return exitCode;
-    });
-  } finally {
-    await lock.release();
-  }
+        return undefined;
+      },
+    },
+    serviceContext(io, logger),
+    {
+      loaded: (diagnostics) => printDiagnostics(io, diagnostics, options.dir),
+      planned: (_target, plan) => {
+        if (showPlan) io.stdout(withNewline(renderPlanText(plan)));
+      },
+      finished: (outcome) => {
+        if (outcome.kind === 'blocked') printBlocked(io, outcome, showPlan);
+        else printTargetOutcome(io, outcome, { multi, format: options.format });
+      },
+    },
+  );
+  const problem = runProblem(run);
+  if (problem !== undefined) io.stderr(problem);
+  const result = run.kind === 'done' && run.targets[0] !== undefined ? resultOf(run.targets[0]) : undefined;
+  if (options.idsOut !== undefined && result !== undefined) await writeFile(resolve(io.cwd, options.idsOut), `${JSON.stringify(result.ids, null, 2)}\n`);
+  return runExitCode(run);
 }
 
 export function registerApply(program: Command, ctx: CommandContext): Command {

@@ -1,12 +1,14 @@
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import type { Command } from 'commander';
+import { ExitCode } from '../../lib/exit-codes.js';
 import { fetchLive } from '../../live/fetch-live.js';
+import { loadDesired, selectTargets, withTargetClient } from '../../reconcile/index.js';
 import { addCommonOptions } from '../common-options.js';
 import { createImportFiles, dictionariesOfSelection, selectUndeclared } from '../create-import-files.js';
+import { exitCodeOf } from '../exit-code-of.js';
 import type { CommandContext, CommonOptions } from '../io.js';
-import { createCliLogger, loadDesiredOrFail, repositoryDir, selectTargets } from '../load-target.js';
-import { forEachTarget } from '../plan-target.js';
+import { configPathOf, createCliLogger, printDiagnostics, printTargetOutcome, repositoryDir, runProblem, serviceContext } from '../print-outcome.js';
 
 interface ImportOptions extends CommonOptions {
   readonly outDir?: string;
@@ -22,9 +24,14 @@ async function existingNames(dir: string): Promise<Set<string>> {
 
 async function runImport(ctx: CommandContext, options: ImportOptions): Promise<number> {
   const { io } = ctx;
-  // A missing resource folder is normal here: import creates it.
-  const desired = await loadDesiredOrFail(io, options, ['config/resource-folder-missing']);
   const root = repositoryDir(io, options);
+  const { desired, diagnostics } = await loadDesired(root, configPathOf(io, options).configPath);
+  // A missing resource folder is normal here: import creates it.
+  printDiagnostics(io, diagnostics, options.dir, ['config/resource-folder-missing']);
+  if (desired === undefined) {
+    io.stderr(runProblem({ kind: 'invalid', diagnostics }) ?? '');
+    return ExitCode.invalidInput;
+  }
   const resourceFolders = desired.config.resources;
   const outDir = resolve(root, options.outDir ?? resourceFolders[0] ?? 'glossaries');
   const relOut = relative(root, outDir).split(sep).join('/');
@@ -33,26 +40,34 @@ async function runImport(ctx: CommandContext, options: ImportOptions): Promise<n
   }
   const targets = selectTargets(desired, options.target);
   const logger = createCliLogger(io, options.logLevel);
-  return forEachTarget(io, desired, targets, logger, async (client, target) => {
-    const live = await fetchLive(client, (glossaries) => dictionariesOfSelection(selectUndeclared(desired, { glossaries, styleRules: [] })));
-    const selection = selectUndeclared(desired, live);
-    for (const name of selection.duplicates) {
-      io.stderr(`warning: target "${target.name}" has several resources named "${name}"; only the oldest was imported\n`);
+  let code: number = ExitCode.ok;
+  for (const target of targets) {
+    const done = await withTargetClient(serviceContext(io, logger), desired, target, async (client) => {
+      const live = await fetchLive(client, (glossaries) => dictionariesOfSelection(selectUndeclared(desired, { glossaries, styleRules: [] })));
+      const selection = selectUndeclared(desired, live);
+      for (const name of selection.duplicates) {
+        io.stderr(`warning: target "${target.name}" has several resources named "${name}"; only the oldest was imported\n`);
+      }
+      const files = createImportFiles(selection, live.entries, await existingNames(outDir));
+      if (files.length > 0) await mkdir(outDir, { recursive: true });
+      for (const file of files) {
+        // `wx`: never overwrite a file, even one created since the folder was listed.
+        await writeFile(join(outDir, file.name), file.content, { flag: 'wx' });
+      }
+      const count = selection.glossaries.length + selection.styleRules.length;
+      io.stdout(
+        count === 0
+          ? `Target "${target.name}": nothing to import; the repository declares every live resource.\n`
+          : `Target "${target.name}": imported ${selection.glossaries.length} glossar${selection.glossaries.length === 1 ? 'y' : 'ies'} and ${selection.styleRules.length} style rule list${selection.styleRules.length === 1 ? '' : 's'} into ${relOut} (${files.length} files).\n`,
+      );
+      return undefined;
+    });
+    if (done !== undefined) {
+      printTargetOutcome(io, done, { multi: targets.length > 1 });
+      code = Math.max(code, exitCodeOf(done));
     }
-    const files = createImportFiles(selection, live.entries, await existingNames(outDir));
-    if (files.length > 0) await mkdir(outDir, { recursive: true });
-    for (const file of files) {
-      // `wx`: never overwrite a file, even one created since the folder was listed.
-      await writeFile(join(outDir, file.name), file.content, { flag: 'wx' });
-    }
-    const count = selection.glossaries.length + selection.styleRules.length;
-    io.stdout(
-      count === 0
-        ? `Target "${target.name}": nothing to import; the repository declares every live resource.\n`
-        : `Target "${target.name}": imported ${selection.glossaries.length} glossar${selection.glossaries.length === 1 ? 'y' : 'ies'} and ${selection.styleRules.length} style rule list${selection.styleRules.length === 1 ? '' : 's'} into ${relOut} (${files.length} files).\n`,
-    );
-    return 0;
-  });
+  }
+  return code;
 }
 
 export function registerImport(program: Command, ctx: CommandContext): Command {

@@ -1,15 +1,23 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import { acquireLock } from '../../apply/lock.js';
 import { InputError } from '../../lib/errors.js';
-import { ExitCode } from '../../lib/exit-codes.js';
 import type { Plan } from '../../model/plan.js';
+import { planOf, reconcile } from '../../reconcile/index.js';
 import { renderPlanJson, renderPlanMarkdown, renderPlanText } from '../../report/index.js';
 import { addCommonOptions } from '../common-options.js';
+import { runExitCode } from '../exit-code-of.js';
 import type { CommandContext, CommonOptions } from '../io.js';
-import { createCliLogger, loadDesiredOrFail, repositoryDir, selectTargets } from '../load-target.js';
-import { fetchAndPlan, forEachTarget, withNewline } from '../plan-target.js';
+import {
+  configPathOf,
+  createCliLogger,
+  printDiagnostics,
+  printTargetOutcome,
+  repositoryDir,
+  runProblem,
+  serviceContext,
+  withNewline,
+} from '../print-outcome.js';
 
 interface PlanOptions extends CommonOptions {
   readonly format: 'text' | 'markdown' | 'json';
@@ -21,33 +29,41 @@ export function renderPlan(plan: Plan, format: PlanOptions['format']): string {
   return withNewline(format === 'json' ? renderPlanJson(plan) : format === 'markdown' ? renderPlanMarkdown(plan) : renderPlanText(plan));
 }
 
-/** Exit code of a plan: 4 when a guard blocks it, 2 (when asked) when it changes anything. */
-export function planExitCode(plan: Plan, detailed: boolean): number {
-  if (plan.guards.length > 0) return ExitCode.guardBlocked;
-  return detailed && plan.operations.length > 0 ? ExitCode.changesPresent : ExitCode.ok;
-}
-
 async function runPlan(ctx: CommandContext, options: PlanOptions): Promise<number> {
   const { io } = ctx;
-  const desired = await loadDesiredOrFail(io, options);
-  const targets = selectTargets(desired, options.target);
-  if (options.out !== undefined && targets.length > 1) {
-    throw new InputError('out_needs_target', `--out saves the plan of one target; choose one with --target (${targets.map((t) => t.name).join(', ')})`);
-  }
   const logger = createCliLogger(io, options.logLevel);
-  // A saved plan is meant to be applied: hold the lock so no other run changes the service meanwhile.
-  const lock = options.out === undefined ? undefined : await acquireLock(repositoryDir(io, options));
-  try {
-    return await forEachTarget(io, desired, targets, logger, async (client, target) => {
-      const { plan } = await fetchAndPlan(client, desired, target);
-      if (targets.length > 1 && options.format !== 'json') io.stdout(`Target "${target.name}":\n`);
-      io.stdout(renderPlan(plan, options.format));
-      if (options.out !== undefined) await writeFile(resolve(io.cwd, options.out), withNewline(renderPlanJson(plan)));
-      return planExitCode(plan, options.detailedExitcode === true);
-    });
-  } finally {
-    await lock?.release();
-  }
+  let multi = false;
+  const run = await reconcile(
+    {
+      dir: repositoryDir(io, options),
+      ...configPathOf(io, options),
+      mode: 'plan',
+      ...(options.target === undefined ? {} : { target: options.target }),
+      // A saved plan is meant to be applied: hold the lock so no other run changes the service meanwhile.
+      lock: options.out !== undefined,
+      checkTargets: (targets) => {
+        multi = targets.length > 1;
+        if (options.out !== undefined && multi) {
+          return new InputError('out_needs_target', `--out saves the plan of one target; choose one with --target (${targets.map((t) => t.name).join(', ')})`);
+        }
+        return undefined;
+      },
+    },
+    serviceContext(io, logger),
+    {
+      loaded: (diagnostics) => printDiagnostics(io, diagnostics, options.dir),
+      planned: (target, plan) => {
+        if (multi && options.format !== 'json') io.stdout(`Target "${target}":\n`);
+        io.stdout(renderPlan(plan, options.format));
+      },
+      finished: (outcome) => printTargetOutcome(io, outcome, { multi }),
+    },
+  );
+  const problem = runProblem(run);
+  if (problem !== undefined) io.stderr(problem);
+  const plan = run.kind === 'done' && run.targets[0] !== undefined ? planOf(run.targets[0]) : undefined;
+  if (options.out !== undefined && plan !== undefined) await writeFile(resolve(io.cwd, options.out), withNewline(renderPlanJson(plan)));
+  return runExitCode(run, { detailedExitcode: options.detailedExitcode === true });
 }
 
 export function registerPlan(program: Command, ctx: CommandContext): Command {

@@ -1,11 +1,120 @@
-import type { Command } from 'commander';
-import { TermsyncError } from '../../lib/errors.js';
-import type { CommandContext } from '../io.js';
+import { Writable } from 'node:stream';
+import { Option, type Command } from 'commander';
+import type { LevelWithSilent } from 'pino';
+import { pino } from 'pino';
+import { DEFAULTS } from '../../lib/defaults.js';
+import { REDACT_PATHS, type Logger } from '../../lib/logger.js';
+import { loadDesired } from '../../reconcile/index.js';
+import { parseInterval } from '../../daemon/parse-interval.js';
+import { parseListen } from '../../daemon/serve-endpoints.js';
+import { startDaemon } from '../../daemon/start-daemon.js';
 import { addCommonOptions } from '../common-options.js';
+import type { CliIo, CommandContext, CommonOptions } from '../io.js';
+import { configPathOf, repositoryDir } from '../print-outcome.js';
 
-// Placeholder: replaced by the issue that builds `watch`.
-export function registerWatch(program: Command, _ctx: CommandContext): Command {
-  return addCommonOptions(program.command('watch').description('watch (not built yet)')).action(() => {
-    throw new TermsyncError('not_implemented', '`watch` is not built yet');
+interface WatchOptions extends CommonOptions {
+  readonly listen: string;
+  readonly gitPull?: string;
+  readonly schedule?: string;
+  readonly onDrift: 'apply' | 'report';
+  readonly logFormat: 'json' | 'pretty';
+  readonly emulator: 'auto' | 'never';
+  readonly poll?: boolean;
+}
+
+async function createDaemonLogger(io: CliIo, level: string, format: 'json' | 'pretty'): Promise<Logger> {
+  const options = { level: level as LevelWithSilent, name: 'termsync', base: null, redact: { paths: REDACT_PATHS, censor: '[redacted]' } };
+  const write = (line: string): void => io.stderr(line);
+  if (format === 'json') return pino(options, { write });
+  const { default: pretty } = await import('pino-pretty');
+  const destination = new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      write(chunk.toString());
+      done();
+    },
   });
+  return pino(options, pretty({ destination, translateTime: 'SYS:HH:MM:ss', ignore: 'name' }));
+}
+
+/**
+ * With nothing configured (`--emulator auto` and none of the targets' URL and key variables set),
+ * the emulator runs in this process and the daemon talks to it: `npm start` works on a fresh clone.
+ */
+async function withEmulatorIfUnconfigured(
+  io: CliIo,
+  options: WatchOptions,
+): Promise<{ env: Readonly<Record<string, string | undefined>>; close: () => Promise<void> }> {
+  const none = { env: io.env, close: () => Promise.resolve() };
+  if (options.emulator !== 'auto') return none;
+  const { desired } = await loadDesired(repositoryDir(io, options), configPathOf(io, options).configPath);
+  const targets = desired?.config.targets ?? [{ name: 'default', baseUrlEnv: 'TERMSYNC_BASE_URL', apiKeyEnv: 'TERMSYNC_API_KEY' }];
+  const names = targets.flatMap((t) => [t.baseUrlEnv, t.apiKeyEnv]);
+  if (names.some((n) => (io.env[n] ?? '').trim() !== '') || (io.env['TERMSYNC_API_KEY_FILE'] ?? '').trim() !== '') return none;
+  const { startEmulator } = await import('../../emulator/index.js');
+  const emulator = await startEmulator({ host: '127.0.0.1', port: 0 });
+  io.stderr(
+    `No ${names.join('/')} set: started the built-in service emulator on ${emulator.url} (in memory; its data is gone when termsync stops). Set them to use a real account.\n`,
+  );
+  const env: Record<string, string | undefined> = { ...io.env };
+  for (const t of targets) {
+    env[t.baseUrlEnv] = emulator.url;
+    env[t.apiKeyEnv] = 'local-emulator-key';
+  }
+  return { env, close: () => emulator.close() };
+}
+
+async function runWatch(ctx: CommandContext, options: WatchOptions): Promise<void> {
+  const { io } = ctx;
+  const listen = parseListen(options.listen);
+  const gitPullMs = options.gitPull === undefined ? undefined : parseInterval(options.gitPull, '--git-pull');
+  const logger = await createDaemonLogger(io, options.logLevel, options.logFormat);
+  const local = await withEmulatorIfUnconfigured(io, options);
+  try {
+    const daemon = await startDaemon({
+      dir: repositoryDir(io, options),
+      ...configPathOf(io, options),
+      env: local.env,
+      ...(options.target === undefined ? {} : { target: options.target }),
+      logger,
+      listen,
+      onDrift: options.onDrift,
+      ...(gitPullMs === undefined ? {} : { gitPullMs }),
+      ...(options.schedule === undefined ? {} : { schedule: options.schedule }),
+      ...(options.poll === true ? { usePolling: true } : {}),
+    });
+    io.stderr(`termsync watch: serving /healthz, /readyz, /metrics and /status on ${daemon.url ?? listen.host}\n`);
+    const unsubscribe = io.onHangup?.(() => {
+      logger.info('SIGHUP: reloading the repository and the config');
+      daemon.trigger('reload');
+    });
+    if (!io.signal.aborted) await new Promise<void>((resolve) => io.signal.addEventListener('abort', () => resolve(), { once: true }));
+    logger.info('stopping: no new work; letting the running operation finish');
+    unsubscribe?.();
+    await daemon.stop();
+    logger.info('stopped');
+  } finally {
+    await local.close();
+  }
+}
+
+export function registerWatch(program: Command, ctx: CommandContext): Command {
+  return addCommonOptions(
+    program
+      .command('watch')
+      .description('the daemon: reconcile on start, when files change and on the schedule; serve /healthz, /readyz, /metrics, /status'),
+    'info',
+  )
+    .option('--listen <host:port>', 'where the endpoints listen (0.0.0.0:9464 in a container)', DEFAULTS.listen)
+    .option('--git-pull <interval>', 'fetch and fast-forward the checkout every interval (30s, 5m, 1h) and before each scheduled run')
+    .option('--schedule <cron>', "full reconcile schedule, overriding the config's `schedule` (5 or 6 cron fields)")
+    .addOption(new Option('--on-drift <action>', 'what a run does with differences: apply them, or only report them').choices(['apply', 'report']).default('apply'))
+    .addOption(new Option('--log-format <format>', 'JSON lines for machines, or pretty for people').choices(['json', 'pretty']).default('json'))
+    .addOption(
+      new Option('--emulator <when>', 'auto: with no service URL and key set, run the built-in emulator in this process').choices(['auto', 'never']).default('never'),
+    )
+    .option('--poll', 'poll files instead of waiting for change events (network or container mounts without events)')
+    .action(async (options: WatchOptions) => {
+      await runWatch(ctx, options);
+      ctx.setExitCode(0);
+    });
 }

@@ -1,0 +1,100 @@
+import { posix, resolve } from 'node:path';
+import type { LevelWithSilent } from 'pino';
+import type { Diagnostic } from '../lib/diagnostics.js';
+import { diagnosticPlace, sortDiagnostics } from '../lib/diagnostics.js';
+import { createLogger, type Logger } from '../lib/logger.js';
+import type { RunOutcome, ServiceContext, TargetOutcome } from '../reconcile/index.js';
+import { renderApplyResultJson, renderApplyResultText } from '../report/index.js';
+import type { CliIo, CommonOptions } from './io.js';
+
+export function repositoryDir(io: CliIo, options: Pick<CommonOptions, 'dir'>): string {
+  return resolve(io.cwd, options.dir);
+}
+
+export function configPathOf(io: CliIo, options: Pick<CommonOptions, 'config'>): { configPath?: string } {
+  return options.config === undefined ? {} : { configPath: resolve(io.cwd, options.config) };
+}
+
+/** As `validate` prints it: the path joined to `--dir` as given, so terminals and editors can open it. */
+export function formatDiagnostic(d: Diagnostic, dir: string): string {
+  const base = dir.replace(/\\/g, '/');
+  const file = base === '.' || base === './' || base === '' ? d.file : posix.join(base, d.file);
+  const where = d.line > 0 || d.cell !== undefined ? `${file}:${diagnosticPlace(d)}` : file;
+  return `${where}: ${d.severity}: [${d.code}] ${d.message}`;
+}
+
+/** Errors always; warnings unless their code is in `quiet` (not worth printing for this command). */
+export function printDiagnostics(io: CliIo, diagnostics: readonly Diagnostic[], dir: string, quiet: readonly string[] = []): void {
+  for (const d of sortDiagnostics(diagnostics)) if (d.severity === 'error' || !quiet.includes(d.code)) io.stderr(`${formatDiagnostic(d, dir)}\n`);
+}
+
+/** Logs go to the CLI's stderr, never stdout (which carries plans and reports). */
+export function createCliLogger(io: CliIo, level: string): Logger {
+  return createLogger({ level: level as LevelWithSilent }, { write: (line: string) => io.stderr(line) });
+}
+
+export function serviceContext(io: CliIo, logger: Logger): ServiceContext {
+  return { env: io.env, signal: io.signal, logger };
+}
+
+export function withNewline(text: string): string {
+  return text.endsWith('\n') ? text : `${text}\n`;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** Why a run never reached a target, as one line for stderr; nothing for a run that did. */
+export function runProblem(run: RunOutcome): string | undefined {
+  switch (run.kind) {
+    case 'invalid': {
+      const errors = run.diagnostics.filter((d) => d.severity === 'error').length;
+      return `Error: the repository has ${plural(errors, 'error')}; nothing was sent to the service\n`;
+    }
+    case 'rejected':
+    case 'locked':
+      return `Error: ${run.error.message}\n`;
+    case 'done':
+      return undefined;
+  }
+}
+
+/**
+ * What a finished target prints: an apply's result (stdout) and, on stderr, why it did not succeed.
+ * `multi`: several targets run, so messages name theirs.
+ */
+export function printTargetOutcome(io: CliIo, outcome: TargetOutcome, options: { readonly multi: boolean; readonly format?: 'text' | 'json' }): void {
+  const where = options.multi ? `target "${outcome.target}": ` : '';
+  if ('result' in outcome && outcome.result !== undefined) {
+    io.stdout(withNewline(options.format === 'json' ? renderApplyResultJson(outcome.result) : renderApplyResultText(outcome.result)));
+  }
+  switch (outcome.kind) {
+    case 'refused':
+      if (outcome.error !== undefined) io.stderr(`Error: ${where}${outcome.error.message}\n`);
+      else if (outcome.refusal === 'unreachable') {
+        io.stderr(`Error: the service of target "${outcome.target}" could not be reached while applying (see the failed operations above). Run apply again once it is reachable.\n`);
+      } else {
+        io.stderr(
+          `Error: the service refused the writes for target "${outcome.target}" (see the failed operations above): the key may read but not write (a read-scoped key?), or it was rejected. Use a key with write access.\n`,
+        );
+      }
+      return;
+    case 'unreachable':
+    case 'misconfigured':
+      io.stderr(`Error: ${where}${outcome.error.message}\n`);
+      return;
+    case 'stale':
+      io.stderr(`Error: ${where}Saved plan is stale: the service changed since the plan was made (${outcome.differences.join('; ')}). Run plan again.\n`);
+      return;
+    case 'interrupted':
+      io.stderr(`Error: ${where}interrupted: operations that had not started were not started\n`);
+      return;
+    case 'blocked':
+    case 'converged':
+    case 'pending':
+    case 'changed':
+    case 'partial':
+      return;
+  }
+}

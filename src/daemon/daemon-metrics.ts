@@ -1,0 +1,120 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { ClientMetricsHooks } from '../api/index.js';
+import type { TargetOutcome } from '../reconcile/index.js';
+
+/** What started a reconcile: the metrics' `trigger` label. */
+export type Trigger = 'startup' | 'files' | 'schedule' | 'retry' | 'reload' | 'git';
+
+/** The result label of a run: the target outcome kind, or why no target was reached. */
+export type RunResult = TargetOutcome['kind'] | 'invalid' | 'locked' | 'rejected' | 'git_failed';
+
+/**
+ * The daemon's Prometheus metrics (prom-client), in its own registry: reconcile runs and durations,
+ * operations, API requests, retries and throttling, drift, last success and managed resources. No
+ * label ever carries a key, an entry or a path outside the repository.
+ */
+export interface DaemonMetrics {
+  readonly registry: Registry;
+  /** Hooks for the service client: requests, retries and throttle waits. */
+  readonly client: ClientMetricsHooks;
+  recordRun(trigger: Trigger, result: RunResult, seconds: number): void;
+  recordTarget(trigger: Trigger, outcome: TargetOutcome, nowMs: number): void;
+  setRepositoryValid(valid: boolean): void;
+  setReady(ready: boolean): void;
+  recordGitPull(ok: boolean): void;
+}
+
+export function createDaemonMetrics(options: { readonly defaultMetrics?: boolean } = {}): DaemonMetrics {
+  const registry = new Registry();
+  if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry, prefix: 'termsync_' });
+  const registers = [registry];
+  const runs = new Counter({ name: 'termsync_reconcile_runs_total', help: 'Reconcile runs by trigger and result', labelNames: ['trigger', 'result'], registers });
+  const duration = new Histogram({
+    name: 'termsync_reconcile_duration_seconds',
+    help: 'Duration of reconcile runs by trigger and result',
+    labelNames: ['trigger', 'result'],
+    buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 900],
+    registers,
+  });
+  const operations = new Counter({
+    name: 'termsync_operations_total',
+    help: 'Operations executed by apply, by kind (operation type) and result (applied, failed, skipped)',
+    labelNames: ['target', 'kind', 'result'],
+    registers,
+  });
+  const requests = new Counter({
+    name: 'termsync_api_requests_total',
+    help: 'Requests to the service by method, endpoint (path template) and status',
+    labelNames: ['method', 'endpoint', 'status'],
+    registers,
+  });
+  const requestSeconds = new Histogram({
+    name: 'termsync_api_request_duration_seconds',
+    help: 'Duration of requests to the service by method and endpoint',
+    labelNames: ['method', 'endpoint'],
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers,
+  });
+  const retries = new Counter({ name: 'termsync_api_retries_total', help: 'Requests sent again, by reason', labelNames: ['reason'], registers });
+  const throttleWaits = new Counter({
+    name: 'termsync_api_throttle_wait_seconds_total',
+    help: 'Time the request queue waited because the service throttled (429, 529) or cooled down glossary calls (456)',
+    labelNames: ['status'],
+    registers,
+  });
+  const throttles = new Counter({ name: 'termsync_api_throttled_total', help: 'Throttling answers by status', labelNames: ['status'], registers });
+  const drift = new Counter({
+    name: 'termsync_drift_detected_total',
+    help: 'Scheduled full reconciles that found the service different from the repository (changes made outside git)',
+    labelNames: ['target'],
+    registers,
+  });
+  const lastSuccess = new Gauge({
+    name: 'termsync_last_success_timestamp_seconds',
+    help: 'When a reconcile of the target last ended with the service equal to the repository (Unix seconds)',
+    labelNames: ['target'],
+    registers,
+  });
+  const managed = new Gauge({ name: 'termsync_managed_resources', help: 'Resources the repository manages on the target, by kind', labelNames: ['target', 'kind'], registers });
+  const valid = new Gauge({ name: 'termsync_repository_valid', help: '1 when the repository has no errors', registers });
+  const ready = new Gauge({ name: 'termsync_ready', help: '1 when /readyz answers 200', registers });
+  const gitPulls = new Counter({ name: 'termsync_git_pulls_total', help: 'git fetch + fast-forward attempts by result', labelNames: ['result'], registers });
+
+  const client: ClientMetricsHooks = {
+    onRequest: (method, route, status, ms) => {
+      requests.inc({ method, endpoint: route, status: String(status) });
+      requestSeconds.observe({ method, endpoint: route }, ms / 1000);
+    },
+    onRetry: (_method, _route, reason) => retries.inc({ reason }),
+    onThrottle: (kind, waitMs) => {
+      throttles.inc({ status: kind });
+      throttleWaits.inc({ status: kind }, waitMs / 1000);
+    },
+  };
+
+  return {
+    registry,
+    client,
+    recordRun: (trigger, result, seconds) => {
+      runs.inc({ trigger, result });
+      duration.observe({ trigger, result }, seconds);
+    },
+    recordTarget: (trigger, outcome, nowMs) => {
+      const result = 'result' in outcome ? outcome.result : undefined;
+      for (const op of result?.outcomes ?? []) operations.inc({ target: outcome.target, kind: op.type, result: op.status });
+      const plan = 'plan' in outcome ? outcome.plan : undefined;
+      // Drift is what the scheduled full reconcile finds: changes made on the service outside git.
+      if (trigger === 'schedule' && plan !== undefined && plan.operations.length > 0) drift.inc({ target: outcome.target });
+      if (outcome.kind === 'converged' || outcome.kind === 'changed') {
+        lastSuccess.set({ target: outcome.target }, Math.floor(nowMs / 1000));
+        if (result !== undefined) {
+          managed.set({ target: outcome.target, kind: 'glossary' }, Object.keys(result.ids.glossaries).length);
+          managed.set({ target: outcome.target, kind: 'style_rules' }, Object.keys(result.ids.style_rules).length);
+        }
+      }
+    },
+    setRepositoryValid: (v) => valid.set(v ? 1 : 0),
+    setReady: (r) => ready.set(r ? 1 : 0),
+    recordGitPull: (ok) => gitPulls.inc({ result: ok ? 'ok' : 'failed' }),
+  };
+}

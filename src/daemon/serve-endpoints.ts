@@ -1,0 +1,90 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { InputError } from '../lib/errors.js';
+import type { DaemonMetrics } from './daemon-metrics.js';
+import type { DaemonStatus } from './daemon-status.js';
+
+export interface Endpoints {
+  /** e.g. `http://127.0.0.1:9464` */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** `HOST:PORT`, `:PORT` or `PORT` (host 127.0.0.1: the endpoints are for this machine unless asked). */
+export function parseListen(text: string): { host: string; port: number } {
+  const match = /^(?:(\[[^\]]+\]|[^:]*):)?(\d{1,5})$/.exec(text.trim());
+  const port = match === null ? Number.NaN : Number(match[2]);
+  if (match === null || !Number.isInteger(port) || port > 65_535) {
+    throw new InputError('invalid_listen', `expected --listen to be HOST:PORT, :PORT or PORT (e.g. 127.0.0.1:9464, 0.0.0.0:9464 in a container), got "${text}"`);
+  }
+  const host = (match[1] ?? '').replace(/^\[|\]$/g, '');
+  return { host: host === '' ? '127.0.0.1' : host, port };
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  const text = `${JSON.stringify(body, null, 2)}\n`;
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+  res.end(text);
+}
+
+/**
+ * `/healthz` (the process answers), `/readyz` (repository valid and the last reconcile succeeded or
+ * one is running), `/metrics` (Prometheus text), `/status` (JSON). GET and HEAD only.
+ */
+export async function serveEndpoints(listen: { host: string; port: number }, status: DaemonStatus, metrics: DaemonMetrics): Promise<Endpoints> {
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET, HEAD' });
+      res.end();
+      return;
+    }
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    switch (path) {
+      case '/healthz':
+        json(res, 200, { status: 'ok' });
+        return;
+      case '/readyz': {
+        const ready = status.readiness();
+        metrics.setReady(ready.ready);
+        json(res, ready.ready ? 200 : 503, ready);
+        return;
+      }
+      case '/metrics': {
+        metrics.setReady(status.readiness().ready);
+        const text = await metrics.registry.metrics();
+        res.writeHead(200, { 'content-type': metrics.registry.contentType });
+        res.end(text);
+        return;
+      }
+      case '/status':
+        json(res, 200, status);
+        return;
+      default:
+        json(res, 404, { error: 'not found', endpoints: ['/healthz', '/readyz', '/metrics', '/status'] });
+    }
+  };
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) json(res, 500, { error: error instanceof Error ? error.message : String(error) });
+      else res.destroy();
+    });
+  });
+  server.keepAliveTimeout = 5000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      const why = error.code === 'EADDRINUSE' ? 'the port is in use' : error.code === 'EACCES' ? 'permission denied' : (error.code ?? error.message);
+      reject(new InputError('listen_failed', `cannot serve the daemon's endpoints on ${listen.host}:${listen.port}: ${why} (choose another with --listen)`));
+    });
+    server.listen(listen.port, listen.host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${host}:${address.port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,332 @@
+import path from 'node:path';
+import { createTask, type ScheduledTask } from 'node-cron';
+import type { Clock } from '../lib/clock.js';
+import { systemClock } from '../lib/clock.js';
+import type { Diagnostic } from '../lib/diagnostics.js';
+import { isTermsyncError } from '../lib/errors.js';
+import type { Logger } from '../lib/logger.js';
+import type { DesiredState } from '../model/desired.js';
+import { isSuccess, loadDesired, reconcileDesired, type Env, type RunOutcome, type TargetOutcome } from '../reconcile/index.js';
+import { createDaemonMetrics, type DaemonMetrics, type Trigger } from './daemon-metrics.js';
+import { DaemonStatus, runResultOf } from './daemon-status.js';
+import { pullRepository } from './git-pull.js';
+import { serveEndpoints, type Endpoints } from './serve-endpoints.js';
+import { watchFiles, type FileWatcher } from './watch-files.js';
+
+export interface DaemonOptions {
+  /** The repository root (absolute). */
+  readonly dir: string;
+  /** The project config (absolute), when not the default. */
+  readonly configPath?: string;
+  readonly env: Env;
+  /** One target by name (default: every target of the config). */
+  readonly target?: string;
+  readonly logger: Logger;
+  /** Where the endpoints listen; undefined: no HTTP server. */
+  readonly listen?: { readonly host: string; readonly port: number };
+  /** Fetch and fast-forward every this many ms, and before each scheduled run. */
+  readonly gitPullMs?: number;
+  /** `report`: plan only, never write (drift shows on /status and in metrics). Default `apply`. */
+  readonly onDrift?: 'apply' | 'report';
+  /** Overrides the config's `schedule` (cron, 5 or 6 fields). */
+  readonly schedule?: string;
+  readonly debounceMs?: number;
+  /** How long a stop lets the running operations finish before it aborts them. */
+  readonly stopGraceMs?: number;
+  /** First back-off after a failed run; it doubles up to `retryMaxMs`. */
+  readonly retryBaseMs?: number;
+  readonly retryMaxMs?: number;
+  readonly usePolling?: boolean;
+  readonly clock?: Clock;
+  /** Default: a new registry with Node's process metrics. */
+  readonly metrics?: DaemonMetrics;
+}
+
+export interface Daemon {
+  /** The endpoints' base URL, when serving. */
+  readonly url?: string;
+  readonly status: DaemonStatus;
+  readonly metrics: DaemonMetrics;
+  /** Asks for a reconcile (SIGHUP: `reload`, a full one). */
+  trigger(trigger: Trigger, files?: readonly string[]): void;
+  /** Resolves when no run is queued or running (tests). */
+  idle(): Promise<void>;
+  /** Stops taking work, lets the running operation finish (bounded), releases the lock, closes. */
+  stop(): Promise<void>;
+}
+
+/** What is queued: a full reconcile, or the files that changed since the last run. */
+interface Pending {
+  trigger: Trigger;
+  full: boolean;
+  files: Set<string>;
+}
+
+const FULL_TRIGGERS: ReadonlySet<Trigger> = new Set(['startup', 'schedule', 'retry', 'reload']);
+
+/**
+ * The daemon: a level-based loop around `reconcile`. Triggers (start-up, file changes, the schedule,
+ * git pulls, SIGHUP, retries) queue a key, never a diff; each run re-reads the repository and the
+ * service; keys that arrive during a run coalesce into one more run; one run at a time.
+ */
+export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
+  const clock = options.clock ?? systemClock;
+  const log = options.logger;
+  const metrics = options.metrics ?? createDaemonMetrics();
+  const status = new DaemonStatus(clock.now());
+  const drain = new AbortController();
+  const hard = new AbortController();
+  const retryBaseMs = options.retryBaseMs ?? 5_000;
+  const retryMaxMs = options.retryMaxMs ?? 300_000;
+  let pending: Pending | undefined;
+  let loop: Promise<void> | undefined;
+  let stopping = false;
+  let failures = 0;
+  let retryTimer: NodeJS.Timeout | undefined;
+  let pullTimer: NodeJS.Timeout | undefined;
+  let cron: { readonly expression: string; readonly task: ScheduledTask } | undefined;
+  let pulling = false;
+  let lastDiagnostics = '';
+
+  const trigger = (kind: Trigger, files: readonly string[] = []): void => {
+    if (stopping) return;
+    const full = FULL_TRIGGERS.has(kind);
+    if (pending === undefined) pending = { trigger: kind, full, files: new Set(files) };
+    else {
+      if (full && !pending.full) pending.trigger = kind;
+      pending.full ||= full;
+      for (const f of files) pending.files.add(f);
+    }
+    loop ??= drainQueue().finally(() => {
+      loop = undefined;
+    });
+  };
+
+  const watcher: FileWatcher = watchFiles({
+    root: options.dir,
+    debounceMs: options.debounceMs ?? 300,
+    maxWaitMs: Math.max(2_000, (options.debounceMs ?? 300) * 4),
+    writeFinishMs: 100,
+    logger: log,
+    ...(options.usePolling === undefined ? {} : { usePolling: options.usePolling }),
+    onChange: (files) => {
+      // A pull's own run covers what it changed; events from a merge in progress are not a tree to act on.
+      if (pulling) return;
+      log.debug({ files: files.length }, 'files changed');
+      trigger('files', files);
+    },
+  });
+
+  const schedule = (desired: DesiredState | undefined): void => {
+    const expression = options.schedule ?? desired?.config.schedule;
+    if (expression === cron?.expression) return;
+    void cron?.task.destroy();
+    cron = undefined;
+    status.schedule = expression;
+    if (expression === undefined || stopping) return;
+    const task = createTask(expression, () => trigger('schedule'), {
+      name: 'termsync-full-reconcile',
+      noOverlap: true,
+      logger: { info: () => undefined, debug: () => undefined, warn: (m) => log.warn({ cron: String(m) }, 'schedule'), error: (m) => log.error({ cron: String(m) }, 'schedule') },
+    });
+    void task.start();
+    cron = { expression, task };
+    log.info({ schedule: expression }, 'full reconcile scheduled');
+  };
+
+  const watchPaths = (desired: DesiredState | undefined): void => {
+    const folders = desired?.config.resources ?? ['glossaries'];
+    const config = options.configPath ?? path.join(options.dir, desired?.configFile ?? 'config/termsync.yaml');
+    watcher.setPaths([...folders.map((f) => path.resolve(options.dir, f)), config]);
+  };
+
+  const logDiagnostics = (diagnostics: readonly Diagnostic[]): void => {
+    // Printed once per distinct set, not on every run of an unchanged broken repository.
+    const key = diagnostics.map((d) => `${d.file}:${d.line}:${d.column}:${d.code}`).join('\n');
+    if (key === lastDiagnostics) return;
+    lastDiagnostics = key;
+    for (const d of diagnostics) {
+      const entry = { file: d.file, line: d.line, column: d.column, ...(d.cell === undefined ? {} : { cell: d.cell }), code: d.code };
+      if (d.severity === 'error') log.error(entry, d.message);
+      else log.warn(entry, d.message);
+    }
+  };
+
+  const scheduleRetry = (): void => {
+    failures++;
+    const delay = Math.min(retryMaxMs, retryBaseMs * 2 ** (failures - 1));
+    clearTimeout(retryTimer);
+    status.nextRetryAt = new Date(clock.now() + delay).toISOString();
+    log.warn({ retryInMs: delay, failures }, 'reconcile failed; retrying with back-off');
+    retryTimer = setTimeout(() => {
+      status.nextRetryAt = undefined;
+      trigger('retry');
+    }, delay);
+  };
+
+  const logOutcome = (trigger: Trigger, outcome: TargetOutcome, ms: number): void => {
+    const plan = 'plan' in outcome ? outcome.plan : undefined;
+    const result = 'result' in outcome ? outcome.result : undefined;
+    const fields = {
+      trigger,
+      target: outcome.target,
+      result: outcome.kind,
+      durationMs: ms,
+      ...(plan === undefined ? {} : { add: plan.summary.add, change: plan.summary.change, destroy: plan.summary.destroy, calls: plan.summary.calls }),
+      ...(plan?.notRefreshed === undefined ? {} : { notRefreshed: plan.notRefreshed }),
+      ...(result === undefined ? {} : { applied: result.applied, failed: result.failed, skipped: result.skipped }),
+      ...('error' in outcome && outcome.error !== undefined ? { error: outcome.error.message } : {}),
+    };
+    const summary = plan === undefined ? outcome.kind : `Plan: ${plan.summary.add} to add, ${plan.summary.change} to change, ${plan.summary.destroy} to destroy.`;
+    if (isSuccess(outcome) || outcome.kind === 'pending') log.info(fields, `reconcile ${outcome.kind}: ${summary}`);
+    else log.warn(fields, `reconcile ${outcome.kind}: ${summary}`);
+  };
+
+  const runOnce = async (job: Pending): Promise<void> => {
+    let startedAt = clock.now();
+    let files = [...job.files];
+    const full = job.full;
+    try {
+      if (options.gitPullMs !== undefined && (job.trigger === 'startup' || job.trigger === 'schedule' || job.trigger === 'git')) {
+        pulling = true;
+        try {
+          const pulled = await pullRepository(options.dir, { env: options.env, signal: hard.signal });
+          metrics.recordGitPull(true);
+          status.git = { ok: true, at: new Date(clock.now()).toISOString(), head: pulled.after };
+          if (pulled.files.length > 0) log.info({ from: pulled.before.slice(0, 12), to: pulled.after.slice(0, 12), files: pulled.files.length }, 'pulled new commits');
+          files = [...files, ...pulled.files];
+          // Nothing came in and nothing else is queued: a pull-only run reconciles nothing.
+          if (job.trigger === 'git' && !full && files.length === 0) return;
+        } catch (error) {
+          if (!isTermsyncError(error)) throw error;
+          metrics.recordGitPull(false);
+          status.git = { ok: false, at: new Date(clock.now()).toISOString(), error: error.message };
+          log.warn({ err: error.message }, 'git pull failed; the tree was left as it was and the next pull retries');
+          // A scheduled run still repairs drift on the tree as it is (it is whole: git left it untouched).
+          if (job.trigger === 'git' && !full && files.length === 0) return;
+        } finally {
+          pulling = false;
+        }
+      }
+      // A pull that brought nothing is not a reconcile: the run starts here.
+      startedAt = clock.now();
+      status.running = { trigger: job.trigger, startedAt: new Date(startedAt).toISOString() };
+      const loaded = await loadDesired(options.dir, options.configPath);
+      status.setRepository(loaded.diagnostics);
+      metrics.setRepositoryValid(loaded.desired !== undefined);
+      logDiagnostics(loaded.diagnostics);
+      watchPaths(loaded.desired);
+      schedule(loaded.desired);
+      if (loaded.desired === undefined) {
+        const run: RunOutcome = { kind: 'invalid', diagnostics: loaded.diagnostics };
+        finish(job.trigger, startedAt, run, files.length);
+        log.error({ trigger: job.trigger, errors: status.repository?.errors }, 'the repository has errors: nothing was sent; waiting for the next change');
+        return;
+      }
+      const refresh = full || files.length === 0 ? { kind: 'all' as const } : { kind: 'changed' as const, files };
+      const run = await reconcileDesired(
+        loaded.desired,
+        loaded.diagnostics,
+        { mode: options.onDrift === 'report' ? 'plan' : 'apply', refresh, lock: true, ...(options.target === undefined ? {} : { target: options.target }) },
+        { env: options.env, signal: hard.signal, stop: drain.signal, logger: log, metrics: metrics.client, clock },
+        {
+          finished: (outcome) => {
+            metrics.recordTarget(job.trigger, outcome, clock.now());
+            logOutcome(job.trigger, outcome, clock.now() - startedAt);
+          },
+        },
+      );
+      finish(job.trigger, startedAt, run, refresh.kind === 'changed' ? files.length : undefined);
+    } finally {
+      status.running = undefined;
+    }
+  };
+
+  const finish = (trigger: Trigger, startedAt: number, run: RunOutcome, files?: number): void => {
+    const duration = clock.now() - startedAt;
+    const report = status.recordRun(trigger, startedAt, duration, run, files);
+    metrics.recordRun(trigger, report.result, duration / 1000);
+    metrics.setReady(status.readiness().ready);
+    if (run.kind === 'locked' || run.kind === 'rejected') log.warn({ trigger, result: run.kind, err: run.error.message }, `reconcile ${run.kind}`);
+    const result = runResultOf(run);
+    // Guards and stale plans wait for a change of the repository; an invalid one too. Everything
+    // else that did not converge is retried with back-off (a service down, a key being rotated).
+    const retry = !stopping && !['converged', 'changed', 'pending', 'blocked', 'stale', 'invalid', 'rejected', 'interrupted'].includes(result);
+    if (retry) scheduleRetry();
+    else if (result === 'converged' || result === 'changed' || result === 'pending') {
+      failures = 0;
+      clearTimeout(retryTimer);
+      status.nextRetryAt = undefined;
+    }
+  };
+
+  const drainQueue = async (): Promise<void> => {
+    while (pending !== undefined && !stopping) {
+      const job = pending;
+      pending = undefined;
+      try {
+        await runOnce(job);
+      } catch (error) {
+        // A bug: logged with its stack, reported, retried like any failed run.
+        log.error({ err: error }, 'reconcile crashed');
+        status.lastError = { at: new Date(clock.now()).toISOString(), message: error instanceof Error ? error.message : String(error) };
+        metrics.recordRun(job.trigger, 'rejected', 0);
+        if (!stopping) scheduleRetry();
+      }
+    }
+  };
+
+  let endpoints: Endpoints | undefined;
+  if (options.listen !== undefined) {
+    try {
+      endpoints = await serveEndpoints(options.listen, status, metrics);
+    } catch (error) {
+      await watcher.close();
+      throw error;
+    }
+  }
+  if (options.gitPullMs !== undefined) {
+    const every = options.gitPullMs;
+    pullTimer = setInterval(() => trigger('git'), every);
+  }
+  watchPaths(undefined);
+  trigger('startup');
+
+  return {
+    ...(endpoints === undefined ? {} : { url: endpoints.url }),
+    status,
+    metrics,
+    trigger,
+    idle: async () => {
+      while (loop !== undefined) await loop;
+    },
+    stop: async () => {
+      if (stopping) return;
+      stopping = true;
+      pending = undefined;
+      clearTimeout(retryTimer);
+      clearInterval(pullTimer);
+      void cron?.task.destroy();
+      await watcher.close();
+      drain.abort(new Error('stopping'));
+      const grace = options.stopGraceMs ?? 30_000;
+      const running = loop;
+      if (running !== undefined) {
+        let timer: NodeJS.Timeout | undefined;
+        const timedOut = await Promise.race([
+          running.then(() => false),
+          new Promise<boolean>((resolve) => {
+            timer = setTimeout(() => resolve(true), grace);
+          }),
+        ]);
+        clearTimeout(timer);
+        if (timedOut) {
+          log.warn({ graceMs: grace }, 'the running reconcile did not finish in time; aborting its requests');
+          hard.abort(new Error('stop grace period over'));
+          await running;
+        }
+      }
+      await endpoints?.close();
+    },
+  };
+}

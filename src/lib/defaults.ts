@@ -1,0 +1,24 @@
+/**
+ * Defaults that more than one layer needs, written once: the project config schema, the client and
+ * its queue, and the CLI's help read them from here (p-queue keeps its options the same way).
+ */
+export const DEFAULTS = {
+  /** `rate_limit.requests_per_second` of the project config. */
+  requestsPerSecond: 5,
+  /** `rate_limit.concurrency`: requests in flight at once. */
+  concurrency: 4,
+  /** Attempts one request gets for transient failures (5xx, network), retries included (`TERMSYNC_MAX_ATTEMPTS`). */
+  maxAttempts: 10,
+  /** Overall time one operation may take, waits for throttling and back-off included. */
+  operationDeadlineMs: 600_000,
+  /** The HTTP agent's timeouts. */
+  connectTimeoutMs: 10_000,
+  headersTimeoutMs: 30_000,
+  bodyTimeoutMs: 60_000,
+  keepAliveTimeoutMs: 10_000,
+  /** The daemon's HTTP endpoints (`/healthz`, `/readyz`, `/metrics`, `/status`). */
+  listen: '127.0.0.1:9464',
+} as const;
+
+/** Environment variable: how many attempts a request gets before it counts as failed (retries + 1). */
+export const MAX_ATTEMPTS_ENV = 'TERMSYNC_MAX_ATTEMPTS';

@@ -1,0 +1,138 @@
+import { acquireLock, type HeldLock } from '../apply/lock.js';
+import { checkOperationGraph } from '../apply/execute-plan.js';
+import { loadRepository } from '../config/index.js';
+import { refreshForFiles } from '../config/resources-for-files.js';
+import { hasErrors, type Diagnostic } from '../lib/diagnostics.js';
+import { InputError, isTermsyncError, type TermsyncError } from '../lib/errors.js';
+import type { DesiredState, TargetConfig } from '../model/desired.js';
+import type { Plan } from '../model/plan.js';
+import type { RefreshSelection } from '../plan/index.js';
+import type { ServiceContext } from './open-client.js';
+import type { RunOutcome, TargetOutcome } from './outcome.js';
+import { reconcileTarget, type ReconcileMode, type ReconcileObserver } from './reconcile-target.js';
+
+/** Which entries a run re-reads: all of them, or only those of the resources whose files changed. */
+export type RefreshRequest = { readonly kind: 'all' } | { readonly kind: 'changed'; readonly files: readonly string[] };
+
+export interface ReconcileRequest {
+  /** The repository root (absolute). */
+  readonly dir: string;
+  /** The project config (absolute); default: `config/termsync.yaml`, then `termsync.yaml`. */
+  readonly configPath?: string;
+  readonly mode: ReconcileMode;
+  /** One target by name (default: every target of the config). */
+  readonly target?: string;
+  /** `apply` exactly this plan, or nothing if the service changed since it was made. */
+  readonly savedPlan?: Plan;
+  /** Default: all. */
+  readonly refresh?: RefreshRequest;
+  /** Hold the repository's lock while the run talks to the service (default: in `apply` mode). */
+  readonly lock?: boolean;
+  /** A check of the request that needs the loaded repository (the CLI's option rules); a message rejects it. */
+  readonly checkTargets?: (targets: readonly TargetConfig[]) => TermsyncError | undefined;
+}
+
+export interface LoadedRepository {
+  readonly desired?: DesiredState;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** Reads and validates the repository; `desired` is absent when it has any error. */
+export async function loadDesired(dir: string, configPath?: string): Promise<LoadedRepository> {
+  const loaded = await loadRepository(configPath === undefined ? { dir } : { dir, configPath });
+  // A repository with errors is never acted on: the loader leaves out what failed to parse, and a
+  // plan of the rest would prune it.
+  if (hasErrors(loaded.diagnostics) || loaded.desired === undefined) return { diagnostics: loaded.diagnostics };
+  return { desired: loaded.desired, diagnostics: loaded.diagnostics };
+}
+
+/** The targets a run covers: one by name, or all. */
+export function selectTargets(desired: DesiredState, name: string | undefined): TargetConfig[] {
+  const targets = desired.config.targets;
+  if (name === undefined) return [...targets];
+  const found = targets.find((t) => t.name === name);
+  if (!found) {
+    throw new InputError('unknown_target', `expected --target to be one of ${targets.map((t) => `"${t.name}"`).join(', ')}, got "${name}"`);
+  }
+  return [found];
+}
+
+function checkSavedPlan(desired: DesiredState, saved: Plan, target: string | undefined): void {
+  if (target !== undefined && target !== saved.target) {
+    throw new InputError('target_mismatch', `the saved plan is for target "${saved.target}", not "${target}"`);
+  }
+  if (!desired.config.targets.some((t) => t.name === saved.target)) {
+    throw new InputError('unknown_target', `the saved plan is for target "${saved.target}", which the project config does not declare`);
+  }
+  checkOperationGraph(saved.operations);
+}
+
+/** What a run re-reads: undefined (everything), or what the changed files touch. */
+export function refreshSelection(desired: DesiredState, refresh: RefreshRequest | undefined): RefreshSelection | undefined {
+  if (refresh === undefined || refresh.kind === 'all') return undefined;
+  return refreshForFiles(desired, refresh.files);
+}
+
+/**
+ * The pipeline's one owner: load the repository (refusing one with any error), select the targets,
+ * take the lock, and reconcile each target in turn. Returns values for every expected condition;
+ * only a bug throws. The CLI and the daemon both call this.
+ */
+export async function reconcile(request: ReconcileRequest, ctx: ServiceContext, observer: ReconcileObserver = {}): Promise<RunOutcome> {
+  const { desired, diagnostics } = await loadDesired(request.dir, request.configPath);
+  observer.loaded?.(diagnostics);
+  if (desired === undefined) return { kind: 'invalid', diagnostics };
+  return reconcileDesired(desired, diagnostics, request, ctx, observer);
+}
+
+/** `reconcile` on a repository already loaded (the daemon loads it once per change). */
+export async function reconcileDesired(
+  desired: DesiredState,
+  diagnostics: readonly Diagnostic[],
+  request: Omit<ReconcileRequest, 'dir' | 'configPath'>,
+  ctx: ServiceContext,
+  observer: ReconcileObserver = {},
+): Promise<RunOutcome> {
+  let targets: TargetConfig[];
+  try {
+    if (request.savedPlan !== undefined) checkSavedPlan(desired, request.savedPlan, request.target);
+    targets = selectTargets(desired, request.savedPlan?.target ?? request.target);
+    const problem = request.checkTargets?.(targets);
+    if (problem !== undefined) throw problem;
+  } catch (error) {
+    if (isTermsyncError(error)) return { kind: 'rejected', error, diagnostics };
+    throw error;
+  }
+
+  let lock: HeldLock | undefined;
+  if (request.lock ?? request.mode === 'apply') {
+    try {
+      lock = await acquireLock(desired.root);
+    } catch (error) {
+      if (isTermsyncError(error) && error.code === 'locked') return { kind: 'locked', error, diagnostics };
+      throw error;
+    }
+  }
+  try {
+    const refreshed = refreshSelection(desired, request.refresh);
+    const outcomes: TargetOutcome[] = [];
+    for (const target of targets) {
+      const outcome = await reconcileTarget(
+        {
+          desired,
+          target,
+          mode: request.mode,
+          ...(request.savedPlan === undefined ? {} : { savedPlan: request.savedPlan }),
+          ...(refreshed === undefined ? {} : { refreshed }),
+        },
+        ctx,
+        observer,
+      );
+      observer.finished?.(outcome);
+      outcomes.push(outcome);
+    }
+    return { kind: 'done', desired, diagnostics, targets: outcomes };
+  } finally {
+    await lock?.release();
+  }
+}

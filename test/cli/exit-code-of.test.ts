@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { exitCodeOf, runExitCode } from '../../src/cli/exit-code-of.js';
+import { TermsyncError } from '../../src/lib/errors.js';
+import type { ApplyResult } from '../../src/model/apply-result.js';
+import type { Plan } from '../../src/model/plan.js';
+import type { TargetOutcome } from '../../src/reconcile/index.js';
+
+const plan = { operations: [], guards: [] } as unknown as Plan;
+const result = { applied: 0, failed: 1, skipped: 0 } as unknown as ApplyResult;
+const error = new TermsyncError('x', 'x');
+const target = 'default';
+
+describe('exitCodeOf: the one table from outcomes to exit codes (the contract)', () => {
+  it.each<[TargetOutcome, number, number]>([
+    [{ kind: 'converged', target, plan }, 0, 0],
+    [{ kind: 'pending', target, plan }, 0, 2],
+    [{ kind: 'changed', target, plan, result }, 0, 0],
+    [{ kind: 'blocked', target, plan }, 4, 4],
+    [{ kind: 'stale', target, plan, differences: ['x'] }, 5, 5],
+    [{ kind: 'partial', target, plan, result }, 6, 6],
+    [{ kind: 'refused', target, error }, 7, 7],
+    [{ kind: 'unreachable', target, error }, 7, 7],
+    [{ kind: 'misconfigured', target, problem: 'credentials', error }, 7, 7],
+    [{ kind: 'misconfigured', target, problem: 'environment', error }, 3, 3],
+    [{ kind: 'interrupted', target }, 130, 130],
+  ])('%o → %i (with --detailed-exitcode: %i)', (outcome, plain, detailed) => {
+    expect(exitCodeOf(outcome)).toBe(plain);
+    expect(exitCodeOf(outcome, { detailedExitcode: true })).toBe(detailed);
+  });
+
+  it('a run is as severe as its most severe target, or says why it reached none', () => {
+    const targets: TargetOutcome[] = [
+      { kind: 'pending', target, plan },
+      { kind: 'partial', target: 'b', plan, result },
+      { kind: 'converged', target: 'c', plan },
+    ];
+    expect(runExitCode({ kind: 'done', desired: {} as never, diagnostics: [], targets })).toBe(6);
+    expect(runExitCode({ kind: 'done', desired: {} as never, diagnostics: [], targets: [targets[0] as TargetOutcome] }, { detailedExitcode: true })).toBe(2);
+    expect(runExitCode({ kind: 'invalid', diagnostics: [] })).toBe(3);
+    expect(runExitCode({ kind: 'rejected', error, diagnostics: [] })).toBe(3);
+    expect(runExitCode({ kind: 'locked', error, diagnostics: [] })).toBe(5);
+  });
+});

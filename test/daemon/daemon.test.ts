@@ -1,0 +1,290 @@
+import { execFileSync } from 'node:child_process';
+import { appendFile, cp, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createDaemonMetrics } from '../../src/daemon/daemon-metrics.js';
+import { startDaemon, type Daemon, type DaemonOptions } from '../../src/daemon/start-daemon.js';
+import { startEmulator } from '../../src/emulator/index.js';
+import { silentLogger } from '../../src/lib/logger.js';
+import { PROJECT_ROOT, type Emulator } from '../e2e/harness.js';
+
+const KEY = 'daemon-test-key-5f1c9e';
+let dir: string;
+let emulator: Emulator;
+let daemon: Daemon | undefined;
+
+async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 8000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+async function start(options: Partial<DaemonOptions> = {}): Promise<Daemon> {
+  daemon = await startDaemon({
+    dir,
+    env: { TERMSYNC_BASE_URL: emulator.url, TERMSYNC_API_KEY: KEY },
+    logger: silentLogger,
+    listen: { host: '127.0.0.1', port: 0 },
+    debounceMs: 100,
+    stopGraceMs: 5000,
+    retryBaseMs: 200,
+    metrics: createDaemonMetrics({ defaultMetrics: false }),
+    ...options,
+  });
+  return daemon;
+}
+
+/** The run that follows the `count` runs already recorded, once it has finished. */
+async function nextRun(d: Daemon, count: number, timeoutMs = 8000): Promise<NonNullable<Daemon['status']['runs'][number]>> {
+  return until('a reconcile run', () => (d.status.runs.length > count && d.status.running === undefined ? d.status.runs[0] : undefined), timeoutMs);
+}
+
+function requestsSince(mark: number): { method: string; path: string; query: string }[] {
+  return emulator.requests().slice(mark);
+}
+
+async function get(d: Daemon, path: string): Promise<{ status: number; text: string }> {
+  const res = await fetch(`${d.url ?? ''}${path}`);
+  return { status: res.status, text: await res.text() };
+}
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'termsync-daemon-'));
+  await cp(join(PROJECT_ROOT, 'config'), join(dir, 'config'), { recursive: true });
+  await cp(join(PROJECT_ROOT, 'glossaries'), join(dir, 'glossaries'), { recursive: true });
+  const config = await readFile(join(dir, 'config/termsync.yaml'), 'utf8');
+  await writeFile(join(dir, 'config/termsync.yaml'), config.replace('requests_per_second: 5', 'requests_per_second: 200'));
+  emulator = await startEmulator({ port: 0, keys: [KEY] });
+});
+
+afterEach(async () => {
+  await daemon?.stop();
+  daemon = undefined;
+  await emulator.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('termsync watch (the daemon)', () => {
+  it('converges on start, applies an edited TSV within seconds with one entry read and one write, and serves its endpoints', async () => {
+    const d = await start();
+    const first = await nextRun(d, 0);
+    expect(first).toMatchObject({ trigger: 'startup', result: 'changed' });
+    expect((await get(d, '/readyz')).status).toBe(200);
+
+    const mark = emulator.requests().length;
+    const started = Date.now();
+    await appendFile(join(dir, 'glossaries/entries/storefront-ui.en-de.tsv'), 'loyalty points\tTreuepunkte\n');
+    const run = await nextRun(d, 1, 5000);
+    const latency = Date.now() - started;
+    expect(run).toMatchObject({ trigger: 'files', result: 'changed', files: 1 });
+    expect(latency).toBeLessThan(5000);
+    const requests = requestsSince(mark);
+    expect(requests.filter((r) => r.method === 'GET' && r.path.endsWith('/entries'))).toHaveLength(1);
+    expect(requests.filter((r) => r.method !== 'GET').map((r) => r.method)).toEqual(['PATCH']);
+
+    expect(await get(d, '/healthz')).toMatchObject({ status: 200 });
+    const metrics = (await get(d, '/metrics')).text;
+    expect(metrics).toMatch(/termsync_reconcile_runs_total\{trigger="files",result="changed"\} 1/);
+    expect(metrics).toMatch(/termsync_operations_total\{target="default",kind="glossary.patch",result="applied"\} 1/);
+    expect(metrics).toMatch(/termsync_api_requests_total\{method="PATCH",endpoint="\/v3\/glossaries\/\{id\}",status="200"\} 1/);
+    expect(metrics).toMatch(/termsync_last_success_timestamp_seconds\{target="default"\} \d+/);
+    expect(metrics).toMatch(/termsync_managed_resources\{target="default",kind="glossary"\} 4/);
+    const status = JSON.parse((await get(d, '/status')).text) as { ids: Record<string, { glossaries: Record<string, string> }>; runs: unknown[] };
+    expect(Object.keys(status.ids['default']?.glossaries ?? {}).length).toBe(4);
+    expect(status.runs).toHaveLength(2);
+    // Never the key, never an entry, never a path outside the repository.
+    for (const path of ['/status', '/metrics', '/readyz', '/healthz']) {
+      const text = (await get(d, path)).text;
+      expect(text).not.toContain(KEY);
+      expect(text).not.toContain('Treuepunkte');
+      expect(text).not.toContain(dir);
+    }
+    expect((await get(d, '/nope')).status).toBe(404);
+  });
+
+  it('turns a burst of 20 file writes into at most two runs', async () => {
+    const d = await start();
+    await nextRun(d, 0);
+    const file = join(dir, 'glossaries/entries/storefront-ui.en-de.tsv');
+    const base = await readFile(file, 'utf8');
+    for (let i = 0; i < 20; i++) {
+      await writeFile(file, `${base}burst term ${i}\tBurstbegriff ${i}\n`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await nextRun(d, 1);
+    // Let any follow-up run (queued by writes that arrived during the first) start and finish.
+    await new Promise((r) => setTimeout(r, 800));
+    await d.idle();
+    const fileRuns = d.status.runs.filter((r) => r.trigger === 'files');
+    expect(fileRuns.length).toBeGreaterThanOrEqual(1);
+    expect(fileRuns.length).toBeLessThanOrEqual(2);
+    // The last state of the file is what the service holds.
+    const plan = await nextRunAfterTrigger(d, 'reload');
+    expect(plan.result).toBe('converged');
+  });
+
+  it('repairs drift made on the service on the scheduled full reconcile', async () => {
+    const d = await start({ schedule: '* * * * * *' });
+    await nextRun(d, 0);
+    const ids = d.status.ids.get('default');
+    const id = ids?.glossaries['Northwind Storefront UI'] ?? '';
+    expect(id).not.toBe('');
+    // Someone adds a term in the service's web editor: same dictionary, one more entry.
+    const res = await fetch(`${emulator.url}/v3/glossaries/${id}`, {
+      method: 'PATCH',
+      headers: { authorization: `Service-Auth-Key ${KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ dictionaries: [{ source_lang: 'en', target_lang: 'fr', entries: 'drifted term\tterme dérivé', entries_format: 'tsv' }] }),
+    });
+    expect(res.status).toBe(200);
+    const repaired = await until('a scheduled run that repairs the drift', () => d.status.runs.find((r) => r.trigger === 'schedule' && r.result === 'changed'), 5000);
+    expect(repaired.targets[0]?.summary?.calls.PUT).toBe(1);
+    expect((await get(d, '/metrics')).text).toMatch(/termsync_drift_detected_total\{target="default"\} 1/);
+  });
+
+  it('picks up a changed schedule from the config without a restart', async () => {
+    const d = await start();
+    await nextRun(d, 0);
+    expect(d.status.schedule).toBe('*/15 * * * *');
+    const config = join(dir, 'config/termsync.yaml');
+    await writeFile(config, (await readFile(config, 'utf8')).replace('schedule: "*/15 * * * *"', 'schedule: "* * * * * *"'));
+    const reloaded = await until('the run of the config change', () => d.status.runs.find((r) => r.trigger === 'files'));
+    // A changed config re-reads everything (it may change anything), and reschedules.
+    expect(reloaded).toMatchObject({ trigger: 'files', result: 'converged' });
+    expect(reloaded.targets[0]?.notRefreshed).toBeUndefined();
+    expect(d.status.schedule).toBe('* * * * * *');
+    await until('a scheduled run', () => d.status.runs.find((r) => r.trigger === 'schedule'), 4000);
+  });
+
+  it('an invalid edit makes /readyz fail and changes nothing on the service; fixing it recovers', async () => {
+    const d = await start();
+    await nextRun(d, 0);
+    const file = join(dir, 'glossaries/entries/storefront-ui.en-de.tsv');
+    const good = await readFile(file, 'utf8');
+    const mark = emulator.requests().length;
+    await writeFile(file, `${good}only a source, no tab\n`);
+    const broken = await nextRun(d, 1);
+    expect(broken.result).toBe('invalid');
+    const ready = await get(d, '/readyz');
+    expect(ready.status).toBe(503);
+    expect(ready.text).toMatch(/error/);
+    expect(requestsSince(mark)).toEqual([]);
+    const status = JSON.parse((await get(d, '/status')).text) as { repository: { valid: boolean; diagnostics: { file: string; line: number }[] } };
+    expect(status.repository.valid).toBe(false);
+    expect(status.repository.diagnostics[0]).toMatchObject({ file: 'glossaries/entries/storefront-ui.en-de.tsv' });
+    // Not retried in a loop: it waits for the next change.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(d.status.runs).toHaveLength(2);
+
+    await writeFile(file, `${good}loyalty points\tTreuepunkte\n`);
+    const fixed = await nextRun(d, 2);
+    expect(fixed.result).toBe('changed');
+    expect((await get(d, '/readyz')).status).toBe(200);
+  });
+
+  it('reports a guard-blocked plan once, without retrying it and without writing', async () => {
+    const d = await start();
+    await nextRun(d, 0);
+    const mark = emulator.requests().length;
+    await writeFile(join(dir, 'glossaries/entries/storefront-ui.en-de.tsv'), 'cart\tWarenkorb\n');
+    const blocked = await nextRun(d, 1);
+    expect(blocked.result).toBe('blocked');
+    expect(blocked.targets[0]?.guards?.[0]).toMatch(/loses/);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(d.status.runs).toHaveLength(2);
+    expect(requestsSince(mark).filter((r) => r.method !== 'GET')).toEqual([]);
+    expect((await get(d, '/readyz')).status).toBe(503);
+  });
+
+  it('retries a run that failed because the service was down, with back-off, and converges once it is back', async () => {
+    emulator.setFaults('503=1');
+    const d = await start({ env: { TERMSYNC_BASE_URL: emulator.url, TERMSYNC_API_KEY: KEY, TERMSYNC_MAX_ATTEMPTS: '1' } });
+    const failed = await nextRun(d, 0);
+    expect(failed.result).toBe('unreachable');
+    expect(d.status.nextRetryAt).not.toBeUndefined();
+    emulator.setFaults('');
+    const retried = await until('a successful retry', () => d.status.runs.find((r) => r.trigger === 'retry' && r.result === 'changed'), 5000);
+    expect(retried.targets[0]?.applied).toBe(6);
+  });
+
+  it('stops on request: lets the running apply finish, releases the lock, and reconciles nothing more', async () => {
+    const d = await start();
+    await until('the first run to start', () => d.status.running);
+    await d.stop();
+    daemon = undefined;
+    // The run was finished (or stopped between operations), not abandoned: it is on record.
+    expect(d.status.runs[0]?.trigger).toBe('startup');
+    expect(['changed', 'interrupted']).toContain(d.status.runs[0]?.result);
+    // The running reconcile finished (or stopped before its next operation); the lock is gone.
+    await expect(stat(join(dir, '.termsync.lock'))).rejects.toMatchObject({ code: 'ENOENT' });
+    const mark = emulator.requests().length;
+    await appendFile(join(dir, 'glossaries/entries/storefront-ui.en-de.tsv'), 'after stop\tnach dem Stopp\n');
+    await new Promise((r) => setTimeout(r, 400));
+    expect(requestsSince(mark)).toEqual([]);
+  });
+});
+
+/** Triggers a run (e.g. `reload`, as SIGHUP does) and waits for it. */
+async function nextRunAfterTrigger(d: Daemon, trigger: 'reload'): Promise<NonNullable<Daemon['status']['runs'][number]>> {
+  await d.idle();
+  const count = d.status.runs.length;
+  d.trigger(trigger);
+  return nextRun(d, count);
+}
+
+describe('termsync watch --git-pull', () => {
+  const git = (cwd: string, ...args: string[]): string =>
+    execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' } });
+
+  it('fast-forwards to new commits and reconciles what they changed; a pull that cannot fast-forward leaves the tree and reports it', async () => {
+    const remote = join(dir, 'remote.git');
+    const work = join(dir, 'work');
+    const clone = join(dir, 'clone');
+    git(dir, 'init', '--quiet', '--bare', '-b', 'main', remote);
+    git(dir, 'clone', '--quiet', remote, work);
+    await cp(join(dir, 'config'), join(work, 'config'), { recursive: true });
+    await cp(join(dir, 'glossaries'), join(work, 'glossaries'), { recursive: true });
+    git(work, 'checkout', '--quiet', '-b', 'main');
+    git(work, 'add', '.');
+    git(work, 'commit', '--quiet', '-m', 'terms');
+    git(work, 'push', '--quiet', 'origin', 'main');
+    git(dir, 'clone', '--quiet', '-b', 'main', remote, clone);
+
+    const d = await startDaemon({
+      dir: clone,
+      env: { TERMSYNC_BASE_URL: emulator.url, TERMSYNC_API_KEY: KEY },
+      logger: silentLogger,
+      gitPullMs: 300,
+      debounceMs: 100,
+      metrics: createDaemonMetrics({ defaultMetrics: false }),
+    });
+    daemon = d;
+    await nextRun(d, 0);
+
+    await appendFile(join(work, 'glossaries/entries/storefront-ui.en-de.tsv'), 'loyalty points\tTreuepunkte\n');
+    git(work, 'commit', '--quiet', '-am', 'one more term');
+    git(work, 'push', '--quiet', 'origin', 'main');
+    const pulled = await until('a git-triggered run', () => d.status.runs.find((r) => r.trigger === 'git'));
+    expect(pulled).toMatchObject({ result: 'changed', files: 1 });
+    expect(d.status.git).toMatchObject({ ok: true, head: git(work, 'rev-parse', 'HEAD').trim() });
+
+    // A local commit in the clone: the next pull is not a fast-forward.
+    await appendFile(join(clone, 'glossaries/entries/storefront-ui.en-de.tsv'), 'local only\tnur lokal\n');
+    git(clone, 'commit', '--quiet', '-am', 'local');
+    await appendFile(join(work, 'glossaries/entries/storefront-ui.en-fr.tsv'), 'remote only\tseulement distant\n');
+    git(work, 'commit', '--quiet', '-am', 'remote');
+    git(work, 'push', '--quiet', 'origin', 'main');
+    await until('a failed pull', () => (d.status.git?.ok === false ? d.status.git : undefined));
+    expect(d.status.git?.error).toMatch(/git merge failed/);
+    expect(await readFile(join(clone, 'glossaries/entries/storefront-ui.en-fr.tsv'), 'utf8')).not.toContain('remote only');
+    expect((await get2(d)).metrics).toMatch(/termsync_git_pulls_total\{result="failed"\} [1-9]/);
+  });
+});
+
+async function get2(d: Daemon): Promise<{ metrics: string }> {
+  return { metrics: await d.metrics.registry.metrics() };
+}

@@ -1,0 +1,189 @@
+import { createServer } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../src/lib/logger.js';
+import { reconcile, type ReconcileRequest, type RunOutcome, type ServiceContext, type TargetOutcome } from '../../src/reconcile/index.js';
+import { createWorld, type World } from '../e2e/harness.js';
+
+let world: World;
+
+function context(env: Record<string, string | undefined> = {}, signal = new AbortController().signal): ServiceContext {
+  return { env: { TERMSYNC_BASE_URL: world.emulator.url, TERMSYNC_API_KEY: world.key, ...env }, signal, logger: silentLogger };
+}
+
+async function run(request: Partial<ReconcileRequest> = {}, ctx: ServiceContext = context()): Promise<RunOutcome> {
+  return reconcile({ dir: world.dir, mode: 'apply', ...request }, ctx);
+}
+
+function only(outcome: RunOutcome): TargetOutcome {
+  if (outcome.kind !== 'done') throw new Error(`expected a finished run, got ${outcome.kind}`);
+  expect(outcome.targets).toHaveLength(1);
+  return outcome.targets[0] as TargetOutcome;
+}
+
+/** A loopback port nobody listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+const TSV = 'account\tKonto\nbilling\tAbrechnung\ncart\tWarenkorb\ncheckout\tKasse\ninvoice\tRechnung\n';
+
+beforeEach(async () => {
+  world = await createWorld('basic', { keys: ['KEY', 'READER=read'] });
+});
+afterEach(async () => {
+  await world.close();
+});
+
+describe('reconcile: one outcome per target, as a value', () => {
+  it('changed on the first apply, converged on the second, and a plan of a converged service is converged', async () => {
+    const first = only(await run());
+    expect(first.kind).toBe('changed');
+    expect(first.kind === 'changed' && first.result.applied).toBe(first.kind === 'changed' ? first.plan.operations.length : -1);
+    const second = only(await run());
+    expect(second.kind).toBe('converged');
+    // An apply that had nothing to do still reports the ids of what the repository manages.
+    expect(second.kind === 'converged' && Object.keys(second.result?.ids.glossaries ?? {}).sort()).toEqual(['Legacy terms', 'Product terms']);
+    expect(only(await run({ mode: 'plan' })).kind).toBe('converged');
+  });
+
+  it('pending in plan mode, with nothing written', async () => {
+    const mark = world.mark();
+    const outcome = only(await run({ mode: 'plan' }));
+    expect(outcome.kind).toBe('pending');
+    expect(world.writesSince(mark)).toEqual([]);
+  });
+
+  it('refuses a repository with any error before a single request, even though the loader could plan the rest', async () => {
+    await run();
+    // One broken resource file among valid ones: acting on the rest would prune it under prune: all.
+    await world.write('config/termsync.yaml', (await world.read('config/termsync.yaml')).replace('prune: "off"', 'prune: all'));
+    await world.write('glossaries/legacy.yaml', 'kind: glossary\nname: [unclosed\n');
+    const before = world.emulator.requests().length;
+    const outcome = await run();
+    expect(outcome.kind).toBe('invalid');
+    expect(outcome.kind === 'invalid' && outcome.diagnostics.some((d) => d.severity === 'error' && d.file === 'glossaries/legacy.yaml')).toBe(true);
+    expect(world.emulator.requests().length).toBe(before);
+  });
+
+  it('blocked by a guard: nothing written', async () => {
+    await run();
+    await world.write('glossaries/product.en-de.tsv', 'account\tKonto\n');
+    const mark = world.mark();
+    const outcome = only(await run());
+    expect(outcome.kind).toBe('blocked');
+    expect(outcome.kind === 'blocked' && outcome.plan.guards[0]?.guard).toBe('max_removed_entries_percent');
+    expect(world.writesSince(mark)).toEqual([]);
+  });
+
+  it('stale: a saved plan of a service that changed since is not applied', async () => {
+    await run();
+    await world.write('glossaries/product.en-de.tsv', `${TSV}order\tBestellung\n`);
+    const planned = only(await run({ mode: 'plan' }));
+    if (planned.kind !== 'pending') throw new Error(`expected pending, got ${planned.kind}`);
+    await world.write('glossaries/product.en-de.tsv', `${TSV}order\tAuftrag\n`);
+    await run();
+    const mark = world.mark();
+    const outcome = only(await run({ savedPlan: planned.plan }));
+    expect(outcome.kind).toBe('stale');
+    expect(outcome.kind === 'stale' && outcome.differences.length).toBeGreaterThan(0);
+    expect(world.writesSince(mark)).toEqual([]);
+  });
+
+  it('partial: a write that keeps failing is listed, the rest applied', async () => {
+    await run();
+    await world.write('glossaries/product.en-de.tsv', `${TSV}order\tBestellung\n`);
+    world.emulator.injectOnce({ method: 'PATCH', pathPrefix: '/v3/glossaries', kind: 500 });
+    const outcome = only(await run({}, context({ TERMSYNC_MAX_ATTEMPTS: '1' })));
+    expect(outcome.kind).toBe('partial');
+    expect(outcome.kind === 'partial' && outcome.result.failed).toBe(1);
+  });
+
+  it('refused: a read-scoped key reads and plans, and its first write is refused', async () => {
+    const outcome = only(await run({}, context({ TERMSYNC_API_KEY: 'READER' })));
+    expect(outcome.kind).toBe('refused');
+    expect(outcome.kind === 'refused' && outcome.refusal).toBe('403');
+    expect(outcome.kind === 'refused' && outcome.result?.failed).toBe(1);
+  });
+
+  it('refused while reading: an unknown key', async () => {
+    const outcome = only(await run({ mode: 'plan' }, context({ TERMSYNC_API_KEY: 'WRONG' })));
+    expect(outcome.kind).toBe('refused');
+    expect(outcome.kind === 'refused' && outcome.error?.message).toMatch(/401/);
+  });
+
+  it('unreachable: nobody listens at the URL', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}`;
+    const outcome = only(await run({ mode: 'plan' }, context({ TERMSYNC_BASE_URL: url, TERMSYNC_MAX_ATTEMPTS: '1' })));
+    expect(outcome.kind).toBe('unreachable');
+  });
+
+  it('misconfigured: no key (credentials) or an invalid setting (environment), before any request', async () => {
+    const before = world.emulator.requests().length;
+    const noKey = only(await run({ mode: 'plan' }, context({ TERMSYNC_API_KEY: undefined })));
+    expect(noKey).toMatchObject({ kind: 'misconfigured', problem: 'credentials' });
+    const badAttempts = only(await run({ mode: 'plan' }, context({ TERMSYNC_MAX_ATTEMPTS: 'many' })));
+    expect(badAttempts).toMatchObject({ kind: 'misconfigured', problem: 'environment' });
+    expect(world.emulator.requests().length).toBe(before);
+  });
+
+  it('interrupted: a run whose signal is aborted starts no write', async () => {
+    const controller = new AbortController();
+    controller.abort(new Error('received SIGTERM'));
+    const mark = world.mark();
+    const outcome = only(await run({}, context({}, controller.signal)));
+    expect(outcome.kind).toBe('interrupted');
+    expect(world.writesSince(mark)).toEqual([]);
+  });
+
+  it('rejected and locked: the run never reaches a target', async () => {
+    const unknown = await run({ target: 'nope' });
+    expect(unknown.kind).toBe('rejected');
+    await world.write('.termsync.lock', JSON.stringify({ pid: process.pid, host: 'elsewhere', startedAt: '2026-01-01T00:00:00.000Z' }));
+    const locked = await run();
+    expect(locked.kind).toBe('locked');
+  });
+});
+
+describe('reconcile: a refresh of the changed files only', () => {
+  it('reads the entries of the changed dictionary alone, writes its one change, and says how many it did not re-read', async () => {
+    await world.write('glossaries/other.yaml', 'kind: glossary\nname: Other terms\ndictionaries:\n  - source_lang: en\n    target_lang: it\n    entries:\n      cart: carrello\n');
+    await run();
+    await world.write('glossaries/product.en-de.tsv', TSV.replace('Kasse', 'Zur Kasse'));
+    const mark = world.mark();
+    const outcome = only(await run({ refresh: { kind: 'changed', files: ['glossaries/product.en-de.tsv'] } }));
+    expect(outcome.kind).toBe('changed');
+    const entryReads = world.emulator
+      .requests()
+      .slice(mark)
+      .filter((r) => r.method === 'GET' && r.path.endsWith('/entries'));
+    // Only the dictionary the changed file feeds (Product terms en-de) is re-read; its en-fr, Legacy
+    // terms and Other terms are not.
+    expect(entryReads.map((r) => r.query)).toEqual([expect.stringMatching(/source_lang=en&target_lang=de/)]);
+    expect(world.writesSince(mark)).toHaveLength(1);
+    expect(outcome.kind === 'changed' && outcome.plan.notRefreshed).toBe(2);
+    // A changed resource file re-reads its whole glossary.
+    const again = world.mark();
+    expect(only(await run({ mode: 'plan', refresh: { kind: 'changed', files: ['glossaries/product.yaml'] } })).kind).toBe('converged');
+    expect(world.emulator.requests().slice(again).filter((r) => r.path.endsWith('/entries'))).toHaveLength(2);
+  });
+
+  it('still reads a dictionary of an unchanged file whose listed entry count differs (drift that costs no request to see)', async () => {
+    const first = only(await run());
+    const productId = first.kind === 'changed' ? (first.result.ids.glossaries['Product terms'] ?? '') : '';
+    // Drift made outside git: a term added to Product terms' en-fr dictionary through the API.
+    const res = await fetch(`${world.emulator.url}/v3/glossaries/${productId}`, {
+      method: 'PATCH',
+      headers: { authorization: `Service-Auth-Key ${world.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ dictionaries: [{ source_lang: 'en', target_lang: 'fr', entries: 'order\tcommande', entries_format: 'tsv' }] }),
+    });
+    expect(res.status).toBe(200);
+    const outcome = only(await run({ mode: 'plan', refresh: { kind: 'changed', files: ['glossaries/legacy.yaml'] } }));
+    expect(outcome.kind).toBe('pending');
+    const change = outcome.kind === 'pending' ? outcome.plan.changes.find((c) => c.address.name === 'Product terms') : undefined;
+    expect(change?.dictionaries.map((d) => [d.sourceLang, d.targetLang, d.method])).toEqual([['en', 'fr', 'PUT']]);
+  });
+});
