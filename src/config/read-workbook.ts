@@ -196,8 +196,8 @@ export async function readWorkbook(
     diagnostics.push(error(refused && /inflate/.test(caught.message) ? 'entries/workbook-too-large' : 'entries/malformed-workbook', message, file, 1, 1));
     return { ok: false };
   }
-  const { default: ExcelJS } = await import('exceljs');
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from(checked.ranges), {
+  const { default: WorkbookReader } = await import('exceljs/lib/stream/xlsx/workbook-reader.js');
+  const reader = new WorkbookReader(Readable.from(checked.ranges), {
     worksheets: 'emit',
     sharedStrings: 'cache',
     hyperlinks: 'ignore',
