@@ -4,6 +4,8 @@
  * reads a workbook. The class is the one the library's own types describe.
  */
 declare module 'exceljs/lib/stream/xlsx/workbook-reader.js' {
-  const WorkbookReader: typeof import('exceljs').stream.xlsx.WorkbookReader;
+  import type { stream } from 'exceljs';
+
+  const WorkbookReader: typeof stream.xlsx.WorkbookReader;
   export default WorkbookReader;
 }
