@@ -1,6 +1,6 @@
 // A new user's first run with the files terminologists already keep: a workbook with columns en,
 // de, fr and a TBX-Basic export, each pointed at by one glossary resource and nothing else.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -206,5 +206,32 @@ describe('hostile or broken files', () => {
       expect(run.stderr).toMatch(message);
     }
     expect(world.emulator.requests()).toEqual([]);
+  });
+});
+
+describe('import --format tbx|xlsx', () => {
+  it.each(['tbx', 'xlsx'])('writes one %s file per live glossary, and plan then shows no changes', async (format) => {
+    const world = await repository({
+      'web-shop.yaml': 'kind: glossary\nname: Web shop\nentries_file: web-shop.tbx\nlanguages: [en, de, fr, ja]\n',
+      'web-shop.tbx': TBX,
+      'legacy.yaml': 'kind: glossary\nname: Legacy terms\napi: v2\ndictionaries:\n  - source_lang: en\n    target_lang: es\n    entries:\n      sign in: iniciar sesión\n      "2024": "2024"\n      "=SUM(A1)": "=SUMA(A1)"\n',
+      'both-ways.yaml': 'kind: glossary\nname: Both ways\ndictionaries:\n  - source_lang: en\n    target_lang: de\n    entries: { cart: Wagen }\n  - source_lang: de\n    target_lang: en\n    entries: { Karren: cart }\n',
+    });
+    expect((await world.cli(['apply'])).code).toBe(0);
+    // A repository that declares nothing yet: everything live is imported. Text that looks like a
+    // number or a formula stays text in a workbook.
+    for (const name of await readdir(join(world.dir, 'glossaries'))) await unlink(join(world.dir, 'glossaries', name));
+    const mark = world.mark();
+    const run = await world.cli(['import', '--format', format]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('imported 3 glossaries and 0 style rule lists');
+    expect(run.stderr).toContain('warning: glossary "Both ways" has dictionaries from several source languages');
+    expect((await readdir(join(world.dir, 'glossaries'))).sort()).toEqual(['both-ways.de-en.tsv', 'both-ways.en-de.tsv', 'both-ways.yaml', `legacy-terms.${format}`, 'legacy-terms.yaml', `web-shop.${format}`, 'web-shop.yaml']);
+    const validate = await world.cli(['validate']);
+    expect(validate.stdout.match(/error/g)).toBeNull();
+    const plan = await world.cli(['plan', '--detailed-exitcode']);
+    expect(plan.stdout).toContain('No changes.');
+    expect(plan.code).toBe(0);
+    expect(world.writesSince(mark)).toEqual([]);
   });
 });

@@ -53,19 +53,48 @@ describe('import files', () => {
       new Set(['legacy.yaml']),
     );
     expect(files.map((f) => f.name)).toEqual(['legacy-2.yaml', 'legacy-2.en-de.tsv', 'marketing-german.yaml']);
-    expect(parse(files[0]?.content ?? '')).toEqual({
+    expect(parse(String(files[0]?.content ?? ''))).toEqual({
       kind: 'glossary',
       name: 'Legacy',
       api: 'v2',
       dictionaries: [{ source_lang: 'en', target_lang: 'de', entries_file: 'legacy-2.en-de.tsv' }],
     });
     expect(files[1]?.content).toContain('sign in\tanmelden');
-    expect(parse(files[2]?.content ?? '')).toEqual({
+    expect(parse(String(files[2]?.content ?? ''))).toEqual({
       kind: 'style_rules',
       name: 'Marketing (German)',
       language: 'de',
       configured_rules: { punctuation: { apostrophe: 'use_curly_apostrophes' } },
       custom_instructions: [{ label: 'Formal', prompt: 'Be formal.', source_language: 'en' }],
+    });
+  });
+
+  it('writes one TBX file or workbook per glossary whose dictionaries share a source language, TSV otherwise', () => {
+    const multi: LiveGlossary = { ...g('m', 'Web shop', '1'), dictionaries: [{ sourceLang: 'en', targetLang: 'de', entryCount: 2 }, { sourceLang: 'en', targetLang: 'fr', entryCount: 1 }] };
+    const mixed: LiveGlossary = { ...g('x', 'Both ways', '1'), dictionaries: [{ sourceLang: 'en', targetLang: 'de', entryCount: 1 }, { sourceLang: 'de', targetLang: 'en', entryCount: 1 }] };
+    const entries = new Map([
+      ['m/en-de', new Map([['cart', 'Wagen'], ['R&D <team>', 'F&E "Team"']])],
+      ['m/en-fr', new Map([['cart', 'panier']])],
+      ['x/en-de', new Map([['cart', 'Wagen']])],
+      ['x/de-en', new Map([['Karren', 'cart']])],
+    ]);
+    const fellBack: string[] = [];
+    const tbx = createImportFiles({ glossaries: [multi, mixed], styleRules: [], duplicates: [] }, entries, new Set(), 'tbx', (name) => fellBack.push(name));
+    expect(tbx.map((f) => f.name)).toEqual(['web-shop.yaml', 'web-shop.tbx', 'both-ways.yaml', 'both-ways.en-de.tsv', 'both-ways.de-en.tsv']);
+    expect(fellBack).toEqual(['Both ways']);
+    expect(parse(String(tbx[0]?.content))).toEqual({ kind: 'glossary', name: 'Web shop', api: 'v3', entries_file: 'web-shop.tbx', languages: ['en', 'de', 'fr'] });
+    const text = String(tbx[1]?.content);
+    expect(text).toContain('<termEntry id="c1">\n        <langSet xml:lang="en"><tig><term>R&amp;D &lt;team&gt;</term></tig></langSet>\n        <langSet xml:lang="de"><tig><term>F&amp;E &quot;Team&quot;</term></tig></langSet>\n      </termEntry>');
+    expect(text).toContain('<langSet xml:lang="fr"><tig><term>panier</term></tig></langSet>');
+    const xlsx = createImportFiles({ glossaries: [multi], styleRules: [], duplicates: [] }, entries, new Set(), 'xlsx');
+    expect(xlsx.map((f) => f.name)).toEqual(['web-shop.yaml', 'web-shop.xlsx']);
+    expect(xlsx[1]?.content).toEqual({
+      sheet: 'Terms',
+      rows: [
+        ['en', 'de', 'fr'],
+        ['R&D <team>', 'F&E "Team"', null],
+        ['cart', 'Wagen', 'panier'],
+      ],
     });
   });
 });
