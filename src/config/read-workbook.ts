@@ -50,7 +50,15 @@ const SHEET = /^xl\/worksheets\/sheet\d+\.xml$/;
 /** The data descriptor signature that ends a part written with general purpose bit 3. */
 const DATA_DESCRIPTOR = Buffer.from([0x50, 0x4b, 0x07, 0x08]);
 
-class Refused extends Error {}
+/** A workbook refused before exceljs reads it: the rule id says whether for its size (zip bombs) or its shape. */
+class Refused extends Error {
+  constructor(
+    message: string,
+    readonly code: 'entries/workbook-too-large' | 'entries/malformed-workbook' = 'entries/malformed-workbook',
+  ) {
+    super(message);
+  }
+}
 
 function openZip(bytes: Buffer): Promise<ZipFile> {
   return new Promise((resolve, reject) => {
@@ -91,7 +99,8 @@ function measure(bytes: Buffer, dataStart: number, entry: Entry): number {
     return inflateRawSync(data, { maxOutputLength: Math.max(entry.uncompressedSize, 1) }).length;
   } catch (caught) {
     const tooLarge = (caught as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || caught instanceof RangeError;
-    throw new Refused(tooLarge ? `part ${entry.fileName} inflates to more than the ${entry.uncompressedSize} bytes it declares (a zip bomb, or a tampered file): refused` : `part ${entry.fileName} cannot be inflated (${(caught as Error).message})`);
+    if (tooLarge) throw new Refused(`part ${entry.fileName} inflates to more than the ${entry.uncompressedSize} bytes it declares (a zip bomb, or a tampered file): refused`, 'entries/workbook-too-large');
+    throw new Refused(`part ${entry.fileName} cannot be inflated (${(caught as Error).message})`);
   }
 }
 
@@ -107,7 +116,10 @@ async function checkedParts(bytes: Buffer): Promise<{ ranges: Buffer[]; sharedSt
     }
     const declared = parts.reduce((n, e) => n + e.uncompressedSize, 0);
     if (declared > MAX_WORKBOOK_INFLATED) {
-      throw new Refused(`the workbook's sheets and strings inflate to ${declared} bytes, over the ${MAX_WORKBOOK_INFLATED}-byte limit (a zip bomb, or far more than a glossary holds): nothing was inflated`);
+      throw new Refused(
+        `the workbook's sheets and strings inflate to ${declared} bytes, over the ${MAX_WORKBOOK_INFLATED}-byte limit (a zip bomb, or far more than a glossary holds): nothing was inflated`,
+        'entries/workbook-too-large',
+      );
     }
     const ranges: Buffer[] = [];
     for (const entry of parts) {
@@ -119,8 +131,11 @@ async function checkedParts(bytes: Buffer): Promise<{ ranges: Buffer[]; sharedSt
       if (header.fileName.toString('utf8') !== entry.fileName || header.compressionMethod !== entry.compressionMethod || !(sizesAgree || sizesLater)) {
         throw new Refused(`part ${entry.fileName}: its local header disagrees with the zip directory (a malformed or tampered file)`);
       }
-      const end = header.fileDataStart + entry.compressedSize + (streamed ? 16 : 0);
-      if (streamed && !bytes.subarray(end - 16, end - 12).equals(DATA_DESCRIPTOR)) {
+      // The streaming reader reads a data descriptor only when the local header leaves the sizes
+      // to it (exactly then, and with the descriptor's signature, is it part of the range).
+      const descriptor = streamed && header.compressedSize === 0;
+      const end = header.fileDataStart + entry.compressedSize + (descriptor ? 16 : 0);
+      if (descriptor && !bytes.subarray(end - 16, end - 12).equals(DATA_DESCRIPTOR)) {
         throw new Refused(`part ${entry.fileName}: the data descriptor that should follow its data is missing (a malformed or tampered file)`);
       }
       const inflated = measure(bytes, header.fileDataStart, entry);
@@ -193,7 +208,7 @@ export async function readWorkbook(
   } catch (caught) {
     const refused = caught instanceof Refused;
     const message = refused ? caught.message : `not a readable .xlsx workbook (${(caught as Error).message})`;
-    diagnostics.push(error(refused && /inflate/.test(caught.message) ? 'entries/workbook-too-large' : 'entries/malformed-workbook', message, file, 1, 1));
+    diagnostics.push(error(refused ? caught.code : 'entries/malformed-workbook', message, file, 1, 1));
     return { ok: false };
   }
   const { default: WorkbookReader } = await import('exceljs/lib/stream/xlsx/workbook-reader.js');

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadRepository } from '../../src/config/index.js';
 import type { Diagnostic } from '../../src/lib/diagnostics.js';
-import { workbookBomb, workbookBytes, zipBytes } from '../fixtures/build-files.js';
+import { asExcelLaysOut, workbookBomb, workbookBytes, zipBytes } from '../fixtures/build-files.js';
 
 const CONFIG = 'version: 1\ntargets:\n  - name: default\n    base_url_env: TERMSYNC_BASE_URL\n    api_key_env: TERMSYNC_API_KEY\n';
 
@@ -202,6 +202,12 @@ describe('a glossary-level workbook', () => {
     });
   });
 
+  it('reads a workbook laid out as Excel writes it (sizes in local headers, sheets before shared strings)', async () => {
+    const { result, dictionaries } = await load('kind: glossary\nname: T\nentries_file: t.xlsx\nlanguages: [en, de, fr]\n', { 't.xlsx': await asExcelLaysOut(await workbookBytes({ Terms: rows })) });
+    expect(shown(result.diagnostics)).toEqual(['glossaries/t.xlsx:Terms!A4 warning entries/missing-term']);
+    expect(dictionaries['en-fr']).toEqual({ 'shopping cart': 'panier', checkout: 'paiement' });
+  });
+
   it('reads the sheet named by `sheet` (name or position) and finds the header row below a title', async () => {
     const book = await workbookBytes({ Notes: [['read me']], 'Product terms': [['Product terms, 2024'], [], ...rows] });
     for (const sheet of ['"Product terms"', '2']) {
@@ -266,13 +272,17 @@ describe('a glossary-level workbook', () => {
 
   it('refuses a part that inflates to more than it declares', async () => {
     const book = await workbookBytes({ Terms: rows });
-    // Lower the declared size of the sheet in the zip directory: inflating it must stop there.
+    // Lower the declared size of the sheet in the zip directory and its local header alike:
+    // inflating it must stop there.
     const name = Buffer.from('xl/worksheets/sheet1.xml');
-    const central = book.lastIndexOf(Buffer.concat([Buffer.from([0x50, 0x4b, 0x01, 0x02])]), book.lastIndexOf(name));
+    const central = book.lastIndexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]), book.lastIndexOf(name));
+    const local = book.lastIndexOf(Buffer.from([0x50, 0x4b, 0x03, 0x04]), book.indexOf(name));
     const tampered = Buffer.from(book);
     tampered.writeUInt32LE(10, central + 24);
+    if (tampered.readUInt32LE(local + 22) !== 0) tampered.writeUInt32LE(10, local + 22);
     const { result } = await load('kind: glossary\nname: T\nentries_file: t.xlsx\nlanguages: [en, de]\n', { 't.xlsx': tampered });
-    expect(result.diagnostics.map((d) => d.code)).toEqual(['entries/malformed-workbook']);
+    expect(result.diagnostics.map((d) => d.code)).toEqual(['entries/workbook-too-large']);
+    expect(result.diagnostics[0]?.message).toBe('part xl/worksheets/sheet1.xml inflates to more than the 10 bytes it declares (a zip bomb, or a tampered file): refused');
   });
 
   it('refuses a file that is not a workbook', async () => {
