@@ -29,7 +29,11 @@ function commandsFor(argv: readonly string[]): string[] {
   return name !== undefined && Object.hasOwn(COMMANDS, name) ? [name] : Object.keys(COMMANDS);
 }
 
-async function createProgram(ctx: CommandContext, argv: readonly string[]): Promise<Command> {
+/**
+ * The commander program with the commands `argv` needs. Also used to check command lines written
+ * elsewhere (the CI examples) without running them.
+ */
+export async function createProgram(ctx: CommandContext, argv: readonly string[]): Promise<Command> {
   const program = new Command('termsync')
     .description('GitOps for terminology: keep glossaries and style rules on the service equal to this repository')
     .version(VERSION)

@@ -1,5 +1,4 @@
-import { execFile } from 'node:child_process';
-import { TermsyncError } from '../lib/errors.js';
+import { gitEnv, runGit as git } from '../lib/run-git.js';
 
 export interface PullResult {
   /** HEAD before and after (full hashes). */
@@ -7,31 +6,6 @@ export interface PullResult {
   readonly after: string;
   /** Repository-relative paths that differ between the two (empty when nothing came in). */
   readonly files: readonly string[];
-}
-
-/** The environment git runs with: the service key and URL variables are not passed on. */
-function gitEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(env)) {
-    if (value === undefined || name.startsWith('TERMSYNC_')) continue;
-    out[name] = value;
-  }
-  // Never wait for a password prompt: a daemon has nobody to type it.
-  out['GIT_TERMINAL_PROMPT'] = '0';
-  return out;
-}
-
-function git(dir: string, args: readonly string[], env: Record<string, string>, timeoutMs: number, signal?: AbortSignal): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile('git', ['-C', dir, ...args], { env, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024, ...(signal === undefined ? {} : { signal }) }, (error, stdout, stderr) => {
-      if (error) {
-        const detail = (stderr || error.message).trim().split('\n').slice(-3).join(' ');
-        reject(new TermsyncError('git_failed', `git ${args[0] ?? ''} failed: ${detail}`, { cause: error }));
-        return;
-      }
-      resolve(stdout);
-    });
-  });
 }
 
 /**

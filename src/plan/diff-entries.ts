@@ -16,8 +16,12 @@ export function toEntryList(entries: Entries): EntryList {
   return [...entries].sort((a, b) => compareStrings(a[0], b[0]));
 }
 
+const NO_CHANGES: EntriesDiff = { added: 0, changed: 0, removed: 0, entryChanges: [], upserts: [] };
+
 /** Term-level diff of two canonical dictionaries: what must happen to `live` to make it `desired`. */
 export function diffEntries(desired: Entries, live: Entries): EntriesDiff {
+  // A plan of changed files only takes unread dictionaries as the repository's own entries.
+  if (desired === live) return NO_CHANGES;
   const entryChanges: EntryChange[] = [];
   const upserts: [string, string][] = [];
   let added = 0;

@@ -1,4 +1,5 @@
 import type { DictionaryChange, Plan, ResourceChange } from '../model/index.js';
+import { describeCalls, type CallDescription } from './describe-operation.js';
 import { escapeHtml, escapeMarkdown, fenceFor } from './escape-markdown.js';
 import {
   ACTION_SYMBOL,
@@ -23,6 +24,8 @@ export interface PlanMarkdownOptions {
 const DEFAULT_MAX_CHARS = 65_000;
 /** Rule lines and instructions shown in one table cell. */
 const MAX_DETAILS_IN_CELL = 5;
+/** Up to this many API calls are listed openly; more go in a collapsed block. */
+const OPEN_CALLS = 10;
 
 interface TermBlock {
   readonly title: string;
@@ -81,35 +84,44 @@ function renderBlock(block: TermBlock, cap: number): { text: string; cut: number
 interface Limits {
   /** Term changes shown per dictionary; 0 leaves the term blocks out. */
   readonly terms: number;
+  /** API calls listed. */
+  readonly calls: number;
   readonly notManaged: number;
   readonly rows: number;
 }
 
+/** What is cut, in this order, when the comment is too long: the summary and banners always stay. */
+const CUT_ORDER = ['terms', 'calls', 'notManaged', 'rows'] as const;
+
 /**
- * A pull-request comment: marker, summary, warning banner, table of changes, term diffs in
- * collapsed blocks, not-managed list and guard violations. Within `maxChars`, term lists are cut
- * first, then the not-managed list; the summary and the table stay.
+ * A pull-request comment: marker, summary, warning banner, table of changes, the API calls in
+ * order, term diffs in collapsed blocks, not-managed list and guard violations. Within `maxChars`,
+ * term lists are cut first, then the call list, then the not-managed list, then table rows; every
+ * cut is counted in the comment.
  */
 export function renderPlanMarkdown(plan: Plan, options: PlanMarkdownOptions = {}): string {
   const maxChars = options.maxChars ?? DEFAULT_MAX_CHARS;
   const blocks = termBlocks(plan);
+  const calls = describeCalls(plan);
   const totalTerms = blocks.reduce((sum, b) => sum + b.lines.length, 0);
-  const render = (limits: Limits): string => assemble(plan, blocks, totalTerms, limits);
-  const mostTerms = Math.max(0, ...blocks.map((b) => b.lines.length));
-  const full: Limits = { terms: mostTerms, notManaged: plan.notManaged.length, rows: plan.changes.length };
-  let out = render(full);
-  if (out.length <= maxChars) return out;
-
-  // Largest number of terms per dictionary that fits, then (if even none fit) fewer other items.
+  const render = (limits: Limits): string => assemble(plan, blocks, calls, totalTerms, limits);
   const fits = (limits: Limits): boolean => render(limits).length <= maxChars;
-  const terms = largest(0, mostTerms, (n) => fits({ ...full, terms: n }));
-  if (terms > 0 || fits({ ...full, terms: 0 })) return render({ ...full, terms });
-  const notManaged = largest(0, plan.notManaged.length, (n) => fits({ ...full, terms: 0, notManaged: n }));
-  if (fits({ ...full, terms: 0, notManaged })) return render({ ...full, terms: 0, notManaged });
-  const rows = largest(0, plan.changes.length, (n) => fits({ terms: 0, notManaged: 0, rows: n }));
-  out = render({ terms: 0, notManaged: 0, rows });
+  let limits: Limits = {
+    terms: Math.max(0, ...blocks.map((b) => b.lines.length)),
+    calls: calls.length,
+    notManaged: plan.notManaged.length,
+    rows: plan.changes.length,
+  };
+  if (fits(limits)) return render(limits);
+  // Each kind in turn: the largest number that fits with the kinds before it already at zero.
+  for (const kind of CUT_ORDER) {
+    const most = limits[kind];
+    const n = largest(0, most, (k) => fits({ ...limits, [kind]: k }));
+    limits = { ...limits, [kind]: n };
+    if (fits(limits)) return render(limits);
+  }
   // The fixed parts alone cannot exceed the limit unless it is absurdly small.
-  return out.length <= maxChars ? out : out.slice(0, maxChars);
+  return render(limits).slice(0, maxChars);
 }
 
 /** Largest n in [lo, hi] with ok(n), assuming ok is monotone (true then false); lo when none. */
@@ -129,9 +141,23 @@ function largest(lo: number, hi: number, ok: (n: number) => boolean): number {
   return best;
 }
 
-function assemble(plan: Plan, blocks: readonly TermBlock[], totalTerms: number, limits: Limits): string {
+function callLine(call: CallDescription, position: number): string {
+  const kind = call.resource.kind === 'glossary' ? 'glossary' : 'style rules';
+  const quoted = call.quoted === undefined ? '' : ` "${escapeMarkdown(call.quoted)}"`;
+  const after = call.after.length === 0 ? '' : ` (after ${call.after.join(', ')})`;
+  return `${position}. \`${call.request}\` ${kind} **${escapeMarkdown(call.resource.name)}**: ${call.action}${quoted}${after}`;
+}
+
+function callSection(calls: readonly CallDescription[], shown: number): string[] {
+  const lines = calls.slice(0, shown).map((c, i) => callLine(c, i + 1));
+  if (shown < calls.length) lines.push('', `_… and ${calls.length - shown} more API calls; run \`termsync plan --format json\` for all of them._`);
+  if (calls.length <= OPEN_CALLS) return ['', '#### API calls, in order', '', ...lines];
+  return ['', `<details><summary>${calls.length} API calls, in order</summary>`, '', ...lines, '', '</details>'];
+}
+
+function assemble(plan: Plan, blocks: readonly TermBlock[], calls: readonly CallDescription[], totalTerms: number, limits: Limits): string {
   const s = plan.summary;
-  const out: string[] = [planMarker(plan.target), `### termsync plan for ${escapeMarkdown(plan.target)}`, ''];
+  const out: string[] = [planMarker(plan.target), `### termsync plan for target ${escapeMarkdown(plan.target)}`, ''];
   if (plan.changes.length === 0) {
     out.push(`**${NO_CHANGES}**`);
   } else {
@@ -147,7 +173,8 @@ function assemble(plan: Plan, blocks: readonly TermBlock[], totalTerms: number, 
     out.push('', '> [!CAUTION]', `> Blocked by ${plan.guards.length === 1 ? 'a safety guard' : `${plan.guards.length} safety guards`}: nothing will be applied (see below).`);
   }
   const destructive = [
-    ...destructiveChanges(plan.changes).map((c) => `${c.action} ${kindLabel(c)} ${escapeMarkdown(c.address.name)}`),
+    // Consumers hold ids: a replaced resource keeps its name but not its id.
+    ...destructiveChanges(plan.changes).map((c) => `${c.action} ${kindLabel(c)} ${escapeMarkdown(c.address.name)}${c.action === 'replace' ? ' (its id changes)' : ''}`),
     ...plan.changes
       .filter((c) => c.action === 'update')
       .flatMap((c) => c.dictionaries.filter((d) => d.action === 'delete').map((d) => `delete dictionary ${pairLabel(d)} of ${kindLabel(c)} ${escapeMarkdown(c.address.name)}`)),
@@ -161,6 +188,10 @@ function assemble(plan: Plan, blocks: readonly TermBlock[], totalTerms: number, 
     out.push('', '| Action | Resource | Changes | Why |', '|---|---|---|---|');
     for (const change of plan.changes.slice(0, limits.rows)) out.push(tableRow(change));
     if (limits.rows < plan.changes.length) out.push('', `_… and ${plan.changes.length - limits.rows} more resource changes; run \`termsync plan\` for all of them._`);
+  }
+  if (calls.length > 0) {
+    if (limits.calls > 0) out.push(...callSection(calls, limits.calls));
+    else out.push('', `_The list of the ${calls.length} API calls was cut to keep this comment short; run \`termsync plan --format json\` for all of them._`);
   }
   if (limits.terms > 0 && blocks.length > 0) {
     let cut = 0;

@@ -31,7 +31,7 @@ describe('renderPlanMarkdown', () => {
   it('warns when anything is deleted or replaced, and not otherwise', () => {
     const at = lines.indexOf('> [!WARNING]');
     expect(at).toBeGreaterThan(0);
-    expect(lines[at + 1]).toBe('> This plan deletes or replaces: replace glossary Alpha, delete glossary termsync:gone.');
+    expect(lines[at + 1]).toBe('> This plan deletes or replaces: replace glossary Alpha (its id changes), delete glossary termsync:gone.');
     const dropsDictionary = createPlan({
       target: 'd',
       desired: desiredState({ glossaries: [glossary('G', { 'en-de': { a: 'A' } })] }),

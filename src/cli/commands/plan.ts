@@ -1,9 +1,10 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
+import { readChangedFiles } from '../../config/read-changed-files.js';
 import { InputError } from '../../lib/errors.js';
 import type { Plan } from '../../model/plan.js';
-import { planOf, reconcile } from '../../reconcile/index.js';
+import { planOf, reconcile, type RefreshRequest } from '../../reconcile/index.js';
 import { renderPlanJson, renderPlanMarkdown, renderPlanText } from '../../report/index.js';
 import { addCommonOptions } from '../common-options.js';
 import { runExitCode } from '../exit-code-of.js';
@@ -23,6 +24,24 @@ interface PlanOptions extends CommonOptions {
   readonly format: 'text' | 'markdown' | 'json';
   readonly out?: string;
   readonly detailedExitcode?: boolean;
+  readonly refresh: 'all' | 'changed';
+  readonly base?: string;
+}
+
+/**
+ * `--refresh changed --base REF`: the entries of only the resources whose files differ from REF
+ * (the pull request's base) are re-read; the listings always are.
+ */
+async function refreshRequest(ctx: CommandContext, options: PlanOptions): Promise<RefreshRequest> {
+  if (options.refresh === 'all') {
+    if (options.base !== undefined) throw new InputError('base_needs_refresh_changed', '--base names what changed, for --refresh changed; with --refresh all everything is re-read');
+    return { kind: 'all' };
+  }
+  if (options.base === undefined) {
+    throw new InputError('refresh_changed_needs_base', '--refresh changed needs --base REF, the commit to compare with (a pull request\'s base, e.g. origin/main)');
+  }
+  const files = await readChangedFiles(repositoryDir(ctx.io, options), options.base, { env: ctx.io.env, signal: ctx.io.signal });
+  return { kind: 'changed', files };
 }
 
 export function renderPlan(plan: Plan, format: PlanOptions['format']): string {
@@ -33,11 +52,13 @@ async function runPlan(ctx: CommandContext, options: PlanOptions): Promise<numbe
   const { io } = ctx;
   const logger = createCliLogger(io, options.logLevel);
   let multi = false;
+  const refresh = await refreshRequest(ctx, options);
   const run = await reconcile(
     {
       dir: repositoryDir(io, options),
       ...configPathOf(io, options),
       mode: 'plan',
+      refresh,
       ...(options.target === undefined ? {} : { target: options.target }),
       // A saved plan is meant to be applied: hold the lock so no other run changes the service meanwhile.
       lock: options.out !== undefined,
@@ -71,6 +92,10 @@ export function registerPlan(program: Command, ctx: CommandContext): Command {
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'markdown', 'json']).default('text'))
     .option('--out <file>', 'save the plan as JSON, for `apply FILE`')
     .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when there are none')
+    .addOption(
+      new Option('--refresh <scope>', 'which entries to re-read: all, or changed (only the resources whose files differ from --base)').choices(['all', 'changed']).default('all'),
+    )
+    .option('--base <ref>', 'with --refresh changed: the commit to compare the working tree with (a pull request\'s base)')
     .action(async (options: PlanOptions) => {
       ctx.setExitCode(await runPlan(ctx, options));
     });
