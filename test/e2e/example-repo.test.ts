@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createWorld, PROJECT_ROOT } from './harness.js';
 
 describe('the example repository', () => {
+  // Three CLI runs, each reading a workbook and a TBX file too: a busy machine needs more than 20 s.
   it('applies to an empty account with one POST per resource, and then plans no changes', async () => {
     const world = await createWorld([join(PROJECT_ROOT, 'config'), join(PROJECT_ROOT, 'glossaries')]);
     try {
@@ -29,5 +30,5 @@ describe('the example repository', () => {
     } finally {
       await world.close();
     }
-  });
+  }, 60_000);
 });
