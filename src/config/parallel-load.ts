@@ -306,6 +306,9 @@ function startWorker(file: string, repo: RepositoryRoot, work: Work, onBatch: Lo
     },
     async stop() {
       worker.removeAllListeners();
+      // A worker that fails while it is being stopped (it threw at start-up, slower than the main
+      // thread was to finish the work) still emits 'error': unheard, that is an uncaught exception.
+      worker.on('error', () => undefined);
       await worker.terminate();
     },
   };
