@@ -178,7 +178,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     if (key === lastDiagnostics) return;
     lastDiagnostics = key;
     for (const d of diagnostics) {
-      const entry = { file: d.file, line: d.line, column: d.column, code: d.code };
+      const entry = { file: d.file, line: d.line, column: d.column, ...(d.cell === undefined ? {} : { cell: d.cell }), code: d.code };
       if (d.severity === 'error') log.error(entry, d.message);
       else log.warn(entry, d.message);
     }

@@ -93,9 +93,10 @@ describe('termsync watch (the daemon)', () => {
     expect(metrics).toMatch(/termsync_operations_total\{target="default",kind="glossary.patch",result="applied"\} 1/);
     expect(metrics).toMatch(/termsync_api_requests_total\{method="PATCH",endpoint="\/v3\/glossaries\/\{id\}",status="200"\} 1/);
     expect(metrics).toMatch(/termsync_last_success_timestamp_seconds\{target="default"\} \d+/);
-    expect(metrics).toMatch(/termsync_managed_resources\{target="default",kind="glossary"\} 4/);
+    // The example repository: 6 glossaries (two fed by a TBX file and a workbook), 2 style rule lists.
+    expect(metrics).toMatch(/termsync_managed_resources\{target="default",kind="glossary"\} 6/);
     const status = JSON.parse((await get(d, '/status')).text) as { ids: Record<string, { glossaries: Record<string, string> }>; runs: unknown[] };
-    expect(Object.keys(status.ids['default']?.glossaries ?? {}).length).toBe(4);
+    expect(Object.keys(status.ids['default']?.glossaries ?? {}).length).toBe(6);
     expect(status.runs).toHaveLength(2);
     // Never the key, never an entry, never a path outside the repository.
     for (const path of ['/status', '/metrics', '/readyz', '/healthz']) {
@@ -208,7 +209,7 @@ describe('termsync watch (the daemon)', () => {
     expect(d.status.nextRetryAt).not.toBeUndefined();
     emulator.setFaults('');
     const retried = await until('a successful retry', () => d.status.runs.find((r) => r.trigger === 'retry' && r.result === 'changed'), 5000);
-    expect(retried.targets[0]?.applied).toBe(6);
+    expect(retried.targets[0]?.applied).toBe(8);
   });
 
   it('stops on request: lets the running apply finish, releases the lock, and reconciles nothing more', async () => {
