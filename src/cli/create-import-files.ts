@@ -1,14 +1,24 @@
 import { stringify } from 'yaml';
-import { formatTsv, toEntryList } from '../config/index.js';
+import { formatTbx, formatTsv, toConceptTable, toEntryList, toSheetRows } from '../config/index.js';
 import type { DesiredState } from '../model/desired.js';
 import type { DictionaryKey, LiveGlossary, LiveState, LiveStyleRules } from '../model/live.js';
 import type { Entries } from '../model/entries.js';
 import { dictionaryKey, type DictionaryToRead } from '../live/fetch-live.js';
 
+/** How the entries of an imported glossary are written: TSV per dictionary, or one TBX file or workbook. */
+export type ImportFormat = 'tsv' | 'tbx' | 'xlsx';
+
+/** A workbook to write: one sheet of rows (a null cell stays empty). */
+export interface SheetContent {
+  readonly sheet: string;
+  readonly rows: readonly (readonly (string | null)[])[];
+}
+
 export interface ImportFile {
   /** Relative to the output folder. */
   readonly name: string;
-  readonly content: string;
+  /** Text, or a workbook the caller renders (see create-workbook.ts). */
+  readonly content: string | SheetContent;
 }
 
 export interface ImportSelection {
@@ -71,7 +81,14 @@ export function dictionariesOfSelection(selection: ImportSelection): DictionaryT
  * The resource and entry files for the selected live resources. `taken` holds the file names that
  * already exist in the output folder: nothing is overwritten, a clash gets a `-2`, `-3` suffix.
  */
-export function createImportFiles(selection: ImportSelection, entries: ReadonlyMap<DictionaryKey, Entries>, taken: ReadonlySet<string>): ImportFile[] {
+export function createImportFiles(
+  selection: ImportSelection,
+  entries: ReadonlyMap<DictionaryKey, Entries>,
+  taken: ReadonlySet<string>,
+  format: ImportFormat = 'tsv',
+  /** Told of each glossary written as TSV although another format was asked: its dictionaries have several source languages. */
+  onTsvInstead: (name: string) => void = () => undefined,
+): ImportFile[] {
   const used = new Set([...taken].map((n) => n.toLowerCase()));
   const files: ImportFile[] = [];
   const claim = (base: string, names: (stem: string) => string[]): string => {
@@ -84,6 +101,16 @@ export function createImportFiles(selection: ImportSelection, entries: ReadonlyM
     }
   };
   for (const g of selection.glossaries) {
+    const dictionaries = g.dictionaries.map((d) => ({ ...d, entries: entries.get(dictionaryKey(g.id, d.sourceLang, d.targetLang)) ?? new Map<string, string>() }));
+    const table = format === 'tsv' ? undefined : toConceptTable(dictionaries);
+    if (format !== 'tsv' && table === undefined) onTsvInstead(g.name);
+    if (table !== undefined) {
+      const stem = claim(slugify(g.name), (s) => [`${s}.yaml`, `${s}.${format}`]);
+      const resource = { kind: 'glossary', name: g.name, api: g.api, entries_file: `${stem}.${format}`, languages: [table.source, ...table.targets] };
+      files.push({ name: `${stem}.yaml`, content: stringify(resource, { flow: false }) });
+      files.push({ name: `${stem}.${format}`, content: format === 'tbx' ? formatTbx(g.name, table) : { sheet: 'Terms', rows: toSheetRows(table) } });
+      continue;
+    }
     const pairs = g.dictionaries.map((d) => `${d.sourceLang}-${d.targetLang}`);
     const stem = claim(slugify(g.name), (s) => [`${s}.yaml`, ...pairs.map((p) => `${s}.${p}.tsv`)]);
     const resource = {

@@ -1,7 +1,7 @@
 import { posix, resolve } from 'node:path';
 import type { LevelWithSilent } from 'pino';
 import type { Diagnostic } from '../lib/diagnostics.js';
-import { sortDiagnostics } from '../lib/diagnostics.js';
+import { diagnosticPlace, sortDiagnostics } from '../lib/diagnostics.js';
 import { createLogger, type Logger } from '../lib/logger.js';
 import type { RunOutcome, ServiceContext, TargetOutcome } from '../reconcile/index.js';
 import { renderApplyResultJson, renderApplyResultText } from '../report/index.js';
@@ -19,7 +19,7 @@ export function configPathOf(io: CliIo, options: Pick<CommonOptions, 'config'>):
 export function formatDiagnostic(d: Diagnostic, dir: string): string {
   const base = dir.replace(/\\/g, '/');
   const file = base === '.' || base === './' || base === '' ? d.file : posix.join(base, d.file);
-  const where = d.line > 0 ? `${file}:${d.line}:${d.column}` : file;
+  const where = d.line > 0 || d.cell !== undefined ? `${file}:${diagnosticPlace(d)}` : file;
   return `${where}: ${d.severity}: [${d.code}] ${d.message}`;
 }
 

@@ -142,6 +142,8 @@ export class EntryCollector {
   constructor(
     private readonly file: string,
     private readonly diagnostics: Diagnostic[],
+    /** What a `line` is, for messages: a line of text, or a row of a workbook sheet. */
+    private readonly unit: 'line' | 'row' = 'line',
   ) {}
 
   /**
@@ -162,7 +164,7 @@ export class EntryCollector {
     }
     if (this.entries.has(source)) {
       this.diagnostics.push(
-        error('entries/duplicate-source', `duplicate source phrase ${show(source)} on lines ${this.lineOf(source)} and ${line}; the service rejects the whole dictionary`, this.file, line, column),
+        error('entries/duplicate-source', `duplicate source phrase ${show(source)} on ${this.unit}s ${this.lineOf(source)} and ${line}; the service rejects the whole dictionary`, this.file, line, column),
       );
       return;
     }
@@ -176,7 +178,7 @@ export class EntryCollector {
       }
     } else if (this.folded.size > 0) twinLine = this.folded.get(source);
     if (twinLine !== undefined) {
-      this.diagnostics.push(warning('entries/case-twin', `source phrase ${show(source)} differs only in case from the source phrase on line ${twinLine}`, this.file, line, column));
+      this.diagnostics.push(warning('entries/case-twin', `source phrase ${show(source)} differs only in case from the source phrase on ${this.unit} ${twinLine}`, this.file, line, column));
     }
     this.entries.set(source, target);
     this.lines.push(line);

@@ -68,10 +68,18 @@ export function loadResourceFile(repo: RepositoryRoot, file: string): LoadedReso
   const resource = loadResource(repo, file, diagnostics);
   const jobs: EntriesJob[] = [];
   if (resource?.kind === 'glossary') {
+    const where = { root: repo.root, rootReal: repo.rootReal, resourceFile: file };
     for (const d of resource.dictionaries) {
       if (d.entriesFile !== undefined && d.entriesFileAt !== undefined) {
-        jobs.push({ root: repo.root, rootReal: repo.rootReal, resourceFile: file, declared: d.entriesFile, at: d.entriesFileAt, pair: { sourceLang: d.sourceLang, targetLang: d.targetLang } });
+        const pair = { sourceLang: d.sourceLang, targetLang: d.targetLang };
+        jobs.push({ ...where, declared: d.entriesFile, at: d.entriesFileAt, pairs: [pair], glossaryLevel: false, languages: [d.sourceLang, d.targetLang], options: d.options ?? { terms: 'preferred' } });
       }
+    }
+    // The glossary-level file comes last: withEntries takes the outcomes in this order.
+    const source = resource.source;
+    if (source !== undefined) {
+      const pairs = resource.dictionaries.filter((d) => d.fromSource === true).map((d) => ({ sourceLang: d.sourceLang, targetLang: d.targetLang }));
+      jobs.push({ ...where, declared: source.entriesFile, at: source.at, pairs, glossaryLevel: true, languages: source.languages, options: source.options });
     }
   }
   return { file, diagnostics, jobs, ...(resource === undefined ? {} : { resource }) };
@@ -91,10 +99,21 @@ export function withNullPrototypes(loaded: LoadedResource): LoadedResource {
 /** The glossary with its entries; `files` receives the entries files read. */
 export function withEntries(draft: GlossaryDraft, outcomes: readonly EntriesOutcome[], diagnostics: Diagnostic[], files: Set<string>): DesiredGlossary {
   let next = 0;
+  const { source: _, ...glossary } = draft;
+  const shared = draft.source === undefined ? undefined : outcomes[outcomes.length - 1];
+  if (shared !== undefined) {
+    diagnostics.push(...shared.diagnostics);
+    if (shared.file !== undefined) files.add(shared.file);
+  }
+  let derived = 0;
   return {
-    ...draft,
+    ...glossary,
     dictionaries: draft.dictionaries.map((d): DesiredDictionary => {
       const base = { sourceLang: d.sourceLang, targetLang: d.targetLang, origin: d.origin };
+      if (d.fromSource === true) {
+        const entries = shared?.dictionaries?.[derived++];
+        return { ...base, entries: entries ?? new Map<string, string>(), ...(entries === undefined || shared?.file === undefined ? {} : { entriesFile: shared.file, shared: true as const }) };
+      }
       if (d.entriesFile === undefined || d.entriesFileAt === undefined) return { ...base, entries: d.entries ?? new Map<string, string>() };
       const outcome = outcomes[next++] as EntriesOutcome;
       diagnostics.push(...outcome.diagnostics);

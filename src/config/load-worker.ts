@@ -12,10 +12,13 @@ const port = parentPort;
 if (port === null) throw new Error('load-worker.js runs as a worker thread only');
 const repo = workerData as RepositoryRoot;
 const dirCache = new Map<string, string | null>();
+// Batches may overlap while a workbook is read (asynchronously): replies carry their batch id.
 port.on('message', (request: BatchRequest) => {
-  const reply: BatchReply =
-    request.kind === 'resources'
-      ? { kind: 'resources', id: request.id, loaded: request.files.map((file) => loadResourceFile(repo, file)) }
-      : { kind: 'entries', id: request.id, ...packBatch(readEntriesBatch(request.jobs, dirCache)) };
-  port.postMessage(reply);
+  void (async () => {
+    const reply: BatchReply =
+      request.kind === 'resources'
+        ? { kind: 'resources', id: request.id, loaded: request.files.map((file) => loadResourceFile(repo, file)) }
+        : { kind: 'entries', id: request.id, ...packBatch(await readEntriesBatch(request.jobs, dirCache)) };
+    port.postMessage(reply);
+  })();
 });

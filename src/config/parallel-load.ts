@@ -30,8 +30,10 @@ const WORKER_FILE = fileURLToPath(new URL('./load-worker.js', import.meta.url));
 export type BatchRequest = { readonly kind: 'resources'; readonly id: number; readonly files: readonly string[] } | { readonly kind: 'entries'; readonly id: number; readonly jobs: readonly EntriesJob[] };
 
 /** An entries outcome as it crosses threads: its entries are the range [start, end) of the batch's `packed`. */
-interface WireEntries extends Omit<EntriesOutcome, 'entries' | 'verbatim'> {
+interface WireEntries extends Omit<EntriesOutcome, 'entries' | 'dictionaries' | 'verbatim'> {
   readonly packed?: readonly [start: number, end: number];
+  /** A glossary-level file's dictionaries: one range each. */
+  readonly packedDictionaries?: readonly (readonly [start: number, end: number])[];
 }
 
 export interface EntriesReply {
@@ -59,7 +61,16 @@ export type BatchReply = EntriesReply | ResourcesReply;
 export function packBatch(outcomes: readonly EntriesOutcome[]): Pick<EntriesReply, 'outcomes' | 'packed'> {
   const parts: string[] = [];
   let length = 0;
-  const wire = outcomes.map(({ entries, verbatim, ...rest }): WireEntries => {
+  const pack = (entries: ReadonlyMap<string, string>): readonly [number, number] => {
+    const start = length;
+    for (const [source, target] of entries) {
+      parts.push(source, '\t', target, '\n');
+      length += source.length + target.length + 2;
+    }
+    return [start, length];
+  };
+  const wire = outcomes.map(({ entries, dictionaries, verbatim, ...rest }): WireEntries => {
+    if (dictionaries !== undefined) return { ...rest, packedDictionaries: dictionaries.map(pack) };
     if (entries === undefined) return rest;
     const start = length;
     if (verbatim !== undefined) {
@@ -69,12 +80,7 @@ export function packBatch(outcomes: readonly EntriesOutcome[]): Pick<EntriesRepl
         parts.push('\n');
         length++;
       }
-    } else {
-      for (const [source, target] of entries) {
-        parts.push(source, '\t', target, '\n');
-        length += source.length + target.length + 2;
-      }
-    }
+    } else pack(entries);
     return { ...rest, packed: [start, length] };
   });
   return { outcomes: wire, packed: parts.join('') };
@@ -93,7 +99,10 @@ function unpackEntries(packed: string, start: number, end: number): Map<string, 
 
 /** The outcomes of a batch as the worker read them (the inverse of packBatch). */
 export function unpackBatch({ outcomes, packed }: Pick<EntriesReply, 'outcomes' | 'packed'>): EntriesOutcome[] {
-  return outcomes.map(({ packed: range, ...rest }) => (range === undefined ? rest : { ...rest, entries: unpackEntries(packed, range[0], range[1]) }));
+  return outcomes.map(({ packed: range, packedDictionaries: ranges, ...rest }) => {
+    if (ranges !== undefined) return { ...rest, dictionaries: ranges.map(([start, end]) => unpackEntries(packed, start, end)) };
+    return range === undefined ? rest : { ...rest, entries: unpackEntries(packed, range[0], range[1]) };
+  });
 }
 
 export interface LoadResourcesOptions {
@@ -219,7 +228,7 @@ export async function loadResources(repo: RepositoryRoot, files: readonly string
       let id = work.takeEntries() ?? worker?.takeBack('entries');
       if (id !== undefined) {
         const batch = work.entriesBatches[id] as { start: number; end: number };
-        work.entriesDone(id, readEntriesBatch(work.jobs.slice(batch.start, batch.end), dirCache));
+        work.entriesDone(id, await readEntriesBatch(work.jobs.slice(batch.start, batch.end), dirCache));
         options.onBatch?.('main', 'entries', batch.end - batch.start);
       } else {
         id = work.takeResources() ?? worker?.takeBack('resources');
@@ -297,6 +306,9 @@ function startWorker(file: string, repo: RepositoryRoot, work: Work, onBatch: Lo
     },
     async stop() {
       worker.removeAllListeners();
+      // A worker that fails while it is being stopped (it threw at start-up, slower than the main
+      // thread was to finish the work) still emits 'error': unheard, that is an uncaught exception.
+      worker.on('error', () => undefined);
       await worker.terminate();
     },
   };

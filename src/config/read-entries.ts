@@ -1,9 +1,14 @@
 import type { Diagnostic } from '../lib/diagnostics.js';
 import type { LanguagePair } from '../model/entries.js';
 import type { SourceRef } from '../model/desired.js';
+import { ConceptCollector } from './collect-concepts.js';
 import { error } from './diagnostic.js';
 import { parseEntries, type EntriesFormat } from './parse-entries.js';
-import { decodeUtf8Files, readEntriesFile } from './read-files.js';
+import { parseLanguageColumns } from './parse-language-columns.js';
+import { decodeXmlChunks, parseTbx } from './parse-tbx.js';
+import { decodeUtf8Files, readEntriesFile, type EntriesFileFormat } from './read-files.js';
+import { readWorkbook, withCells } from './read-workbook.js';
+import type { EntriesFileOptions } from './validate-resource.js';
 
 /** One entries file to read and parse. */
 export interface EntriesJob {
@@ -12,15 +17,23 @@ export interface EntriesJob {
   readonly resourceFile: string;
   readonly declared: string;
   readonly at: SourceRef;
-  readonly pair: LanguagePair;
+  /** The dictionaries the file feeds: one for a dictionary's own file, every derived one for a glossary-level file. */
+  readonly pairs: readonly LanguagePair[];
+  /** A glossary-level file (outcome in `dictionaries`): always read as one concept per row or entry. */
+  readonly glossaryLevel: boolean;
+  /** The languages a concept should have a term in (the glossary's `languages`, or the dictionary's pair). */
+  readonly languages: readonly string[];
+  readonly options: EntriesFileOptions;
 }
 
 export interface EntriesOutcome {
   readonly diagnostics: Diagnostic[];
   /** Repository-relative path, when the file resolved inside the repository. */
   readonly file?: string;
-  /** Present when the file was read (possibly empty). */
+  /** Present when the file was read (possibly empty), for a dictionary's own file. */
   readonly entries?: Map<string, string>;
+  /** Present when a glossary-level file was read: the entries of each of the job's `pairs`, in order. */
+  readonly dictionaries?: Map<string, string>[];
   /**
    * Set when the entries are exactly the lines of this TSV text, in order: a file that raised no
    * diagnostic at all (no blank line, no change by canonicalisation, no duplicate). Lets a worker
@@ -29,23 +42,64 @@ export interface EntriesOutcome {
   readonly verbatim?: string;
 }
 
+function isText(format: EntriesFileFormat): format is EntriesFormat {
+  return format === 'tsv' || format === 'csv';
+}
+
 /**
  * Reads, checks and canonicalises a batch of entries files (synchronous file I/O, see
- * read-files.ts), one outcome per job, in order. The files of a batch are decoded together.
+ * read-files.ts), one outcome per job, in order. The text files of a batch are decoded together;
+ * a workbook is read asynchronously (its reader streams).
  */
-export function readEntriesBatch(jobs: readonly EntriesJob[], dirCache?: Map<string, string | null>): EntriesOutcome[] {
+export async function readEntriesBatch(jobs: readonly EntriesJob[], dirCache?: Map<string, string | null>): Promise<EntriesOutcome[]> {
   const reads = jobs.map((job) => readEntriesFile(job.root, job.rootReal, job.resourceFile, job.declared, job.at, dirCache));
-  const readable = reads.filter((read) => read.bytes !== undefined);
-  const texts = decodeUtf8Files(readable.map((read) => read.bytes as Buffer));
+  const textual = reads.filter((read) => read.bytes !== undefined && read.format !== undefined && isText(read.format));
+  const texts = decodeUtf8Files(textual.map((read) => read.bytes as Buffer));
   let next = 0;
-  return reads.map((read, i): EntriesOutcome => {
+  const outcomes: EntriesOutcome[] = [];
+  for (const [i, read] of reads.entries()) {
     if (read.bytes === undefined || read.format === undefined || read.file === undefined) {
-      return { diagnostics: read.diagnostics, ...(read.file === undefined ? {} : { file: read.file }) };
+      outcomes.push({ diagnostics: read.diagnostics, ...(read.file === undefined ? {} : { file: read.file }) });
+      continue;
     }
     // A file that was read carries no diagnostic from reading (readEntriesFile): all come from parsing.
     const job = jobs[i] as EntriesJob;
-    return entriesOutcome(texts[next++] as string, read.format, job.pair, read.file, job.at);
-  });
+    const text = isText(read.format) ? (texts[next++] as string) : undefined;
+    if (!job.glossaryLevel && text !== undefined && isText(read.format)) outcomes.push(entriesOutcome(text, read.format, job.pairs[0] as LanguagePair, read.file, job.at));
+    else outcomes.push(await conceptsOutcome(read.bytes, text, read.format, job, read.file));
+  }
+  return outcomes;
+}
+
+/**
+ * Reads a multilingual file (TBX, workbook, CSV/TSV with language columns) into the entries of
+ * each of the job's pairs. A refused file (malformed, hostile) yields no entries at all.
+ */
+export async function conceptsOutcome(bytes: Buffer, text: string | undefined, format: EntriesFileFormat, job: EntriesJob, file: string): Promise<EntriesOutcome> {
+  let diagnostics: Diagnostic[] = [];
+  const collector = new ConceptCollector(file, diagnostics, job.pairs, job.languages, format === 'xlsx' ? 'row' : 'line', format === 'tbx' ? 'concept' : 'row');
+  let ok: boolean;
+  let sheet: string | undefined;
+  if (format === 'tbx') ok = parseTbx(decodeXmlChunks(bytes), file, collector, job.options.terms, diagnostics);
+  else if (format === 'xlsx') ({ ok, sheet } = await readWorkbook(bytes, file, collector, job.languages, job.options, diagnostics));
+  else ok = parseLanguageColumns(text ?? '', format, file, collector, job.languages, job.options.headerRow, diagnostics);
+  const maps = collector.finish();
+  if (sheet !== undefined) diagnostics = withCells(diagnostics, file, sheet);
+  if (!ok) return { diagnostics, file };
+  const errors = diagnostics.some((d) => d.severity === 'error');
+  for (const [i, pair] of job.pairs.entries()) {
+    if ((maps[i] as Map<string, string>).size > 0 || errors) continue;
+    diagnostics.push(
+      error(
+        'entries/empty-dictionary',
+        `no ${format === 'tbx' ? 'concept' : 'row'} has a term in both ${pair.sourceLang} and ${pair.targetLang}, so the dictionary ${pair.sourceLang}-${pair.targetLang} holds no entries; the service rejects a dictionary without entries`,
+        job.at.file,
+        job.at.line,
+        job.at.column,
+      ),
+    );
+  }
+  return job.glossaryLevel ? { diagnostics, file, dictionaries: maps } : { diagnostics, file, entries: maps[0] ?? new Map<string, string>() };
 }
 
 /** Parses and checks the text of an entries file (pure): its outcome, `verbatim` included. */

@@ -13,6 +13,17 @@ import { error, show, warning } from './diagnostic.js';
  */
 export const MAX_ENTRIES_FILE_BYTES = 10 * 1024 * 1024;
 
+/**
+ * A TBX file carries far more than its terms (XML markup, notes, definitions, other languages), so
+ * it may be larger: it is parsed in chunks, never held as one string.
+ */
+export const MAX_TBX_FILE_BYTES = 100 * 1024 * 1024;
+
+/** The formats of entries files, from the extension. */
+export type EntriesFileFormat = 'tsv' | 'csv' | 'tbx' | 'xlsx';
+
+const FORMATS: Readonly<Record<string, EntriesFileFormat>> = { '.tsv': 'tsv', '.csv': 'csv', '.tbx': 'tbx', '.xlsx': 'xlsx' };
+
 
 /** Repository-relative path with forward slashes. */
 export function relativePath(root: string, absolute: string): string {
@@ -25,7 +36,7 @@ function isInside(root: string, absolute: string): boolean {
 }
 
 /** Offset of the first byte that is not valid UTF-8 (only called once decoding failed). */
-function firstInvalidUtf8(bytes: Uint8Array): number {
+export function firstInvalidUtf8(bytes: Uint8Array): number {
   let i = 0;
   while (i < bytes.length) {
     const b = bytes[i] ?? 0;
@@ -160,7 +171,7 @@ export function readTextFile(absolute: string, file: string, code: string): { te
 export interface EntriesFileBytes {
   /** The file's bytes, checked to be valid UTF-8 (decoded by the caller, many files at a time). */
   readonly bytes?: Buffer;
-  readonly format?: 'tsv' | 'csv';
+  readonly format?: EntriesFileFormat;
   /** Repository-relative path, when it resolved inside the repository. */
   readonly file?: string;
   readonly diagnostics: Diagnostic[];
@@ -235,8 +246,10 @@ export function readEntriesFile(
   const absolute = path.resolve(path.dirname(path.join(root, resourceFile)), declared);
   if (!isInside(root, absolute)) return fail('entries-file/outside-repo', `\`entries_file\` ${show(declared)} leaves the repository`);
   const extension = path.extname(absolute).toLowerCase();
-  if (extension !== '.tsv' && extension !== '.csv') {
-    return fail('entries-file/extension', `\`entries_file\` ${show(declared)} must end in .tsv or .csv (the format comes from the extension)`);
+  const format = FORMATS[extension];
+  if (format === undefined) {
+    const hint = extension === '.xls' || extension === '.ods' || extension === '.numbers' ? ` (save the spreadsheet as .xlsx)` : extension === '.xml' ? ' (name a TBX file .tbx)' : '';
+    return fail('entries-file/extension', `\`entries_file\` ${show(declared)} must end in .tsv, .csv, .tbx or .xlsx (the format comes from the extension)${hint}`);
   }
   const file = relativePath(root, absolute);
   const unreadable = (caught: unknown): EntriesFileBytes =>
@@ -255,7 +268,13 @@ export function readEntriesFile(
   try {
     const info = fstatSync(opened.fd);
     if (!info.isFile()) return fail('entries-file/not-a-file', `\`entries_file\` ${show(declared)} is not a regular file`);
-    if (info.size > MAX_ENTRIES_FILE_BYTES) {
+    if (format === 'tbx' && info.size > MAX_TBX_FILE_BYTES) {
+      return fail('entries-file/too-large', `\`entries_file\` ${show(declared)} is ${info.size} bytes, so it is not read: a TBX file may be at most ${MAX_TBX_FILE_BYTES} bytes (100 MiB); split the terminology over several files and glossaries`);
+    }
+    if (format !== 'tbx' && info.size > MAX_ENTRIES_FILE_BYTES) {
+      if (format === 'xlsx') {
+        return fail('entries-file/too-large', `\`entries_file\` ${show(declared)} is ${info.size} bytes, so it is not read: a workbook may be at most ${MAX_ENTRIES_FILE_BYTES} bytes (10 MiB), the service's limit for a whole glossary's entries`);
+      }
       return fail(
         'entries-file/too-large',
         `\`entries_file\` ${show(declared)} is ${info.size} bytes, so it is not read: the 10 MiB limit (${MAX_ENTRIES_FILE_BYTES} bytes) applies to the glossary's entries as uploaded (TSV, all dictionaries together), and a larger file may hold fewer bytes of entries because of CRLF line breaks, CSV quoting, language columns or padding: save it as TSV with LF line breaks and no padding, or split the entries over several glossaries`,
@@ -267,8 +286,10 @@ export function readEntriesFile(
   } finally {
     closeSync(opened.fd);
   }
+  // A workbook is binary; a TBX file declares its own encoding (decoded as it is parsed).
+  if (format === 'xlsx' || format === 'tbx') return { bytes, format, file, diagnostics: [] };
   if (!isUtf8(bytes)) return { file, diagnostics: [invalidUtf8(bytes, file, 'entries-file/invalid-utf8')] };
-  return { bytes, format: extension === '.tsv' ? 'tsv' : 'csv', file, diagnostics: [] };
+  return { bytes, format, file, diagnostics: [] };
 }
 
 /** Only asked of symbolic links (rare), so the extra system call costs nothing in the usual repository. */

@@ -19,11 +19,39 @@ const NOT_BLANK = '\\S';
 const glossaryLanguage = z.string().meta({ enum: [...GLOSSARY_LANGUAGES], description: 'Glossary language code (lowercase)' });
 const styleLanguage = z.string().meta({ enum: [...STYLE_RULE_LANGUAGES], description: 'Target language of the rules' });
 
+/** How a TBX file's terms are chosen when a language of a concept has several (see read-concepts.ts). */
+export const TERM_CHOICES = ['preferred', 'first'] as const;
+
+/** Options of a multilingual entries file (TBX, workbook, CSV/TSV with language columns). */
+const fileOptions = {
+  terms: z
+    .enum(TERM_CHOICES)
+    .optional()
+    .meta({
+      description:
+        'TBX: which term of a language counts when a concept has several. preferred (default): the first preferredTerm-admn-sts, else the first admittedTerm-admn-sts, else the first without a status; first: the first one. Deprecated and superseded terms never count.',
+    }),
+  sheet: z
+    .union([z.string().min(1), z.int().min(1)])
+    .optional()
+    .meta({ description: 'Workbook (.xlsx): the sheet to read, by name or by position (1 = the first); default: the first sheet' }),
+  header_row: z
+    .int()
+    .min(1)
+    .optional()
+    .meta({ description: 'Workbook or CSV/TSV with language columns: the row (line) of the language codes; default: the first of the first 10 rows that names a declared language' }),
+};
+
 export const dictionarySchema = z.strictObject({
   source_lang: glossaryLanguage,
   target_lang: glossaryLanguage,
-  entries_file: z.string().min(1).optional().meta({ description: 'Path of a .tsv or .csv entries file, relative to this resource file' }),
+  entries_file: z
+    .string()
+    .min(1)
+    .optional()
+    .meta({ description: 'Path of the entries file, relative to this resource file: .tsv or .csv (source, target), or .tbx or .xlsx (the pair is taken from its languages)' }),
   entries: z.record(z.string(), z.string()).optional().meta({ description: 'Inline entries: source phrase → target phrase' }),
+  ...fileOptions,
 });
 
 const testTerm = z.string().min(1).meta({ pattern: NOT_BLANK });
@@ -44,7 +72,28 @@ export const glossarySchema = z.strictObject({
   api: z.enum(['v2', 'v3']).default('v3'),
   prevent_destroy: z.boolean().default(false),
   renamed_from: z.string().min(1).optional(),
-  dictionaries: z.array(dictionarySchema),
+  entries_file: z
+    .string()
+    .min(1)
+    .optional()
+    .meta({
+      description:
+        'One multilingual file for every dictionary (instead of `dictionaries`): .tbx, .xlsx, or .csv/.tsv whose header row names a language per column; relative to this resource file',
+    }),
+  languages: z
+    .array(glossaryLanguage)
+    .min(2)
+    .optional()
+    .meta({ description: 'With a glossary-level `entries_file`: the languages the glossary holds (the first is the default source)' }),
+  pairs: z
+    .union([z.string().min(1), z.array(z.string().min(1)).min(1)])
+    .optional()
+    .meta({
+      description:
+        'With a glossary-level `entries_file`: the dictionaries. "from en" (default: from the first language): en to every other language; "all": every ordered pair; or a list such as [en-de, de-en]',
+    }),
+  ...fileOptions,
+  dictionaries: z.array(dictionarySchema).optional(),
   tests: z.array(glossaryTestSchema).default([]).meta({ description: 'Smoke tests run by `termsync verify` through the translation endpoint' }),
 });
 

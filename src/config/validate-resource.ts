@@ -1,6 +1,7 @@
 import { isMap, isNode, isScalar } from 'yaml';
 import type { Diagnostic } from '../lib/diagnostics.js';
 import type { ConfiguredRules, DesiredInstruction, DesiredStyleRules, GlossaryApi, GlossaryTest, SourceRef } from '../model/desired.js';
+import type { TermChoice } from '../model/entries.js';
 import { EntryCollector, MAX_PHRASE_BYTES } from './collect-entries.js';
 import { TARGET_VARIANTS } from '../lib/translation-targets.js';
 import { looksLikeSecret } from './detect-secrets.js';
@@ -14,6 +15,13 @@ import { describeType, schemaDiagnostics, type RuleForIssue } from './validate-s
 
 export const RESOURCE_KINDS = ['glossary', 'style_rules'] as const;
 
+/** How a multilingual entries file is read (TBX, workbook, CSV/TSV with language columns). */
+export interface EntriesFileOptions {
+  readonly terms: TermChoice;
+  readonly sheet?: string | number;
+  readonly headerRow?: number;
+}
+
 /** A dictionary as declared: inline entries are already canonical; a file is read later (I/O). */
 export interface DictionaryDraft {
   readonly sourceLang: string;
@@ -23,6 +31,19 @@ export interface DictionaryDraft {
   readonly entriesFile?: string;
   readonly entriesFileAt?: SourceRef;
   readonly entries?: Map<string, string>;
+  /** For a .tbx or .xlsx `entries_file`. */
+  readonly options?: EntriesFileOptions;
+  /** Derived from the glossary's own `entries_file` (GlossaryDraft.source): its entries come from there. */
+  readonly fromSource?: true;
+}
+
+/** A glossary-level `entries_file`: one multilingual file feeding every dictionary marked `fromSource`. */
+export interface GlossarySource {
+  readonly entriesFile: string;
+  readonly at: SourceRef;
+  /** The declared languages: a concept without a term in one of them is reported. */
+  readonly languages: readonly string[];
+  readonly options: EntriesFileOptions;
 }
 
 export interface GlossaryDraft {
@@ -32,6 +53,7 @@ export interface GlossaryDraft {
   readonly preventDestroy: boolean;
   readonly renamedFrom?: string;
   readonly dictionaries: readonly DictionaryDraft[];
+  readonly source?: GlossarySource;
   readonly tests?: readonly GlossaryTest[];
   readonly origin: SourceRef;
 }
@@ -153,6 +175,83 @@ function inlineEntries(yaml: YamlFile, index: number, diagnostics: Diagnostic[])
   return collector.entries;
 }
 
+function fileOptions(input: { readonly terms?: TermChoice | undefined; readonly sheet?: string | number | undefined; readonly header_row?: number | undefined }): EntriesFileOptions {
+  return {
+    terms: input.terms ?? 'preferred',
+    ...(input.sheet === undefined ? {} : { sheet: input.sheet }),
+    ...(input.header_row === undefined ? {} : { headerRow: input.header_row }),
+  };
+}
+
+/** `from en`, `all`, or a list of `en-de`: the pairs of a glossary-level `entries_file`. */
+function readPairs(yaml: YamlFile, input: GlossaryInput, languages: readonly string[], diagnostics: Diagnostic[]): { sourceLang: string; targetLang: string; origin: SourceRef }[] {
+  const pairs = input.pairs ?? `from ${languages[0] ?? ''}`;
+  const at = input.pairs === undefined ? ref(yaml, ['languages']) : ref(yaml, ['pairs']);
+  const fail = (message: string, where: SourceRef = at): [] => {
+    diagnostics.push(error('glossary/pairs', message, yaml.file, where.line, where.column));
+    return [];
+  };
+  if (typeof pairs === 'string') {
+    const text = pairs.trim().toLowerCase();
+    if (text === 'all') return languages.flatMap((s) => languages.filter((t) => t !== s).map((t) => ({ sourceLang: s, targetLang: t, origin: at })));
+    const from = /^from\s+(\S+)$/.exec(text);
+    if (from === null) return fail(`\`pairs\`: expected "from <language>" (e.g. "from en"), "all", or a list such as [en-de, en-fr]; got ${show(pairs)}`);
+    const source = from[1] as string;
+    if (!languages.includes(source)) return fail(`\`pairs\`: ${show(source)} is not one of the \`languages\` (${languages.join(', ')})`);
+    return languages.filter((t) => t !== source).map((t) => ({ sourceLang: source, targetLang: t, origin: at }));
+  }
+  const result: { sourceLang: string; targetLang: string; origin: SourceRef }[] = [];
+  pairs.forEach((item, i) => {
+    const itemAt = ref(yaml, ['pairs', i]);
+    const match = /^\s*([A-Za-z]+)\s*(?:-|>|->|→)\s*([A-Za-z]+)\s*$/.exec(item);
+    if (match === null) {
+      fail(`\`pairs\`: expected a pair such as "en-de" (source-target), got ${show(item)}`, itemAt);
+      return;
+    }
+    const [sourceLang, targetLang] = [(match[1] as string).toLowerCase(), (match[2] as string).toLowerCase()];
+    const missing = [sourceLang, targetLang].filter((lang) => !languages.includes(lang));
+    if (missing.length > 0) {
+      fail(`\`pairs\`: ${missing.map((lang) => show(lang)).join(' and ')} ${missing.length === 1 ? 'is' : 'are'} not among the \`languages\` (${languages.join(', ')})`, itemAt);
+      return;
+    }
+    if (sourceLang === targetLang) {
+      fail(`\`pairs\`: ${show(item)} has the same source and target language; the service rejects such a dictionary`, itemAt);
+      return;
+    }
+    result.push({ sourceLang, targetLang, origin: itemAt });
+  });
+  return result;
+}
+
+/** The glossary-level `entries_file` with its `languages` and `pairs`, and the dictionaries it feeds. */
+function glossarySource(yaml: YamlFile, input: GlossaryInput, diagnostics: Diagnostic[]): { source: GlossarySource; dictionaries: DictionaryDraft[]; pairsAt: SourceRef } | undefined {
+  const fileAt = ref(yaml, ['entries_file']);
+  if (input.dictionaries !== undefined) {
+    const at = ref(yaml, ['dictionaries'], 'key');
+    diagnostics.push(
+      error('glossary/entries-source', 'give either a glossary-level `entries_file` (with `languages`) or `dictionaries`, not both', yaml.file, at.line, at.column),
+    );
+    return undefined;
+  }
+  if (input.languages === undefined) {
+    diagnostics.push(
+      error('glossary/missing-languages', 'a glossary-level `entries_file` needs `languages`, the languages the glossary holds, e.g. `languages: [en, de, fr]` (and optionally `pairs`, by default from the first one)', yaml.file, fileAt.line, fileAt.column),
+    );
+    return undefined;
+  }
+  const languages: string[] = [];
+  input.languages.forEach((raw, i) => {
+    const at = ref(yaml, ['languages', i]);
+    const code = checkLang(raw, 'glossary', at, diagnostics);
+    if (languages.includes(code)) diagnostics.push(error('glossary/duplicate-language', `language ${show(code)} is listed twice in \`languages\``, yaml.file, at.line, at.column));
+    else languages.push(code);
+  });
+  const pairs = readPairs(yaml, input, languages, diagnostics);
+  const dictionaries = pairs.map((p): DictionaryDraft => ({ ...p, fromSource: true }));
+  const pairsAt = input.pairs === undefined ? ref(yaml, ['languages'], 'key') : ref(yaml, ['pairs'], 'key');
+  return { source: { entriesFile: input.entries_file as string, at: fileAt, languages, options: fileOptions(input) }, dictionaries, pairsAt };
+}
+
 function validateGlossary(yaml: YamlFile): { resource?: GlossaryDraft; diagnostics: Diagnostic[] } {
   const parsed = glossarySchema.safeParse(yaml.value, { reportInput: true });
   if (!parsed.success) return { diagnostics: schemaDiagnostics(yaml, glossarySchema, parsed.error.issues, withTaggedValues(glossaryRules)) };
@@ -165,16 +264,28 @@ function validateGlossary(yaml: YamlFile): { resource?: GlossaryDraft; diagnosti
   if (byteLength(input.name) > MAX_PHRASE_BYTES) {
     diagnostics.push(error('glossary/name-too-long', `glossary name is ${byteLength(input.name)} UTF-8 bytes; the limit is ${MAX_PHRASE_BYTES}`, yaml.file, nameAt.line, nameAt.column));
   }
-  const dictionariesAt = ref(yaml, ['dictionaries'], 'key');
-  if (input.api === 'v2' && input.dictionaries.length !== 1) {
+  if (input.entries_file === undefined) {
+    for (const key of ['languages', 'pairs', 'terms', 'sheet', 'header_row'] as const) {
+      if (input[key] === undefined) continue;
+      const at = ref(yaml, [key], 'key');
+      diagnostics.push(error('glossary/missing-entries-file', `\`${key}\` belongs with a glossary-level \`entries_file\` (one multilingual file for every dictionary), which this glossary does not have`, yaml.file, at.line, at.column));
+    }
+  }
+  const source = input.entries_file === undefined ? undefined : glossarySource(yaml, input, diagnostics);
+  const declared = input.dictionaries ?? [];
+  const derived = source?.dictionaries ?? [];
+  const count = declared.length + derived.length;
+  const dictionariesAt = source === undefined ? ref(yaml, ['dictionaries'], 'key') : source.pairsAt;
+  if (input.api === 'v2' && count !== 1) {
     diagnostics.push(
-      error('glossary/v2-dictionary-count', `a v2 glossary has exactly one dictionary (one language pair); this one has ${input.dictionaries.length} (use \`api: v3\` for several)`, yaml.file, dictionariesAt.line, dictionariesAt.column),
+      error('glossary/v2-dictionary-count', `a v2 glossary has exactly one dictionary (one language pair); this one has ${count} (use \`api: v3\` for several)`, yaml.file, dictionariesAt.line, dictionariesAt.column),
     );
-  } else if (input.dictionaries.length === 0) {
-    diagnostics.push(error('glossary/no-dictionaries', 'a glossary needs at least one dictionary', yaml.file, dictionariesAt.line, dictionariesAt.column));
+  } else if (count === 0 && input.entries_file === undefined) {
+    const message = input.dictionaries === undefined ? 'a glossary needs `dictionaries`, or an `entries_file` with its `languages`' : 'a glossary needs at least one dictionary';
+    diagnostics.push(error('glossary/no-dictionaries', message, yaml.file, dictionariesAt.line, dictionariesAt.column));
   }
   const pairs = new Map<string, number>();
-  const dictionaries = input.dictionaries.map((d, i): DictionaryDraft => {
+  const dictionaries = declared.map((d, i): DictionaryDraft => {
     const origin = ref(yaml, ['dictionaries', i]);
     const sourceLang = checkLang(d.source_lang, 'glossary', ref(yaml, ['dictionaries', i, 'source_lang']), diagnostics);
     const targetLang = checkLang(d.target_lang, 'glossary', ref(yaml, ['dictionaries', i, 'target_lang']), diagnostics);
@@ -195,7 +306,14 @@ function validateGlossary(yaml: YamlFile): { resource?: GlossaryDraft; diagnosti
       );
     }
     const base = { sourceLang, targetLang, origin };
-    if (d.entries_file !== undefined) return { ...base, entriesFile: d.entries_file, entriesFileAt: ref(yaml, ['dictionaries', i, 'entries_file']) };
+    if (d.entries_file !== undefined) {
+      return { ...base, entriesFile: d.entries_file, entriesFileAt: ref(yaml, ['dictionaries', i, 'entries_file']), options: fileOptions(d) };
+    }
+    for (const key of ['terms', 'sheet', 'header_row'] as const) {
+      if (d[key] === undefined) continue;
+      const at = ref(yaml, ['dictionaries', i, key], 'key');
+      diagnostics.push(warning('glossary/unused-option', `\`${key}\` applies to an \`entries_file\` (TBX, workbook or language columns); these inline entries ignore it`, yaml.file, at.line, at.column));
+    }
     const inline: Diagnostic[] = [];
     const entries = inlineEntries(yaml, i, inline);
     diagnostics.push(...inline);
@@ -203,14 +321,22 @@ function validateGlossary(yaml: YamlFile): { resource?: GlossaryDraft; diagnosti
     if (empty !== undefined) diagnostics.push(empty);
     return { ...base, entries };
   });
-  const tests = validateTests(yaml, input.tests, dictionaries, diagnostics);
+  for (const d of derived) {
+    const pair = `${d.sourceLang}-${d.targetLang}`;
+    const first = pairs.get(pair);
+    if (first !== undefined) {
+      diagnostics.push(error('glossary/duplicate-pair', `two dictionaries for the pair ${pair} (the other on line ${first}); a glossary has one dictionary per pair`, yaml.file, d.origin.line, d.origin.column));
+    } else pairs.set(pair, d.origin.line);
+  }
+  const tests = validateTests(yaml, input.tests, [...dictionaries, ...derived], diagnostics);
   const resource: GlossaryDraft = {
     kind: 'glossary',
     name: input.name,
     api: input.api,
     preventDestroy: input.prevent_destroy,
     ...(input.renamed_from === undefined ? {} : { renamedFrom: input.renamed_from }),
-    dictionaries,
+    dictionaries: [...dictionaries, ...derived],
+    ...(source === undefined ? {} : { source: source.source }),
     ...(tests.length === 0 ? {} : { tests }),
     origin: ref(yaml, []),
   };

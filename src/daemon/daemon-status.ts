@@ -159,7 +159,7 @@ export class DaemonStatus {
       valid: errors === 0,
       errors,
       warnings: diagnostics.length - errors,
-      diagnostics: diagnostics.slice(0, 100).map((d) => ({ severity: d.severity, code: d.code, file: d.file, line: d.line, column: d.column })),
+      diagnostics: diagnostics.slice(0, 100).map((d) => ({ severity: d.severity, code: d.code, file: d.file, line: d.line, column: d.column, ...(d.cell === undefined ? {} : { cell: d.cell }) })),
     };
   }
 

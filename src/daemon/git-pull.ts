@@ -27,3 +27,14 @@ export async function pullRepository(
   const changed = await git(dir, ['diff', '--name-only', '--relative', '-z', before, after], env, timeout, options.signal);
   return { before, after, files: changed.split('\0').filter((f) => f !== '') };
 }
+
+/** The commit checked out at `dir`. */
+export async function headOf(dir: string, env: Readonly<Record<string, string | undefined>>): Promise<string> {
+  return (await git(dir, ['rev-parse', 'HEAD'], gitEnv(env), 10_000)).trim();
+}
+
+/** Repository-relative paths that differ between `before` and the checkout at `dir` (which must know both commits). */
+export async function changedBetween(dir: string, before: string, env: Readonly<Record<string, string | undefined>>): Promise<string[]> {
+  const changed = await git(dir, ['diff', '--name-only', '--relative', '-z', before, 'HEAD'], gitEnv(env), 30_000);
+  return changed.split('\0').filter((f) => f !== '');
+}

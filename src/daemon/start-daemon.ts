@@ -1,3 +1,4 @@
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { createTask, type ScheduledTask } from 'node-cron';
 import type { Clock } from '../lib/clock.js';
@@ -13,7 +14,7 @@ import { renderDriftText } from '../report/index.js';
 import { pushDriftBranch, recordOverlay, restoreOverlay, setOverlayAside, type Overlay } from './drift-branch.js';
 import { createDaemonMetrics, type DaemonMetrics, type Trigger } from './daemon-metrics.js';
 import { DaemonStatus, runResultOf, verifyResultOf } from './daemon-status.js';
-import { pullRepository } from './git-pull.js';
+import { changedBetween, headOf, pullRepository } from './git-pull.js';
 import { serveEndpoints, type Endpoints } from './serve-endpoints.js';
 import { watchFiles, type FileWatcher } from './watch-files.js';
 
@@ -48,6 +49,11 @@ export interface DaemonOptions {
   readonly retryBaseMs?: number;
   readonly retryMaxMs?: number;
   readonly usePolling?: boolean;
+  /**
+   * How often to check whether the repository root now resolves elsewhere (a git-sync sidecar swaps a
+   * symbolic link to each new checkout; file events of the old one say nothing). Default 2 s.
+   */
+  readonly rootCheckMs?: number;
   readonly clock?: Clock;
   /** Default: a new registry with Node's process metrics. */
   readonly metrics?: DaemonMetrics;
@@ -102,6 +108,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const overlay: Overlay = new Map();
   /** The tree of the last drift branch pushed: the same drift found again is not pushed twice. */
   let pushedTree: string | undefined;
+  /** Where the root resolved at the last run, and its git HEAD when the root is a link (git-sync). */
+  let root: { real: string; head?: string } | undefined;
 
   const trigger = (kind: Trigger, files: readonly string[] = []): void => {
     if (stopping) return;
@@ -118,7 +126,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   };
 
   const watcher: FileWatcher = watchFiles({
-    root: options.dir,
+    root: () => root?.real ?? options.dir,
     debounceMs: options.debounceMs ?? 300,
     maxWaitMs: Math.max(2_000, (options.debounceMs ?? 300) * 4),
     writeFinishMs: 100,
@@ -150,9 +158,33 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   };
 
   const watchPaths = (desired: DesiredState | undefined): void => {
+    // Through the root's real path: after a link swap the watcher moves to the new checkout.
+    const base = root?.real ?? options.dir;
     const folders = desired?.config.resources ?? ['glossaries'];
-    const config = options.configPath ?? path.join(options.dir, desired?.configFile ?? 'config/termsync.yaml');
-    watcher.setPaths([...folders.map((f) => path.resolve(options.dir, f)), config]);
+    const config = options.configPath ?? path.join(base, desired?.configFile ?? 'config/termsync.yaml');
+    watcher.setPaths([...folders.map((f) => path.resolve(base, f)), config]);
+  };
+
+  /** Records where the root resolves now (and, for a linked root, its HEAD, to diff the next swap against). */
+  const noteRoot = async (): Promise<void> => {
+    const real = await realpath(options.dir).catch(() => undefined);
+    if (real === undefined) return;
+    const linked = real !== path.resolve(options.dir);
+    const head = linked ? await headOf(real, options.env).catch(() => undefined) : undefined;
+    root = head === undefined ? { real } : { real, head };
+  };
+
+  /** A root that now resolves elsewhere: reconcile what differs between the two checkouts (all, if git cannot tell). */
+  const checkRoot = async (): Promise<void> => {
+    if (root === undefined || stopping) return;
+    const real = await realpath(options.dir).catch(() => undefined);
+    if (real === undefined || real === root.real) return;
+    const before = root.head;
+    const files = before === undefined ? undefined : await changedBetween(real, before, options.env).catch(() => undefined);
+    log.info({ files: files?.length ?? 'all' }, 'the repository root moved to a new checkout');
+    root = { real };
+    if (files === undefined) trigger('reload');
+    else if (files.length > 0) trigger('files', files);
   };
 
   const logDiagnostics = (diagnostics: readonly Diagnostic[]): void => {
@@ -161,7 +193,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     if (key === lastDiagnostics) return;
     lastDiagnostics = key;
     for (const d of diagnostics) {
-      const entry = { file: d.file, line: d.line, column: d.column, code: d.code };
+      const entry = { file: d.file, line: d.line, column: d.column, ...(d.cell === undefined ? {} : { cell: d.cell }), code: d.code };
       if (d.severity === 'error') log.error(entry, d.message);
       else log.warn(entry, d.message);
     }
@@ -233,6 +265,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       }
       // A pull that brought nothing is not a reconcile: the run starts here.
       startedAt = clock.now();
+      await noteRoot();
       status.running = { trigger: job.trigger, startedAt: new Date(startedAt).toISOString() };
       const loaded = await loadDesired(options.dir, options.configPath);
       status.setRepository(loaded.diagnostics);
@@ -409,6 +442,10 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     const every = options.gitPullMs;
     pullTimer = setInterval(() => trigger('git'), every);
   }
+  const rootTimer = setInterval(() => {
+    checkRoot().catch((error: unknown) => log.warn({ err: error instanceof Error ? error.message : String(error) }, 'checking the repository root failed'));
+  }, options.rootCheckMs ?? 2_000);
+  rootTimer.unref();
   watchPaths(undefined);
   trigger('startup');
 
@@ -426,6 +463,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       pending = undefined;
       clearTimeout(retryTimer);
       clearInterval(pullTimer);
+      clearInterval(rootTimer);
       void cron?.task.destroy();
       await watcher.close();
       drain.abort(new Error('stopping'));

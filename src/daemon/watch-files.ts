@@ -14,7 +14,8 @@ export interface FileWatcher {
 }
 
 export interface WatchOptions {
-  readonly root: string;
+  /** The repository root the reported paths are relative to (its real path: the root may be a link). */
+  readonly root: () => string;
   /** Quiet time after the last change before the batch is reported. */
   readonly debounceMs: number;
   /** A batch is reported at the latest this long after its first change, however busy the folder. */
@@ -50,7 +51,10 @@ export function watchFiles(options: WatchOptions): FileWatcher {
   };
   const onEvent = (file: string): void => {
     if (!RELEVANT.test(file) || NOISE.test(file)) return;
-    const rel = path.relative(options.root, path.resolve(options.root, file)).split(path.sep).join('/');
+    const root = options.root();
+    const rel = path.relative(root, path.resolve(root, file)).split(path.sep).join('/');
+    // A file of a checkout the root no longer points at (a swapped link) is not the repository's.
+    if (rel.startsWith('../')) return;
     batch.add(rel);
     clearTimeout(quiet);
     quiet = setTimeout(flush, options.debounceMs);

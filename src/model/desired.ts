@@ -15,6 +15,8 @@ export interface DesiredDictionary extends LanguagePair {
   readonly origin: SourceRef;
   /** The entries file, when entries are not inline (repository-relative). */
   readonly entriesFile?: string;
+  /** The entries come from the glossary-level `entries_file`, which feeds several dictionaries. */
+  readonly shared?: true;
 }
 
 /**

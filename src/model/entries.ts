@@ -12,3 +12,10 @@ export interface LanguagePair {
   readonly sourceLang: string;
   readonly targetLang: string;
 }
+
+/**
+ * Which term of a language counts when a concept of a multilingual file has several: `preferred`
+ * ranks TBX usage status (preferred, then admitted, then none); `first` takes document order.
+ * Deprecated and superseded terms never count.
+ */
+export type TermChoice = 'preferred' | 'first';

@@ -49,9 +49,16 @@ function glossaryEdits(glossary: GlossaryDrift, isTaken: (file: string) => boole
     notes.push({ kind: 'glossary', name: d.name, file: resourceFile, reason });
   };
   const removals = glossary.dictionaries.filter((x) => x.action === 'remove').length;
+  const sharedFile = d.dictionaries.find((x) => x.shared === true)?.entriesFile;
   const additions = glossary.dictionaries.filter((x) => x.action === 'add').length;
   for (const drift of glossary.dictionaries) {
     const pair = { sourceLang: drift.sourceLang, targetLang: drift.targetLang };
+    // A glossary-level file (TBX, workbook, language columns) feeds every dictionary at once: no
+    // writer rewrites one yet, and its pairs come from `languages`/`pairs`.
+    if (sharedFile !== undefined && (drift.action !== 'update' || drift.declared?.shared === true)) {
+      note(`pull cannot write the glossary-level entries file ${sharedFile} yet (${drift.action} ${pairKey(pair)}): left as it is`);
+      continue;
+    }
     if (drift.action === 'remove') {
       // The loader refuses a glossary without dictionaries, and the service keeps an emptied one.
       if (removals >= d.dictionaries.length && additions === 0) note(`the service's glossary has no dictionary ${pairKey(pair)} left, nor any other: kept in the repository`);

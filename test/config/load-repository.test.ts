@@ -30,7 +30,9 @@ describe('loadRepository on the example repository', () => {
     const desired = result.desired;
     expect(desired?.configFile).toBe('config/termsync.yaml');
     expect(desired?.glossaries.map((g) => [g.name, g.api, g.dictionaries.length])).toEqual([
+      ['Northwind Brand terminology', 'v3', 3],
       ['Northwind Checkout and payments', 'v3', 3],
+      ['Northwind Help centre terms', 'v3', 2],
       ['Northwind Product catalogue', 'v3', 2],
       ['Northwind Storefront UI', 'v3', 3],
       ['Northwind Support macros (legacy)', 'v2', 1],
@@ -41,7 +43,21 @@ describe('loadRepository on the example repository', () => {
     ]);
     expect(desired?.config).toMatchObject({ prune: 'owned', ownedNames: 'Northwind *', schedule: '*/15 * * * *' });
     expect(desired?.config.targets).toEqual([{ name: 'default', baseUrlEnv: 'TERMSYNC_BASE_URL', apiKeyEnv: 'TERMSYNC_API_KEY' }]);
-    expect(result.files).toHaveLength(14);
+    expect(result.files).toHaveLength(18);
+  });
+
+  it('derives the dictionaries of the TBX and workbook examples from their one file each', async () => {
+    const { desired } = await loadRepository({ dir: ROOT });
+    const entries = (name: string) => Object.fromEntries((desired?.glossaries.find((g) => g.name === name)?.dictionaries ?? []).map((d) => [`${d.sourceLang}-${d.targetLang}`, Object.fromEntries(d.entries)]));
+    const brand = entries('Northwind Brand terminology');
+    expect(Object.keys(brand)).toEqual(['en-de', 'en-fr', 'en-ja']);
+    // Preferred over admitted, deprecated never, the preferred one even when it comes second.
+    expect(brand['en-de']).toEqual({ 'Northwind Rewards': 'Northwind Rewards', 'click and collect': 'Click & Collect', 'pay in instalments': 'Ratenzahlung', 'order tracking': 'Sendungsverfolgung' });
+    expect(brand['en-fr']?.['pay in instalments']).toBe('paiement en plusieurs fois');
+    const help = entries('Northwind Help centre terms');
+    expect(Object.keys(help)).toEqual(['en-de', 'en-fr']);
+    expect(Object.keys(help['en-de'] ?? {})).toHaveLength(6);
+    expect(help['en-fr']?.['return label']).toBe('étiquette de retour');
   });
 
   it('points origins at the resource file and dictionary items, and keeps entries files repository-relative', async () => {
@@ -69,7 +85,9 @@ describe('loadRepository on the example repository', () => {
       'Northwind Checkout and payments',
       'Northwind Support macros (legacy)',
     ]);
-    expect(names(['config/termsync.yaml'])).toHaveLength(6);
+    expect(names(['glossaries/entries/brand-terminology.tbx'])).toEqual(['Northwind Brand terminology']);
+    expect(names(['glossaries/entries/help-centre-terms.xlsx'])).toEqual(['Northwind Help centre terms']);
+    expect(names(['config/termsync.yaml'])).toHaveLength(8);
     expect(names(['README.md'])).toEqual([]);
   });
 });

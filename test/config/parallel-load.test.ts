@@ -4,12 +4,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
+import { Worker } from 'node:worker_threads';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as LoaderModule from '../../src/config/index.js';
 import { parseEntries } from '../../src/config/index.js';
 import type * as LoadResourcesModule from '../../src/config/load-resources.js';
 import type * as ParallelLoadModule from '../../src/config/parallel-load.js';
+import type * as ReadEntriesModule from '../../src/config/read-entries.js';
+import type { EntriesReply } from '../../src/config/parallel-load.js';
 import { packBatch, unpackBatch } from '../../src/config/parallel-load.js';
 import { entriesOutcome } from '../../src/config/read-entries.js';
 import { decodeUtf8Files } from '../../src/config/read-files.js';
@@ -77,7 +80,7 @@ describe('loading with a worker thread (compiled loader)', () => {
   it('has the worker parse resources and read entries files, and every batch done exactly once', async () => {
     const { loadResources } = await fromDist<ParallelLoad>('parallel-load.js');
     // The example's resources come first: the worker, handed the first batches, parses them.
-    const example = ['checkout-payments', 'product-catalogue', 'storefront-ui', 'support-macros-legacy'].map((name) => `glossaries/example/${name}.yaml`);
+    const example = ['brand-terminology', 'checkout-payments', 'help-centre-terms', 'product-catalogue', 'storefront-ui', 'support-macros-legacy'].map((name) => `glossaries/example/${name}.yaml`);
     const styles = ['glossaries/example/style-rules/help-centre-en.yaml', 'glossaries/example/style-rules/marketing-de.yaml'];
     const files = [...example, ...styles, ...Array.from({ length: GLOSSARIES }, (_, g) => `glossaries/g${g}.yaml`)];
     const where = { root: repo, rootReal: await realpath(repo) };
@@ -99,6 +102,32 @@ describe('loading with a worker thread (compiled loader)', () => {
     expect(isDeepStrictEqual(two, one)).toBe(true);
     const rules = two.find((o) => o.resource?.kind === 'style_rules')?.resource;
     expect(rules?.kind === 'style_rules' && Object.getPrototypeOf(rules.configuredRules)).toBe(null);
+  });
+
+  it('reads TBX and workbook files in the worker exactly as on the main thread, their dictionaries packed', async () => {
+    const { loadResourceFile } = await fromDist<LoadResources>('load-resources.js');
+    const { readEntriesBatch } = await fromDist<typeof ReadEntriesModule>('read-entries.js');
+    const { unpackBatch: unpack } = await fromDist<ParallelLoad>('parallel-load.js');
+    const where = { root: repo, rootReal: await realpath(repo) };
+    const jobs = ['brand-terminology', 'help-centre-terms'].flatMap((name) => loadResourceFile(where, `glossaries/example/${name}.yaml`).jobs);
+    expect(jobs.map((job) => [job.declared, job.glossaryLevel, job.pairs.length])).toEqual([
+      ['entries/brand-terminology.tbx', true, 3],
+      ['entries/help-centre-terms.xlsx', true, 2],
+    ]);
+    const worker = new Worker(path.join(ROOT, 'dist', 'config', 'load-worker.js'), { workerData: where });
+    try {
+      const reply = await new Promise<EntriesReply>((resolve, reject) => {
+        worker.once('message', resolve);
+        worker.once('error', reject);
+        worker.postMessage({ kind: 'entries', id: 7, jobs });
+      });
+      expect(reply.id).toBe(7);
+      const main = await readEntriesBatch(jobs);
+      expect(unpack(reply)).toEqual(main);
+      expect(main.map((o) => o.dictionaries?.map((d) => d.size))).toEqual([[4, 4, 4], [6, 6]]);
+    } finally {
+      await worker.terminate();
+    }
   });
 
   it('reads everything on the main thread when the worker cannot start', async () => {

@@ -1,7 +1,10 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCliCaptured } from '../cli/run-cli.js';
+import { workbookBytes } from '../fixtures/build-files.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const FIXTURES = 'test/fixtures';
@@ -9,7 +12,7 @@ const FIXTURES = 'test/fixtures';
 describe('termsync validate', () => {
   it('finds no problem in the example repository (exit 0)', async () => {
     const run = await runCliCaptured(['validate'], { cwd: ROOT });
-    expect(run.stdout).toBe('No problems in 14 files.\n');
+    expect(run.stdout).toBe('No problems in 18 files.\n');
     expect(run.code).toBe(0);
   });
 
@@ -98,5 +101,29 @@ describe('termsync validate', () => {
     expect(run.stdout).toContain('[yaml/alias-bomb]');
     expect(run.stdout + run.stderr).not.toMatch(/\n\s+at /);
     expect(run.code).toBe(3);
+  });
+
+  it('names the cell of a problem in a workbook: file:Sheet!B12 in text, the cell in the message for GitHub, a `cell` field in JSON', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'termsync-validate-'));
+    try {
+      await writeFile(path.join(dir, 'termsync.yaml'), 'version: 1\ntargets:\n  - name: default\n    base_url_env: TERMSYNC_BASE_URL\n    api_key_env: TERMSYNC_API_KEY\n');
+      await mkdir(path.join(dir, 'glossaries'));
+      await writeFile(path.join(dir, 'glossaries', 'g.yaml'), 'kind: glossary\nname: G\nentries_file: g.xlsx\nlanguages: [en, de]\n');
+      await writeFile(path.join(dir, 'glossaries', 'g.xlsx'), await workbookBytes({ "Q3 terms": [['en', 'de'], ['cart', 'Wagen'], ['sum', { formula: 'A3', result: 'sum' }]] }));
+      const text = await runCliCaptured(['validate', '--dir', '.'], { cwd: dir });
+      expect(text.stdout.split('\n')).toEqual([
+        "glossaries/g.xlsx:'Q3 terms'!A3: warning: [entries/missing-term] this row has no term in de: it is left out of the dictionary en-de",
+        'glossaries/g.xlsx:\'Q3 terms\'!B3: error: [entries/cell-value] the cell holds a formula (its saved value is "sum"): formulas are never evaluated and their saved values are not used; paste the values instead (Paste Special › Values)',
+        '1 error, 1 warning in 3 files.',
+        '',
+      ]);
+      expect(text.code).toBe(3);
+      const github = await runCliCaptured(['validate', '--dir', '.', '--format', 'github'], { cwd: dir });
+      expect(github.stdout.split('\n')[1]).toBe("::error file=glossaries/g.xlsx,title=entries/cell-value::'Q3 terms'!B3: the cell holds a formula (its saved value is \"sum\"): formulas are never evaluated and their saved values are not used; paste the values instead (Paste Special › Values)");
+      const json = JSON.parse((await runCliCaptured(['validate', '--dir', '.', '--format', 'json'], { cwd: dir })).stdout) as { diagnostics: { cell?: string; line: number; column: number }[] };
+      expect(json.diagnostics[1]).toMatchObject({ cell: "'Q3 terms'!B3", line: 3, column: 2 });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { appendFile, cp, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, cp, mkdtemp, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -93,9 +93,10 @@ describe('termsync watch (the daemon)', () => {
     expect(metrics).toMatch(/termsync_operations_total\{target="default",kind="glossary.patch",result="applied"\} 1/);
     expect(metrics).toMatch(/termsync_api_requests_total\{method="PATCH",endpoint="\/v3\/glossaries\/\{id\}",status="200"\} 1/);
     expect(metrics).toMatch(/termsync_last_success_timestamp_seconds\{target="default"\} \d+/);
-    expect(metrics).toMatch(/termsync_managed_resources\{target="default",kind="glossary"\} 4/);
+    // The example repository: 6 glossaries (two fed by a TBX file and a workbook), 2 style rule lists.
+    expect(metrics).toMatch(/termsync_managed_resources\{target="default",kind="glossary"\} 6/);
     const status = JSON.parse((await get(d, '/status')).text) as { ids: Record<string, { glossaries: Record<string, string> }>; runs: unknown[] };
-    expect(Object.keys(status.ids['default']?.glossaries ?? {}).length).toBe(4);
+    expect(Object.keys(status.ids['default']?.glossaries ?? {}).length).toBe(6);
     expect(status.runs).toHaveLength(2);
     // Never the key, never an entry, never a path outside the repository.
     for (const path of ['/status', '/metrics', '/readyz', '/healthz']) {
@@ -208,7 +209,7 @@ describe('termsync watch (the daemon)', () => {
     expect(d.status.nextRetryAt).not.toBeUndefined();
     emulator.setFaults('');
     const retried = await until('a successful retry', () => d.status.runs.find((r) => r.trigger === 'retry' && r.result === 'changed'), 5000);
-    expect(retried.targets[0]?.applied).toBe(6);
+    expect(retried.targets[0]?.applied).toBe(8);
   });
 
   it('stops on request: lets the running apply finish, releases the lock, and reconciles nothing more', async () => {
@@ -282,6 +283,51 @@ describe('termsync watch --git-pull', () => {
     expect(d.status.git?.error).toMatch(/git merge failed/);
     expect(await readFile(join(clone, 'glossaries/entries/storefront-ui.en-fr.tsv'), 'utf8')).not.toContain('remote only');
     expect((await get2(d)).metrics).toMatch(/termsync_git_pulls_total\{result="failed"\} [1-9]/);
+  });
+});
+
+describe('a repository root behind a symbolic link (a git-sync sidecar)', () => {
+  const git = (cwd: string, ...args: string[]): string =>
+    execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' } });
+
+  it('reconciles what the new checkout changed when the link is swapped to it', async () => {
+    const repo = join(dir, 'repo');
+    git(dir, 'init', '--quiet', '-b', 'main', repo);
+    await cp(join(dir, 'config'), join(repo, 'config'), { recursive: true });
+    await cp(join(dir, 'glossaries'), join(repo, 'glossaries'), { recursive: true });
+    git(repo, 'add', '.');
+    git(repo, 'commit', '--quiet', '-m', 'one');
+    const first = git(repo, 'rev-parse', 'HEAD').trim();
+    git(repo, 'worktree', 'add', '--quiet', '--detach', join(dir, 'wt-1'), first);
+    await symlink(join(dir, 'wt-1'), join(dir, 'current'));
+
+    const d = await startDaemon({
+      dir: join(dir, 'current'),
+      env: { TERMSYNC_BASE_URL: emulator.url, TERMSYNC_API_KEY: KEY },
+      logger: silentLogger,
+      debounceMs: 100,
+      rootCheckMs: 100,
+      metrics: createDaemonMetrics({ defaultMetrics: false }),
+    });
+    daemon = d;
+    expect(await nextRun(d, 0)).toMatchObject({ result: 'changed' });
+
+    await appendFile(join(repo, 'glossaries/entries/storefront-ui.en-de.tsv'), 'loyalty points\tTreuepunkte\n');
+    git(repo, 'commit', '--quiet', '-am', 'two');
+    git(repo, 'worktree', 'add', '--quiet', '--detach', join(dir, 'wt-2'), 'HEAD');
+    // As git-sync does it: a new link next to the old one, renamed over it (atomic).
+    await symlink(join(dir, 'wt-2'), join(dir, 'current.new'));
+    await rename(join(dir, 'current.new'), join(dir, 'current'));
+    const mark = emulator.requests().length;
+    const run = await nextRun(d, 1);
+    expect(run).toMatchObject({ trigger: 'files', result: 'changed', files: 1 });
+    const requests = requestsSince(mark);
+    expect(requests.filter((r) => r.path.endsWith('/entries'))).toHaveLength(1);
+    expect(requests.filter((r) => r.method !== 'GET').map((r) => r.method)).toEqual(['PATCH']);
+
+    // The watcher follows the link: an edit in the new checkout is seen.
+    await appendFile(join(dir, 'wt-2', 'glossaries/entries/storefront-ui.en-de.tsv'), 'gift voucher\tGeschenkgutschein\n');
+    expect(await nextRun(d, 2)).toMatchObject({ trigger: 'files', result: 'changed', files: 1 });
   });
 });
 

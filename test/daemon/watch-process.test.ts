@@ -61,7 +61,7 @@ describe('termsync watch as a process', () => {
     expect((await fetch(`${url}/readyz`)).status).toBe(200);
     const lines = watch.stderr().split('\n').filter((l) => l.startsWith('{'));
     const reconciled = lines.map((l) => JSON.parse(l) as { msg: string; trigger?: string; result?: string }).find((l) => l.trigger === 'startup');
-    expect(reconciled).toMatchObject({ result: 'changed', msg: 'reconcile changed: Plan: 6 to add, 0 to change, 0 to destroy.' });
+    expect(reconciled).toMatchObject({ result: 'changed', msg: 'reconcile changed: Plan: 8 to add, 0 to change, 0 to destroy.' });
 
     watch.child.kill('SIGHUP');
     await until('a reload run', async () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createWorld, PROJECT_ROOT } from './harness.js';
 
 describe('the example repository', () => {
+  // Three CLI runs, each reading a workbook and a TBX file too: a busy machine needs more than 20 s.
   it('applies to an empty account with one POST per resource, and then plans no changes', async () => {
     const world = await createWorld([join(PROJECT_ROOT, 'config'), join(PROJECT_ROOT, 'glossaries')]);
     try {
@@ -13,8 +14,12 @@ describe('the example repository', () => {
       expect(apply.code).toBe(0);
       const writes = world.writesSince(0);
       expect(writes.length).toBeGreaterThan(0);
-      // Creates only: one POST per declared resource, nothing else.
+      // Creates only: one POST per declared resource, nothing else: 6 glossaries (one of them v2,
+      // two fed by one multilingual file each, TBX and workbook) and 2 style rule lists.
       expect(writes.every((w) => /^POST \/v[23]\/(glossaries|style_rules)$/.test(w))).toBe(true);
+      expect(writes.filter((w) => w === 'POST /v3/glossaries')).toHaveLength(5);
+      expect(writes.filter((w) => w === 'POST /v2/glossaries')).toHaveLength(1);
+      expect(writes.filter((w) => w === 'POST /v3/style_rules')).toHaveLength(2);
       const ids = JSON.parse(await world.read('ids.json')) as { glossaries: Record<string, string>; style_rules: Record<string, string> };
       expect(Object.keys(ids.glossaries).length + Object.keys(ids.style_rules).length).toBe(writes.length);
       const mark = world.mark();
@@ -25,7 +30,7 @@ describe('the example repository', () => {
     } finally {
       await world.close();
     }
-  });
+  }, 60_000);
 
   it('proves its glossaries work: apply --verify passes, and a wrong term fails with the text, the translation and the missing term', async () => {
     const world = await createWorld([join(PROJECT_ROOT, 'config'), join(PROJECT_ROOT, 'glossaries')]);
@@ -54,5 +59,5 @@ describe('the example repository', () => {
     } finally {
       await world.close();
     }
-  });
+  }, 60_000);
 });

@@ -1,10 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { createImportFiles, selectUndeclared, slugify } from '../../src/cli/create-import-files.js';
+import { createImportFiles, selectUndeclared, slugify, type ImportFile } from '../../src/cli/create-import-files.js';
 import type { DesiredState } from '../../src/model/desired.js';
 import type { LiveGlossary, LiveStyleRules } from '../../src/model/live.js';
 
 const origin = { file: 'x.yaml', line: 1, column: 1 };
+
+/** The text of an import file (a workbook is no text: the test fails). */
+function text(file: ImportFile | undefined): string {
+  if (typeof file?.content !== 'string') throw new Error(`${file?.name ?? 'no file'} holds no text`);
+  return file.content;
+}
 const desired = {
   glossaries: [{ kind: 'glossary', name: 'Declared', api: 'v3', preventDestroy: false, renamedFrom: 'Old name', dictionaries: [], origin }],
   styleRules: [],
@@ -53,19 +59,48 @@ describe('import files', () => {
       new Set(['legacy.yaml']),
     );
     expect(files.map((f) => f.name)).toEqual(['legacy-2.yaml', 'legacy-2.en-de.tsv', 'marketing-german.yaml']);
-    expect(parse(files[0]?.content ?? '')).toEqual({
+    expect(parse(text(files[0]))).toEqual({
       kind: 'glossary',
       name: 'Legacy',
       api: 'v2',
       dictionaries: [{ source_lang: 'en', target_lang: 'de', entries_file: 'legacy-2.en-de.tsv' }],
     });
     expect(files[1]?.content).toContain('sign in\tanmelden');
-    expect(parse(files[2]?.content ?? '')).toEqual({
+    expect(parse(text(files[2]))).toEqual({
       kind: 'style_rules',
       name: 'Marketing (German)',
       language: 'de',
       configured_rules: { punctuation: { apostrophe: 'use_curly_apostrophes' } },
       custom_instructions: [{ label: 'Formal', prompt: 'Be formal.', source_language: 'en' }],
+    });
+  });
+
+  it('writes one TBX file or workbook per glossary whose dictionaries share a source language, TSV otherwise', () => {
+    const multi: LiveGlossary = { ...g('m', 'Web shop', '1'), dictionaries: [{ sourceLang: 'en', targetLang: 'de', entryCount: 2 }, { sourceLang: 'en', targetLang: 'fr', entryCount: 1 }] };
+    const mixed: LiveGlossary = { ...g('x', 'Both ways', '1'), dictionaries: [{ sourceLang: 'en', targetLang: 'de', entryCount: 1 }, { sourceLang: 'de', targetLang: 'en', entryCount: 1 }] };
+    const entries = new Map([
+      ['m/en-de', new Map([['cart', 'Wagen'], ['R&D <team>', 'F&E "Team"']])],
+      ['m/en-fr', new Map([['cart', 'panier']])],
+      ['x/en-de', new Map([['cart', 'Wagen']])],
+      ['x/de-en', new Map([['Karren', 'cart']])],
+    ]);
+    const fellBack: string[] = [];
+    const tbx = createImportFiles({ glossaries: [multi, mixed], styleRules: [], duplicates: [] }, entries, new Set(), 'tbx', (name) => fellBack.push(name));
+    expect(tbx.map((f) => f.name)).toEqual(['web-shop.yaml', 'web-shop.tbx', 'both-ways.yaml', 'both-ways.en-de.tsv', 'both-ways.de-en.tsv']);
+    expect(fellBack).toEqual(['Both ways']);
+    expect(parse(text(tbx[0]))).toEqual({ kind: 'glossary', name: 'Web shop', api: 'v3', entries_file: 'web-shop.tbx', languages: ['en', 'de', 'fr'] });
+    const tbxText = text(tbx[1]);
+    expect(tbxText).toContain('<termEntry id="c1">\n        <langSet xml:lang="en"><tig><term>R&amp;D &lt;team&gt;</term></tig></langSet>\n        <langSet xml:lang="de"><tig><term>F&amp;E &quot;Team&quot;</term></tig></langSet>\n      </termEntry>');
+    expect(tbxText).toContain('<langSet xml:lang="fr"><tig><term>panier</term></tig></langSet>');
+    const xlsx = createImportFiles({ glossaries: [multi], styleRules: [], duplicates: [] }, entries, new Set(), 'xlsx');
+    expect(xlsx.map((f) => f.name)).toEqual(['web-shop.yaml', 'web-shop.xlsx']);
+    expect(xlsx[1]?.content).toEqual({
+      sheet: 'Terms',
+      rows: [
+        ['en', 'de', 'fr'],
+        ['R&D <team>', 'F&E "Team"', null],
+        ['cart', 'Wagen', 'panier'],
+      ],
     });
   });
 });

@@ -120,3 +120,34 @@ custom_instructions:
     expect(out.startsWith('kind: style_rules\nname: S\nlanguage: de\nconfigured_rules:\n  punctuation:\n')).toBe(true);
   });
 });
+
+describe('planFileEdits', () => {
+  it('leaves a glossary-level file (TBX, workbook, language columns) as it is, with a note, and never a per-dictionary writer over it', async () => {
+    const { planFileEdits } = await import('../../src/pull/index.js');
+    const origin = { file: 'glossaries/brand.yaml', line: 1, column: 1 };
+    const declared = { sourceLang: 'en', targetLang: 'de', entries: live({ a: 'A' }), origin, entriesFile: 'glossaries/brand.csv', shared: true as const };
+    const drift = {
+      target: 'default',
+      glossaries: [
+        {
+          declared: { kind: 'glossary' as const, name: 'Brand', api: 'v3' as const, preventDestroy: false, origin, dictionaries: [declared] },
+          liveId: 'g1',
+          dictionaries: [
+            { sourceLang: 'en', targetLang: 'de', action: 'update' as const, declared, live: live({ a: 'B' }), entryChanges: [{ source: 'a', before: 'A', after: 'B' }] },
+            { sourceLang: 'en', targetLang: 'fr', action: 'add' as const, live: live({ a: 'F' }), entryChanges: [{ source: 'a', after: 'F' }] },
+          ],
+        },
+      ],
+      styleRules: [],
+      notOnService: [],
+      onlyOnService: [],
+      skipped: [],
+    };
+    const { edits, notes } = planFileEdits(drift, () => false);
+    expect(edits).toEqual([]);
+    expect(notes.map((n) => n.reason)).toEqual([
+      'pull cannot write the glossary-level entries file glossaries/brand.csv yet (update en-de): left as it is',
+      'pull cannot write the glossary-level entries file glossaries/brand.csv yet (add en-fr): left as it is',
+    ]);
+  });
+});

@@ -1,11 +1,12 @@
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { ExitCode } from '../../lib/exit-codes.js';
 import { fetchLive } from '../../live/fetch-live.js';
 import { loadDesired, selectTargets, withTargetClient } from '../../reconcile/index.js';
 import { addCommonOptions } from '../common-options.js';
-import { createImportFiles, dictionariesOfSelection, selectUndeclared } from '../create-import-files.js';
+import { createImportFiles, dictionariesOfSelection, selectUndeclared, type ImportFormat } from '../create-import-files.js';
+import { createWorkbook } from '../create-workbook.js';
 import { exitCodeOf } from '../exit-code-of.js';
 import type { CommandContext, CommonOptions } from '../io.js';
 import { configPathOf, createCliLogger, printDiagnostics, printTargetOutcome, repositoryDir, runProblem, serviceContext } from '../print-outcome.js';
@@ -48,11 +49,15 @@ async function runImport(ctx: CommandContext, options: ImportOptions): Promise<n
       for (const name of selection.duplicates) {
         io.stderr(`warning: target "${target.name}" has several resources named "${name}"; only the oldest was imported\n`);
       }
-      const files = createImportFiles(selection, live.entries, await existingNames(outDir));
+      const format = (options.format ?? 'tsv') as ImportFormat;
+      const files = createImportFiles(selection, live.entries, await existingNames(outDir), format, (name) => {
+        io.stderr(`warning: glossary "${name}" has dictionaries from several source languages, which one ${format === 'tbx' ? 'TBX file' : 'workbook'} cannot hold exactly (it is read back as pairs from one language): written as TSV files\n`);
+      });
       if (files.length > 0) await mkdir(outDir, { recursive: true });
       for (const file of files) {
+        const content = typeof file.content === 'string' ? file.content : await createWorkbook(file.content);
         // `wx`: never overwrite a file, even one created since the folder was listed.
-        await writeFile(join(outDir, file.name), file.content, { flag: 'wx' });
+        await writeFile(join(outDir, file.name), content, { flag: 'wx' });
       }
       const count = selection.glossaries.length + selection.styleRules.length;
       io.stdout(
@@ -73,6 +78,7 @@ async function runImport(ctx: CommandContext, options: ImportOptions): Promise<n
 export function registerImport(program: Command, ctx: CommandContext): Command {
   return addCommonOptions(program.command('import').description('write resource and entry files for the live resources the repository does not declare yet'))
     .option('--out-dir <path>', 'folder for the new files, relative to the repository (default: the first `resources` folder)')
+    .addOption(new Option('--format <format>', 'how entries are written: a TSV file per dictionary, or one TBX file or workbook per glossary').choices(['tsv', 'tbx', 'xlsx']).default('tsv'))
     .action(async (options: ImportOptions) => {
       ctx.setExitCode(await runImport(ctx, options));
     });

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Option, type Command } from 'commander';
 import { loadRepository } from '../../config/index.js';
-import type { Diagnostic } from '../../lib/diagnostics.js';
+import { diagnosticPlace, type Diagnostic } from '../../lib/diagnostics.js';
 import { ExitCode } from '../../lib/exit-codes.js';
 import type { CommandContext, CommonOptions } from '../io.js';
 import { addCommonOptions } from '../common-options.js';
@@ -20,8 +20,7 @@ function position(d: Diagnostic): { line: number; column: number } {
 }
 
 function textLine(d: Diagnostic, file: string): string {
-  const { line, column } = position(d);
-  return `${file}:${line}:${column}: ${d.severity}: [${d.code}] ${d.message}\n`;
+  return `${file}:${diagnosticPlace(d)}: ${d.severity}: [${d.code}] ${d.message}\n`;
 }
 
 // Workflow command escaping (data and properties differ: properties also escape `:` and `,`).
@@ -34,10 +33,14 @@ function escapeProperty(text: string): string {
 
 function githubLine(d: Diagnostic, file: string): string {
   const props = [`file=${escapeProperty(file)}`];
-  const { line, column } = position(d);
-  props.push(`line=${line}`, `col=${column}`);
+  // A workbook has no lines to annotate: the annotation is on the file, the cell leads the message.
+  if (d.cell === undefined) {
+    const { line, column } = position(d);
+    props.push(`line=${line}`, `col=${column}`);
+  }
   props.push(`title=${escapeProperty(d.code)}`);
-  return `::${d.severity} ${props.join(',')}::${escapeData(d.message)}\n`;
+  const message = d.cell === undefined ? d.message : `${d.cell}: ${d.message}`;
+  return `::${d.severity} ${props.join(',')}::${escapeData(message)}\n`;
 }
 
 function plural(n: number, word: string): string {
