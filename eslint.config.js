@@ -40,6 +40,19 @@ export default tseslint.config(
     },
   },
   {
+    // The verify checks and the pull's edits are pure too: values in, values out (reconcile/ does the I/O).
+    files: ['src/verify/**/*.ts', 'src/pull/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['node:fs', 'node:fs/promises', 'node:http', 'undici', 'node:process', 'node:child_process'],
+          patterns: [{ group: ['**/api/**', '**/live/**', '**/apply/**', '**/reconcile/**', '**/cli/**', '**/daemon/**'], message: 'verify/ and pull/ are pure: no I/O, no pipeline.' }],
+        },
+      ],
+    },
+  },
+  {
     // Dependency direction: cli → daemon → reconcile → {config, live, plan, apply, report} → {api, model, lib}.
     files: ['src/reconcile/**/*.ts'],
     rules: {

@@ -50,6 +50,15 @@ export interface InstructionInput {
   readonly sourceLanguage?: string;
 }
 
+/** One `POST /v2/translate` with a glossary: the texts are translated independently, in order. */
+export interface TranslateInput {
+  readonly texts: readonly string[];
+  readonly sourceLang: string;
+  /** A translation target code (`de`, `en-US`, ...). */
+  readonly targetLang: string;
+  readonly glossaryId: string;
+}
+
 export interface ServiceClient {
   listGlossaries(): Promise<LiveGlossaryInfo[]>;
   listGlossariesV2(): Promise<LiveGlossaryInfo[]>;
@@ -78,6 +87,8 @@ export interface ServiceClient {
   updateInstruction(id: string, instructionId: string, instruction: { label: string; prompt: string }): Promise<LiveInstruction>;
   deleteStyleRules(id: string): Promise<void>;
   listLanguages(resource: 'translate_text' | 'translate_document' | 'glossary' | 'voice' | 'write'): Promise<unknown[]>;
+  /** The translations of `texts`, in order (each costs its characters of the account's quota). */
+  translate(input: TranslateInput): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -441,6 +452,30 @@ export function createClient(options: ClientOptions): ServiceClient {
     listLanguages: (resource) =>
       getJson({ method: 'GET', path: '/v3/languages', query: { resource }, route: '/v3/languages' }, (data, where) =>
         parseWith(schemas.languages, data, where),
+      ),
+
+    // Translating changes nothing on the service, so a lost answer is sent again like a read
+    // (at the price of the characters counted twice).
+    translate: (input) =>
+      getJson(
+        {
+          method: 'POST',
+          path: '/v2/translate',
+          route: '/v2/translate',
+          json: {
+            text: input.texts,
+            source_lang: canonicalLang(input.sourceLang).toUpperCase(),
+            target_lang: input.targetLang.trim().toUpperCase(),
+            glossary_id: input.glossaryId,
+          },
+        },
+        (data, where) => {
+          const translations = parseWith(schemas.translations, data, where).translations.map((t) => t.text);
+          if (translations.length !== input.texts.length) {
+            throw new ServiceError('invalid_response', where, `unexpected response: ${translations.length} translations for ${input.texts.length} texts`);
+          }
+          return translations;
+        },
       ),
 
     async close() {

@@ -1,4 +1,4 @@
-export { createClient, type ClientOptions, type InstructionInput, type ServiceClient } from './create-client.js';
+export { createClient, type ClientOptions, type InstructionInput, type ServiceClient, type TranslateInput } from './create-client.js';
 export type { LiveGlossaryInfo } from './parse-responses.js';
 export type { ClientMetricsHooks, RetryOptions } from './request-queue.js';
 export { readApiKey, readBaseUrl, API_KEY_FILE_ENV, type Env } from './read-env.js';

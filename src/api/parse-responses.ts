@@ -69,6 +69,7 @@ export const schemas = {
   styleRulesList: z.object({ style_rules: z.array(styleRules) }),
   instruction,
   languages: z.array(z.unknown()),
+  translations: z.object({ translations: z.array(z.object({ text: z.string(), detected_source_language: z.string().optional() })) }),
 } as const;
 
 /** The service's error body; every field optional (a proxy may answer with anything). */

@@ -1,5 +1,6 @@
 import { ExitCode } from '../lib/exit-codes.js';
-import type { RunOutcome, TargetOutcome } from '../reconcile/index.js';
+import { hasDrift } from '../model/drift.js';
+import type { PullOutcome, RunOutcome, TargetOutcome, VerifyOutcome } from '../reconcile/index.js';
 
 /**
  * The one table from outcomes to exit codes (see the contract). Nothing below the CLI picks an
@@ -38,5 +39,36 @@ export function runExitCode(run: RunOutcome, options: { readonly detailedExitcod
       return ExitCode.staleOrLocked;
     case 'done':
       return run.targets.reduce<ExitCode>((code, t) => Math.max(code, exitCodeOf(t, options)) as ExitCode, ExitCode.ok);
+  }
+}
+
+/**
+ * A verify run of one target: 8 when a check failed, 4 when it was over its character limit (a
+ * guard: nothing was sent); a target it could not reach maps as everywhere.
+ */
+export function verifyExitCode(outcome: VerifyOutcome): ExitCode {
+  switch (outcome.kind) {
+    case 'no_checks':
+      return ExitCode.ok;
+    case 'verified':
+      return outcome.results.every((r) => r.status === 'pass') ? ExitCode.ok : ExitCode.verifyFailed;
+    case 'over_cap':
+      return ExitCode.guardBlocked;
+    default:
+      return exitCodeOf(outcome);
+  }
+}
+
+/** `pull`: 0 when written (or in sync); `pull --check`: 2 when the service holds edits the repository lacks. */
+export function pullExitCode(outcome: PullOutcome): ExitCode {
+  switch (outcome.kind) {
+    case 'checked':
+      return hasDrift(outcome.drift) ? ExitCode.changesPresent : ExitCode.ok;
+    case 'pulled':
+      return ExitCode.ok;
+    case 'locked':
+      return ExitCode.staleOrLocked;
+    default:
+      return exitCodeOf(outcome);
   }
 }

@@ -16,6 +16,8 @@ const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
   plan: async () => (await import('./commands/plan.js')).registerPlan,
   apply: async () => (await import('./commands/apply.js')).registerApply,
   import: async () => (await import('./commands/import.js')).registerImport,
+  verify: async () => (await import('./commands/verify.js')).registerVerify,
+  pull: async () => (await import('./commands/pull.js')).registerPull,
   watch: async () => (await import('./commands/watch.js')).registerWatch,
   emulator: async () => (await import('./commands/emulator.js')).registerEmulator,
 };

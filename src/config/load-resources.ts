@@ -112,7 +112,7 @@ export function withEntries(draft: GlossaryDraft, outcomes: readonly EntriesOutc
       const base = { sourceLang: d.sourceLang, targetLang: d.targetLang, origin: d.origin };
       if (d.fromSource === true) {
         const entries = shared?.dictionaries?.[derived++];
-        return { ...base, entries: entries ?? new Map<string, string>(), ...(entries === undefined || shared?.file === undefined ? {} : { entriesFile: shared.file }) };
+        return { ...base, entries: entries ?? new Map<string, string>(), ...(entries === undefined || shared?.file === undefined ? {} : { entriesFile: shared.file, shared: true as const }) };
       }
       if (d.entriesFile === undefined || d.entriesFileAt === undefined) return { ...base, entries: d.entries ?? new Map<string, string>() };
       const outcome = outcomes[next++] as EntriesOutcome;

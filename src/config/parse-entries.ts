@@ -369,7 +369,7 @@ function headerRows(source: string, target: string): string[][] {
   ];
 }
 
-function isHeaderRow(record: readonly string[], source: string, target: string): boolean {
+export function isHeaderRow(record: readonly string[], source: string, target: string): boolean {
   const fields = record.map((field) => field.trim().toLowerCase());
   return headerRows(source, target).some((row) => row.length === fields.length && row.every((word, i) => word === fields[i]));
 }

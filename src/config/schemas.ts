@@ -54,6 +54,18 @@ export const dictionarySchema = z.strictObject({
   ...fileOptions,
 });
 
+const testTerm = z.string().min(1).meta({ pattern: NOT_BLANK });
+
+export const glossaryTestSchema = z.strictObject({
+  source_lang: glossaryLanguage,
+  target_lang: z.string().meta({
+    description: 'Glossary language code of the dictionary to test, or a variant it applies to (en-gb, en-us, pt-br, pt-pt, zh-hans)',
+  }),
+  text: z.string().min(1).meta({ description: 'Text translated with the glossary (costs its characters of the account quota)', pattern: NOT_BLANK }),
+  expect: z.array(testTerm).default([]).meta({ description: 'Terms that must appear in the translation (ignoring case; an inflected form that contains the term counts)' }),
+  forbid: z.array(testTerm).default([]).meta({ description: 'Terms that must not appear in the translation (ignoring case)' }),
+});
+
 export const glossarySchema = z.strictObject({
   kind: z.literal('glossary'),
   name: z.string().min(1).meta({ description: 'Identity on the service (at most 1024 UTF-8 bytes)', pattern: NOT_BLANK }),
@@ -82,6 +94,7 @@ export const glossarySchema = z.strictObject({
     }),
   ...fileOptions,
   dictionaries: z.array(dictionarySchema).optional(),
+  tests: z.array(glossaryTestSchema).default([]).meta({ description: 'Smoke tests run by `termsync verify` through the translation endpoint' }),
 });
 
 export const instructionSchema = z.strictObject({
@@ -131,6 +144,12 @@ export const rateLimitSchema = z.strictObject({
   concurrency: z.int().min(1).default(DEFAULTS.concurrency),
 });
 
+export const verifySchema = z.strictObject({
+  max_characters: z.int().min(0).default(DEFAULTS.verifyMaxCharacters).meta({ description: 'Characters one verify run may send to one target; a run that would send more sends nothing' }),
+  sample: z.int().min(0).default(DEFAULTS.verifySample).meta({ description: 'Entries per dictionary translated alone by verify (0: only the declared tests)' }),
+  seed: z.int().default(DEFAULTS.verifySeed).meta({ description: 'Seed of the sample: the same seed and entries give the same sample' }),
+});
+
 export const configSchema = z.strictObject({
   version: z.literal(1),
   resources: z.array(z.string().min(1)).min(1).default(['glossaries']),
@@ -139,6 +158,7 @@ export const configSchema = z.strictObject({
   guards: guardsSchema.default({ max_deletes: 10, max_removed_entries_percent: 50, allow_empty: false }),
   rate_limit: rateLimitSchema.default({ requests_per_second: DEFAULTS.requestsPerSecond, concurrency: DEFAULTS.concurrency }),
   schedule: z.string().min(1).optional().meta({ description: 'Cron expression of the daemon full reconcile' }),
+  verify: verifySchema.default({ max_characters: DEFAULTS.verifyMaxCharacters, sample: DEFAULTS.verifySample, seed: DEFAULTS.verifySeed }),
   targets: z.array(targetSchema).min(1),
 });
 

@@ -1,8 +1,9 @@
 import { isMap, isNode, isScalar } from 'yaml';
 import type { Diagnostic } from '../lib/diagnostics.js';
-import type { ConfiguredRules, DesiredInstruction, DesiredStyleRules, GlossaryApi, SourceRef } from '../model/desired.js';
+import type { ConfiguredRules, DesiredInstruction, DesiredStyleRules, GlossaryApi, GlossaryTest, SourceRef } from '../model/desired.js';
 import type { TermChoice } from '../model/entries.js';
 import { EntryCollector, MAX_PHRASE_BYTES } from './collect-entries.js';
+import { TARGET_VARIANTS } from '../lib/translation-targets.js';
 import { looksLikeSecret } from './detect-secrets.js';
 import { didYouMeanSuffix } from './did-you-mean.js';
 import { error, show, warning } from './diagnostic.js';
@@ -53,6 +54,7 @@ export interface GlossaryDraft {
   readonly renamedFrom?: string;
   readonly dictionaries: readonly DictionaryDraft[];
   readonly source?: GlossarySource;
+  readonly tests?: readonly GlossaryTest[];
   readonly origin: SourceRef;
 }
 
@@ -326,6 +328,7 @@ function validateGlossary(yaml: YamlFile): { resource?: GlossaryDraft; diagnosti
       diagnostics.push(error('glossary/duplicate-pair', `two dictionaries for the pair ${pair} (the other on line ${first}); a glossary has one dictionary per pair`, yaml.file, d.origin.line, d.origin.column));
     } else pairs.set(pair, d.origin.line);
   }
+  const tests = validateTests(yaml, input.tests, [...dictionaries, ...derived], diagnostics);
   const resource: GlossaryDraft = {
     kind: 'glossary',
     name: input.name,
@@ -334,9 +337,70 @@ function validateGlossary(yaml: YamlFile): { resource?: GlossaryDraft; diagnosti
     ...(input.renamed_from === undefined ? {} : { renamedFrom: input.renamed_from }),
     dictionaries: [...dictionaries, ...derived],
     ...(source === undefined ? {} : { source: source.source }),
+    ...(tests.length === 0 ? {} : { tests }),
     origin: ref(yaml, []),
   };
   return { resource, diagnostics };
+}
+
+function testTarget(raw: string, at: SourceRef, diagnostics: Diagnostic[]): string {
+  const code = raw.trim().toLowerCase();
+  if (Object.hasOwn(TARGET_VARIANTS, code)) return code;
+  const base = code.split(/[-_]/)[0] ?? '';
+  if (base !== code && GLOSSARY_LANGUAGES.includes(base as (typeof GLOSSARY_LANGUAGES)[number])) {
+    diagnostics.push(
+      error(
+        'test/target-variant',
+        `no glossary dictionary applies to ${show(raw)} in translations; use the base code ${show(base)} or one of the variants ${Object.keys(TARGET_VARIANTS).join(', ')}`,
+        at.file,
+        at.line,
+        at.column,
+      ),
+    );
+    return base;
+  }
+  return checkLang(raw, 'glossary', at, diagnostics);
+}
+
+/** The `tests:` of a glossary: languages, a dictionary of the glossary for each, something to check. */
+function validateTests(yaml: YamlFile, input: GlossaryInput['tests'], dictionaries: readonly DictionaryDraft[], diagnostics: Diagnostic[]): GlossaryTest[] {
+  const pairs = new Set(dictionaries.map((d) => `${d.sourceLang}-${d.targetLang}`));
+  const pairList = dictionaries.map((d) => `${d.sourceLang} → ${d.targetLang}`).join(', ');
+  return input.map((test, i): GlossaryTest => {
+    const at = (field?: string): SourceRef => ref(yaml, field === undefined ? ['tests', i] : ['tests', i, field]);
+    const sourceLang = checkLang(test.source_lang, 'glossary', at('source_lang'), diagnostics);
+    const targetLang = testTarget(test.target_lang, at('target_lang'), diagnostics);
+    const base = TARGET_VARIANTS[targetLang] ?? targetLang;
+    if (!pairs.has(`${sourceLang}-${base}`) && dictionaries.length > 0) {
+      const where = at('target_lang');
+      diagnostics.push(
+        error('test/no-dictionary', `the glossary has no dictionary ${sourceLang} → ${base}, so this test cannot use it (its dictionaries: ${pairList})`, where.file, where.line, where.column),
+      );
+    }
+    if (test.text.trim() === '') {
+      const where = at('text');
+      diagnostics.push(error('test/blank-text', 'the test `text` is only whitespace: there is nothing to translate', where.file, where.line, where.column));
+    }
+    const terms = (field: 'expect' | 'forbid'): void =>
+      test[field].forEach((term, k) => {
+        if (term.trim() !== '') return;
+        const where = ref(yaml, ['tests', i, field, k]);
+        diagnostics.push(error('test/blank-term', `\`${field}\` term ${k + 1} is only whitespace: it would be found in any translation`, where.file, where.line, where.column));
+      });
+    terms('expect');
+    terms('forbid');
+    if (test.expect.length === 0 && test.forbid.length === 0) {
+      const where = at();
+      diagnostics.push(error('test/nothing-to-check', 'the test has neither `expect` nor `forbid` terms: it cannot fail', where.file, where.line, where.column));
+    }
+    const expected = new Set(test.expect.map((t) => t.trim().toLowerCase()));
+    test.forbid.forEach((term, k) => {
+      if (!expected.has(term.trim().toLowerCase())) return;
+      const where = ref(yaml, ['tests', i, 'forbid', k]);
+      diagnostics.push(error('test/expect-and-forbid', `${show(term)} is both expected and forbidden: the test can never pass`, where.file, where.line, where.column));
+    });
+    return { sourceLang, targetLang, text: test.text, expect: test.expect, forbid: test.forbid, origin: at() };
+  });
 }
 
 /** The schema reports a list too long at the list; the user needs the first item over the limit. */

@@ -22,6 +22,10 @@ export interface DaemonMetrics {
   setRepositoryValid(valid: boolean): void;
   setReady(ready: boolean): void;
   recordGitPull(ok: boolean): void;
+  /** A verify run of a target: its result, the characters it sent, and the target's checks by result as last verified. */
+  recordVerify(target: string, result: string, characters: number, counts: { readonly pass: number; readonly fail: number }): void;
+  /** A drift pull (`--on-drift pull`): `written`, `in_sync` or `failed`. */
+  recordDriftPull(target: string, result: 'written' | 'in_sync' | 'failed'): void;
 }
 
 export function createDaemonMetrics(options: { readonly defaultMetrics?: boolean } = {}): DaemonMetrics {
@@ -79,6 +83,25 @@ export function createDaemonMetrics(options: { readonly defaultMetrics?: boolean
   const valid = new Gauge({ name: 'termsync_repository_valid', help: '1 when the repository has no errors', registers });
   const ready = new Gauge({ name: 'termsync_ready', help: '1 when /readyz answers 200', registers });
   const gitPulls = new Counter({ name: 'termsync_git_pulls_total', help: 'git fetch + fast-forward attempts by result', labelNames: ['result'], registers });
+  const verifyTests = new Gauge({
+    name: 'termsync_verify_tests',
+    help: 'Glossary tests and sampled entries of the target by result (pass, fail), each glossary as last verified',
+    labelNames: ['target', 'result'],
+    registers,
+  });
+  const verifyRuns = new Counter({
+    name: 'termsync_verify_runs_total',
+    help: 'Verify runs after a reconcile by result (passed, failed, over_cap: nothing sent, or why no check was reached)',
+    labelNames: ['target', 'result'],
+    registers,
+  });
+  const verifyCharacters = new Counter({ name: 'termsync_verify_characters_total', help: 'Characters sent to the translation endpoint by verify (they count against the account quota)', labelNames: ['target'], registers });
+  const driftPulls = new Counter({
+    name: 'termsync_drift_pulls_total',
+    help: 'Drift pulls (--on-drift pull) by result: written (files adopted the service edits), in_sync, failed',
+    labelNames: ['target', 'result'],
+    registers,
+  });
 
   const client: ClientMetricsHooks = {
     onRequest: (method, route, status, ms) => {
@@ -116,5 +139,12 @@ export function createDaemonMetrics(options: { readonly defaultMetrics?: boolean
     setRepositoryValid: (v) => valid.set(v ? 1 : 0),
     setReady: (r) => ready.set(r ? 1 : 0),
     recordGitPull: (ok) => gitPulls.inc({ result: ok ? 'ok' : 'failed' }),
+    recordVerify: (target, result, characters, counts) => {
+      verifyRuns.inc({ target, result });
+      if (characters > 0) verifyCharacters.inc({ target }, characters);
+      verifyTests.set({ target, result: 'pass' }, counts.pass);
+      verifyTests.set({ target, result: 'fail' }, counts.fail);
+    },
+    recordDriftPull: (target, result) => driftPulls.inc({ target, result }),
   };
 }

@@ -1,6 +1,6 @@
 import type { Diagnostic } from '../lib/diagnostics.js';
 import type { PlanSummary } from '../model/plan.js';
-import type { RunOutcome, TargetOutcome } from '../reconcile/index.js';
+import type { RunOutcome, TargetOutcome, VerifyOutcome } from '../reconcile/index.js';
 import type { RunResult, Trigger } from './daemon-metrics.js';
 
 /** One target of a run, as `/status` shows it: no entries, no key, no path outside the repository. */
@@ -42,7 +42,73 @@ export interface DiagnosticLocation {
   readonly column: number;
 }
 
+/** One glossary test or sampled entry as `/status` shows it: where it is and how it ended, never its terms. */
+export interface CheckReport {
+  readonly glossary: string;
+  readonly kind: 'test' | 'sample';
+  /** Tests: their position in the glossary's `tests:` and where they are declared. */
+  readonly index?: number;
+  readonly file?: string;
+  readonly line?: number;
+  readonly sourceLang: string;
+  readonly targetLang: string;
+  readonly result: 'pass' | 'fail';
+  /** How many expected terms were missing and forbidden terms present. */
+  readonly missing: number;
+  readonly forbidden: number;
+  /** The check could not be sent (its glossary or dictionary is not on the service). */
+  readonly notSent?: boolean;
+}
+
+/** The last verification of a target's glossaries (each glossary as it was last verified). */
+export interface VerifyReport {
+  readonly at: string;
+  /** How the last verify run ended: passed, failed, over_cap (nothing sent), or why it reached no check. */
+  readonly result: string;
+  readonly characters?: number;
+  readonly maxCharacters?: number;
+  /** Glossaries the last run verified. */
+  readonly glossaries: readonly string[];
+}
+
+/** What the last drift pull (`--on-drift pull`) did: counts and files, never terms. */
+export interface DriftReport {
+  readonly at: string;
+  readonly target: string;
+  readonly result: 'written' | 'in_sync' | 'failed';
+  readonly files?: readonly string[];
+  readonly glossaries?: number;
+  readonly termChanges?: number;
+  readonly styleRules?: number;
+  /** With --git-pull: the branch the drift was pushed to. */
+  readonly branch?: string;
+  readonly error?: string;
+}
+
 const KEEP_RUNS = 20;
+
+/** The checks of a verify outcome as `/status` shows them. */
+export function checkReports(outcome: VerifyOutcome): CheckReport[] {
+  if (outcome.kind !== 'verified') return [];
+  return outcome.results.map((r) => ({
+    glossary: r.check.glossary,
+    kind: r.check.kind,
+    ...(r.check.index === undefined ? {} : { index: r.check.index }),
+    ...(r.check.origin === undefined ? {} : { file: r.check.origin.file, line: r.check.origin.line }),
+    sourceLang: r.check.sourceLang,
+    targetLang: r.check.targetLang,
+    result: r.status,
+    missing: r.missing.length,
+    forbidden: r.forbidden.length,
+    ...(r.problem === undefined ? {} : { notSent: true }),
+  }));
+}
+
+/** How a verify run ended, as one word. */
+export function verifyResultOf(outcome: VerifyOutcome): string {
+  if (outcome.kind === 'verified') return outcome.results.every((r) => r.status === 'pass') ? 'passed' : 'failed';
+  return outcome.kind;
+}
 
 function describeTarget(outcome: TargetOutcome): TargetReport {
   const plan = 'plan' in outcome ? outcome.plan : undefined;
@@ -79,6 +145,9 @@ export class DaemonStatus {
   git: GitReport | undefined;
   schedule: string | undefined;
   nextRetryAt: string | undefined;
+  /** Per target: the last verify run, and the checks of each glossary as last verified. */
+  readonly verify = new Map<string, { last: VerifyReport; checks: Map<string, CheckReport[]> }>();
+  drift: DriftReport | undefined;
 
   constructor(now: number) {
     this.startedAt = new Date(now).toISOString();
@@ -116,6 +185,32 @@ export class DaemonStatus {
     return report;
   }
 
+  /**
+   * Records a verify run: the checks of the glossaries it verified replace theirs; glossaries the
+   * repository no longer declares (`declared`) are forgotten.
+   */
+  recordVerify(outcome: VerifyOutcome, at: number, glossaries: readonly string[], declared: ReadonlySet<string>): void {
+    const entry = this.verify.get(outcome.target) ?? { last: { at: '', result: '', glossaries: [] }, checks: new Map<string, CheckReport[]>() };
+    entry.last = {
+      at: new Date(at).toISOString(),
+      result: verifyResultOf(outcome),
+      ...(outcome.kind === 'verified' || outcome.kind === 'over_cap' ? { characters: outcome.budget.characters, maxCharacters: outcome.budget.maxCharacters } : {}),
+      glossaries: [...glossaries].sort(),
+    };
+    if (outcome.kind === 'verified' || outcome.kind === 'no_checks') {
+      for (const name of glossaries) entry.checks.delete(name);
+      for (const check of checkReports(outcome)) entry.checks.set(check.glossary, [...(entry.checks.get(check.glossary) ?? []), check]);
+    }
+    for (const name of [...entry.checks.keys()]) if (!declared.has(name)) entry.checks.delete(name);
+    this.verify.set(outcome.target, entry);
+  }
+
+  /** Passing and failing checks of a target, as last verified. */
+  verifyCounts(target: string): { pass: number; fail: number } {
+    const all = [...(this.verify.get(target)?.checks.values() ?? [])].flat();
+    return { pass: all.filter((c) => c.result === 'pass').length, fail: all.filter((c) => c.result === 'fail').length };
+  }
+
   /** Ready: the repository is valid and the last reconcile succeeded, or one is running. */
   readiness(): { ready: boolean; reason: string } {
     if (this.repository === undefined) return { ready: false, reason: 'the repository has not been read yet' };
@@ -139,6 +234,10 @@ export class DaemonStatus {
       git: this.git ?? null,
       lastError: this.lastError ?? null,
       ids: Object.fromEntries(this.ids),
+      verify: Object.fromEntries(
+        [...this.verify].map(([target, v]) => [target, { ...v.last, ...this.verifyCounts(target), checks: [...v.checks.values()].flat() }]),
+      ),
+      drift: this.drift ?? null,
       runs: this.runs,
     };
   }

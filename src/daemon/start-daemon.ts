@@ -6,10 +6,14 @@ import { systemClock } from '../lib/clock.js';
 import type { Diagnostic } from '../lib/diagnostics.js';
 import { isTermsyncError } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
-import type { DesiredState } from '../model/desired.js';
-import { isSuccess, loadDesired, reconcileDesired, type Env, type RunOutcome, type TargetOutcome } from '../reconcile/index.js';
+import type { DesiredState, TargetConfig } from '../model/desired.js';
+import { resourcesForFiles } from '../config/index.js';
+import { hasDrift } from '../model/drift.js';
+import { isSuccess, loadDesired, pullTarget, reconcileDesired, selectTargets, verifyTarget, type Env, type RunOutcome, type TargetOutcome } from '../reconcile/index.js';
+import { renderDriftText } from '../report/index.js';
+import { pushDriftBranch, recordOverlay, restoreOverlay, setOverlayAside, type Overlay } from './drift-branch.js';
 import { createDaemonMetrics, type DaemonMetrics, type Trigger } from './daemon-metrics.js';
-import { DaemonStatus, runResultOf } from './daemon-status.js';
+import { DaemonStatus, runResultOf, verifyResultOf } from './daemon-status.js';
 import { changedBetween, headOf, pullRepository } from './git-pull.js';
 import { serveEndpoints, type Endpoints } from './serve-endpoints.js';
 import { watchFiles, type FileWatcher } from './watch-files.js';
@@ -27,8 +31,15 @@ export interface DaemonOptions {
   readonly listen?: { readonly host: string; readonly port: number };
   /** Fetch and fast-forward every this many ms, and before each scheduled run. */
   readonly gitPullMs?: number;
-  /** `report`: plan only, never write (drift shows on /status and in metrics). Default `apply`. */
-  readonly onDrift?: 'apply' | 'report';
+  /**
+   * What a full reconcile (start-up, schedule, reload, retry) does with differences: `apply` them
+   * (default), only `report` them (plan, never write), or `pull` them into the repository's files
+   * (then apply what is left: resources missing on the service). With `gitPullMs`, pulled files are
+   * committed to a branch `termsync/drift-<date>` and pushed, never to the branch the daemon reads.
+   */
+  readonly onDrift?: 'apply' | 'report' | 'pull';
+  /** Run the glossary tests of the glossaries a reconcile changed (default true). */
+  readonly verify?: boolean;
   /** Overrides the config's `schedule` (cron, 5 or 6 fields). */
   readonly schedule?: string;
   readonly debounceMs?: number;
@@ -93,6 +104,10 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   let cron: { readonly expression: string; readonly task: ScheduledTask } | undefined;
   let pulling = false;
   let lastDiagnostics = '';
+  /** Files a drift pull wrote that the branch the daemon reads does not hold yet (with --git-pull). */
+  const overlay: Overlay = new Map();
+  /** The tree of the last drift branch pushed: the same drift found again is not pushed twice. */
+  let pushedTree: string | undefined;
   /** Where the root resolved at the last run, and its git HEAD when the root is a link (git-sync). */
   let root: { real: string; head?: string } | undefined;
 
@@ -222,7 +237,15 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       if (options.gitPullMs !== undefined && (job.trigger === 'startup' || job.trigger === 'schedule' || job.trigger === 'git')) {
         pulling = true;
         try {
-          const pulled = await pullRepository(options.dir, { env: options.env, signal: hard.signal });
+          const gitOptions = { env: options.env, signal: hard.signal };
+          let pulled: Awaited<ReturnType<typeof pullRepository>>;
+          // Files a drift pull wrote would stop a fast-forward: set aside, and put back unless the pull changed them.
+          if (overlay.size > 0) await setOverlayAside(options.dir, overlay, gitOptions);
+          try {
+            pulled = await pullRepository(options.dir, gitOptions);
+          } finally {
+            if (overlay.size > 0) await restoreOverlay(options.dir, overlay, gitOptions);
+          }
           metrics.recordGitPull(true);
           status.git = { ok: true, at: new Date(clock.now()).toISOString(), head: pulled.after };
           if (pulled.files.length > 0) log.info({ from: pulled.before.slice(0, 12), to: pulled.after.slice(0, 12), files: pulled.files.length }, 'pulled new commits');
@@ -256,10 +279,16 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         log.error({ trigger: job.trigger, errors: status.repository?.errors }, 'the repository has errors: nothing was sent; waiting for the next change');
         return;
       }
+      let desired = loaded.desired;
+      let diagnostics = loaded.diagnostics;
+      if (options.onDrift === 'pull' && full && (await pullDrift(desired))) {
+        const again = await loadDesired(options.dir, options.configPath);
+        if (again.desired !== undefined) ({ desired, diagnostics } = { desired: again.desired, diagnostics: again.diagnostics });
+      }
       const refresh = full || files.length === 0 ? { kind: 'all' as const } : { kind: 'changed' as const, files };
       const run = await reconcileDesired(
-        loaded.desired,
-        loaded.diagnostics,
+        desired,
+        diagnostics,
         { mode: options.onDrift === 'report' ? 'plan' : 'apply', refresh, lock: true, ...(options.target === undefined ? {} : { target: options.target }) },
         { env: options.env, signal: hard.signal, stop: drain.signal, logger: log, metrics: metrics.client, clock },
         {
@@ -270,9 +299,100 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         },
       );
       finish(job.trigger, startedAt, run, refresh.kind === 'changed' ? files.length : undefined);
+      if (options.verify !== false && run.kind === 'done') await verifyChanged(desired, run.targets, full ? [] : files);
     } finally {
       status.running = undefined;
     }
+  };
+
+  const serviceContext = { env: options.env, signal: hard.signal, stop: drain.signal, logger: log, metrics: metrics.client, clock };
+
+  /**
+   * The glossary tests of what a reconcile changed: the glossaries it wrote, and those whose files a
+   * file-triggered run saw change (edited tests). Reported on /status and in metrics, never as terms.
+   */
+  const verifyChanged = async (desired: DesiredState, outcomes: readonly TargetOutcome[], files: readonly string[]): Promise<void> => {
+    const touched = files.length === 0 ? [] : resourcesForFiles(desired, files).filter((r) => r.kind === 'glossary').map((r) => r.name);
+    const declared = new Set(desired.glossaries.map((g) => g.name));
+    for (const outcome of outcomes) {
+      if ((outcome.kind !== 'changed' && outcome.kind !== 'converged') || drain.signal.aborted) continue;
+      const names = new Set(touched);
+      for (const change of outcome.plan.changes) if (change.address.kind === 'glossary' && change.action !== 'delete' && declared.has(change.address.name)) names.add(change.address.name);
+      const target = desired.config.targets.find((t) => t.name === outcome.target);
+      if (names.size === 0 || target === undefined) continue;
+      const verified = await verifyTarget({ desired, target, glossaries: names }, serviceContext);
+      if (verified.kind === 'no_checks') continue;
+      status.recordVerify(verified, clock.now(), [...names], declared);
+      const result = verifyResultOf(verified);
+      metrics.recordVerify(outcome.target, result, verified.kind === 'verified' ? verified.budget.characters : 0, status.verifyCounts(outcome.target));
+      const counts = verified.kind === 'verified' ? { passed: verified.results.filter((r) => r.status === 'pass').length, failed: verified.results.filter((r) => r.status === 'fail').length } : {};
+      const fields = { target: outcome.target, verify: result, glossaries: names.size, ...counts, ...(verified.kind === 'verified' || verified.kind === 'over_cap' ? { characters: verified.budget.characters } : {}) };
+      if (result === 'passed') log.info(fields, 'verify passed');
+      else log.warn(fields, verified.kind === 'over_cap' ? 'verify not run: over verify.max_characters' : `verify ${result}`);
+    }
+  };
+
+  /**
+   * `--on-drift pull` on a full run: the service's edits of declared resources are written into the
+   * repository's files before the apply (which then has only what pull leaves: resources missing on
+   * the service, prune). With --git-pull they go to a drift branch too. True when files changed.
+   */
+  const pullDrift = async (desired: DesiredState): Promise<boolean> => {
+    let targets: TargetConfig[];
+    try {
+      targets = selectTargets(desired, options.target);
+    } catch {
+      return false;
+    }
+    const [target] = targets;
+    const at = new Date(clock.now()).toISOString();
+    if (target === undefined || targets.length !== 1) {
+      status.drift = { at, target: '', result: 'failed', error: 'pull adopts the state of one target: start the daemon with --target' };
+      log.error({ targets: targets.length }, 'on-drift pull needs one target (--target); drift is applied over instead');
+      return false;
+    }
+    const outcome = await pullTarget({ desired, target }, serviceContext);
+    if (outcome.kind !== 'pulled') {
+      const error = 'error' in outcome && outcome.error !== undefined ? outcome.error.message : outcome.kind;
+      status.drift = { at, target: target.name, result: 'failed', error };
+      metrics.recordDriftPull(target.name, 'failed');
+      log.warn({ target: target.name, err: error }, 'drift pull failed');
+      return false;
+    }
+    const { drift } = outcome;
+    if (outcome.written.length === 0) {
+      metrics.recordDriftPull(target.name, 'in_sync');
+      if (!hasDrift(drift)) status.drift = { at, target: target.name, result: 'in_sync' };
+      return false;
+    }
+    const counts = {
+      glossaries: drift.glossaries.length,
+      termChanges: drift.glossaries.reduce((n, g) => n + g.dictionaries.reduce((m, d) => m + d.entryChanges.length, 0), 0),
+      styleRules: drift.styleRules.length,
+    };
+    metrics.recordDriftPull(target.name, 'written');
+    log.info({ target: target.name, files: outcome.written.length, ...counts }, 'drift pulled: the service edits were written into the repository');
+    let branch: string | undefined;
+    let error: string | undefined;
+    if (options.gitPullMs !== undefined) {
+      const gitOptions = { env: options.env, signal: hard.signal };
+      try {
+        await recordOverlay(options.dir, outcome.written, gitOptions, overlay);
+        const message = `termsync: adopt edits made on the service (target ${target.name})\n\n${renderDriftText(drift)}`;
+        const pushed = await pushDriftBranch(options.dir, [...overlay.keys()], message, new Date(clock.now()), { ...gitOptions, ...(pushedTree === undefined ? {} : { skipTree: pushedTree }) });
+        if (pushed !== undefined) {
+          pushedTree = pushed.tree;
+          branch = pushed.branch;
+          log.info({ branch: pushed.branch, remote: pushed.remote, commit: pushed.commit.slice(0, 12) }, 'drift pushed to a branch for review');
+        }
+      } catch (caught) {
+        if (!isTermsyncError(caught)) throw caught;
+        error = caught.message;
+        log.warn({ err: caught.message }, 'the drift branch could not be pushed; the files keep the service edits');
+      }
+    }
+    status.drift = { at, target: target.name, result: 'written', files: outcome.written, ...counts, ...(branch === undefined ? {} : { branch }), ...(error === undefined ? {} : { error }) };
+    return true;
   };
 
   const finish = (trigger: Trigger, startedAt: number, run: RunOutcome, files?: number): void => {

@@ -74,32 +74,66 @@ export function improveText(text: string, targetLanguage: string): string {
   return out;
 }
 
-const MAX_SPAN_TOKENS = 8;
+/** The longest source phrase applied, in words: a glossary holds terms, not sentences. */
+const MAX_SPAN_WORDS = 8;
 
-/** Applies a dictionary: longest run of words that is a source phrase is replaced by its target. */
+/**
+ * Words (letters, marks and digits), runs of whitespace, and every other character on its own: a
+ * source phrase matches whole words only ("cart" in "cart." and "(cart)", never in "carts").
+ */
+const TOKEN = /[\p{L}\p{M}\p{N}]+|\s+|[^\p{L}\p{M}\p{N}\s]/gu;
+const SPACE = /^\s+$/u;
+const WORD = /^[\p{L}\p{M}\p{N}]/u;
+
+/** A phrase as the matcher compares it: its tokens, whitespace runs as one space. */
+function phraseKey(tokens: readonly string[]): string {
+  return tokens.map((t) => (SPACE.test(t) ? ' ' : t)).join('');
+}
+
+/**
+ * Applies a dictionary: at each word or sign, the longest run of tokens (up to MAX_SPAN_WORDS words)
+ * that is a source phrase is replaced by its target. Case is compared exactly: the spec says
+ * nothing about the case of source phrases (only language codes are case-insensitive), so an entry
+ * `Shopping Cart` does not match "shopping cart", as a terminologist's tests should find out.
+ */
 export function applyGlossary(text: string, entries: ReadonlyMap<string, string> | undefined): string {
   if (entries === undefined || entries.size === 0) return text;
-  const tokens = text.split(/(\s+)/);
+  const sources = new Map<string, string>();
+  let longest = 0;
+  for (const [source, target] of entries) {
+    const tokens = source.match(TOKEN) ?? [];
+    const key = phraseKey(tokens);
+    if (key.trim() === '' || sources.has(key)) continue;
+    sources.set(key, target);
+    longest = Math.max(longest, tokens.length);
+  }
+  const tokens = text.match(TOKEN) ?? [];
   const out: string[] = [];
   let i = 0;
   while (i < tokens.length) {
-    let replaced = false;
-    // Words sit at even indexes, whitespace at odd ones.
-    if (i % 2 === 0) {
-      for (let span = Math.min(MAX_SPAN_TOKENS * 2 - 1, tokens.length - i); span >= 1; span -= 2) {
-        const phrase = tokens.slice(i, i + span).join('');
-        const target = entries.get(phrase);
-        if (target !== undefined && phrase !== '') {
-          out.push(target);
-          i += span;
-          replaced = true;
-          break;
+    const first = tokens[i] ?? '';
+    let matched = 0;
+    let target: string | undefined;
+    if (!SPACE.test(first)) {
+      let words = 0;
+      for (let end = i + 1; end <= Math.min(tokens.length, i + longest); end++) {
+        const last = tokens[end - 1] ?? '';
+        if (WORD.test(last)) words++;
+        if (words > MAX_SPAN_WORDS) break;
+        if (SPACE.test(last)) continue;
+        const found = sources.get(phraseKey(tokens.slice(i, end)));
+        if (found !== undefined) {
+          matched = end - i;
+          target = found;
         }
       }
     }
-    if (!replaced) {
-      out.push(tokens[i] ?? '');
+    if (target === undefined) {
+      out.push(first);
       i += 1;
+    } else {
+      out.push(target);
+      i += matched;
     }
   }
   return out.join('');

@@ -18,6 +18,12 @@ export const DEFAULTS = {
   keepAliveTimeoutMs: 10_000,
   /** The daemon's HTTP endpoints (`/healthz`, `/readyz`, `/metrics`, `/status`). */
   listen: '127.0.0.1:9464',
+  /** `verify.max_characters`: characters one verify run may send to one target. */
+  verifyMaxCharacters: 5_000,
+  /** `verify.sample`: entries per dictionary checked alone (0: only the declared tests). */
+  verifySample: 0,
+  /** `verify.seed`: the sample's seed. */
+  verifySeed: 1,
 } as const;
 
 /** Environment variable: how many attempts a request gets before it counts as failed (retries + 1). */

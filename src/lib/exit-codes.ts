@@ -8,6 +8,8 @@ export const ExitCode = {
   staleOrLocked: 5,
   applyIncomplete: 6,
   authOrDestination: 7,
+  /** `verify` (or `apply --verify`): a glossary test or sampled entry failed. */
+  verifyFailed: 8,
   /** A run stopped by SIGINT/SIGTERM (128 + SIGINT, as shells report it); the daemon exits 0 instead. */
   interrupted: 130,
 } as const;

@@ -15,6 +15,23 @@ export interface DesiredDictionary extends LanguagePair {
   readonly origin: SourceRef;
   /** The entries file, when entries are not inline (repository-relative). */
   readonly entriesFile?: string;
+  /** The entries come from the glossary-level `entries_file`, which feeds several dictionaries. */
+  readonly shared?: true;
+}
+
+/**
+ * A smoke test of a glossary (`tests:` in its resource file): `text` translated with the glossary
+ * must contain every `expect` term and no `forbid` term.
+ */
+export interface GlossaryTest {
+  /** Glossary language codes; `targetLang` may be a variant the base dictionary applies to (`en-gb`). */
+  readonly sourceLang: string;
+  readonly targetLang: string;
+  readonly text: string;
+  readonly expect: readonly string[];
+  readonly forbid: readonly string[];
+  /** The `tests[i]` item in the resource file. */
+  readonly origin: SourceRef;
 }
 
 export interface DesiredGlossary {
@@ -24,6 +41,8 @@ export interface DesiredGlossary {
   readonly preventDestroy: boolean;
   readonly renamedFrom?: string;
   readonly dictionaries: readonly DesiredDictionary[];
+  /** Smoke tests run by `verify` (not synchronised: the service has no such thing). */
+  readonly tests?: readonly GlossaryTest[];
   readonly origin: SourceRef;
 }
 
@@ -73,7 +92,19 @@ export interface ProjectConfig {
   readonly rateLimit: { readonly requestsPerSecond: number; readonly concurrency: number };
   /** Cron expression for the daemon's full reconcile. */
   readonly schedule?: string;
+  /** `verify:` settings; absent: the defaults (`lib/defaults.ts`). */
+  readonly verify?: VerifySettings;
   readonly targets: readonly TargetConfig[];
+}
+
+/** How `verify` spends the account's character quota. */
+export interface VerifySettings {
+  /** Characters one run may send to one target; a run that would send more sends nothing. */
+  readonly maxCharacters: number;
+  /** Entries per dictionary checked alone (`--sample`); 0: only the declared tests. */
+  readonly sample: number;
+  /** Seed of the sample's choice: the same seed and entries give the same sample. */
+  readonly seed: number;
 }
 
 export interface DesiredState {

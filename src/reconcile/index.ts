@@ -11,3 +11,5 @@ export {
   type ReconcileRequest,
   type RefreshRequest,
 } from './run-reconcile.js';
+export { verifyPassed, verifyTarget, type VerifyObserver, type VerifyOutcome, type VerifyRequest } from './verify-target.js';
+export { pullTarget, type PullOutcome, type PullRequest } from './pull-target.js';

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { exitCodeOf, runExitCode } from '../../src/cli/exit-code-of.js';
+import { exitCodeOf, runExitCode, verifyExitCode } from '../../src/cli/exit-code-of.js';
 import { TermsyncError } from '../../src/lib/errors.js';
 import type { ApplyResult } from '../../src/model/apply-result.js';
 import type { Plan } from '../../src/model/plan.js';
-import type { TargetOutcome } from '../../src/reconcile/index.js';
+import type { TargetOutcome, VerifyOutcome } from '../../src/reconcile/index.js';
+import type { CheckResult } from '../../src/model/verify.js';
 
 const plan = { operations: [], guards: [] } as unknown as Plan;
 const result = { applied: 0, failed: 1, skipped: 0 } as unknown as ApplyResult;
@@ -39,5 +40,21 @@ describe('exitCodeOf: the one table from outcomes to exit codes (the contract)',
     expect(runExitCode({ kind: 'invalid', diagnostics: [] })).toBe(3);
     expect(runExitCode({ kind: 'rejected', error, diagnostics: [] })).toBe(3);
     expect(runExitCode({ kind: 'locked', error, diagnostics: [] })).toBe(5);
+  });
+});
+
+describe('verifyExitCode: a verify run of one target', () => {
+  const budget = { checks: 1, characters: 10, maxCharacters: 5000 };
+  const pass = { status: 'pass', missing: [], forbidden: [] } as unknown as CheckResult;
+  const fail = { status: 'fail', missing: ['x'], forbidden: [] } as unknown as CheckResult;
+  it.each<[VerifyOutcome, number]>([
+    [{ kind: 'no_checks', target }, 0],
+    [{ kind: 'verified', target, budget, results: [pass, pass] }, 0],
+    [{ kind: 'verified', target, budget, results: [pass, fail] }, 8],
+    [{ kind: 'over_cap', target, budget }, 4],
+    [{ kind: 'refused', target, error }, 7],
+    [{ kind: 'interrupted', target }, 130],
+  ])('%o → %i', (outcome, code) => {
+    expect(verifyExitCode(outcome)).toBe(code);
   });
 });

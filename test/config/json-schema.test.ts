@@ -45,6 +45,9 @@ describe('committed JSON Schemas', () => {
       '.custom_instructions[items].prompt',
       '.name',
       '.name',
+      '.tests[items].expect[items]',
+      '.tests[items].forbid[items]',
+      '.tests[items].text',
     ]);
     // The loader refuses each of them when blank (a located error, whatever its rule id).
     const dir = await mkdtemp(path.join(tmpdir(), 'termsync-schema-'));
@@ -60,6 +63,9 @@ describe('committed JSON Schemas', () => {
         `kind: style_rules\nname: S\nlanguage: de\nconfigured_rules:\n  ${blank}: {apostrophe: use_curly_apostrophes}\n`,
         `kind: style_rules\nname: S\nlanguage: de\nconfigured_rules:\n  punctuation: {${blank}: use_curly_apostrophes}\n`,
         `kind: style_rules\nname: S\nlanguage: de\nconfigured_rules:\n  punctuation: {apostrophe: ${blank}}\n`,
+        ...['text: ${blank}, expect: [b]', 'text: t, expect: [${blank}]', 'text: t, forbid: [${blank}]'].map(
+          (test) => `kind: glossary\nname: G\ndictionaries:\n  - {source_lang: en, target_lang: de, entries: {a: b}}\ntests:\n  - {source_lang: en, target_lang: de, ${test.replace('${blank}', blank)}}\n`,
+        ),
       ];
       for (const text of cases) {
         await writeFile(path.join(dir, 'glossaries', 'x.yaml'), text);

@@ -101,6 +101,7 @@ describe('loadRepository', () => {
       prune: 'off',
       guards: { maxDeletes: 10, maxRemovedEntriesPercent: 50, allowEmpty: false },
       rateLimit: { requestsPerSecond: 5, concurrency: 4 },
+      verify: { maxCharacters: 5000, sample: 0, seed: 1 },
       targets: [{ name: 'default', baseUrlEnv: 'TERMSYNC_BASE_URL', apiKeyEnv: 'TERMSYNC_API_KEY' }],
     });
     expect(desired?.glossaries[0]?.dictionaries[0]?.sourceLang).toBe('en');

@@ -48,6 +48,13 @@ const CASES: readonly Expected[] = [
   ['lang-same-pair', 'lang/region-variant', 'glossaries/x.yaml', 5, 18],
   ['lang-not-lowercase', 'lang/not-lowercase', 'glossaries/x.yaml', 4, 18, 'warning'],
   ['glossary-duplicate-pair', 'lang/not-lowercase', 'glossaries/x.yaml', 8, 18, 'warning'],
+  // glossary tests (`tests:`, run by verify)
+  ['test-no-dictionary', 'test/no-dictionary', 'glossaries/x.yaml', 10, 18],
+  ['test-target-variant', 'test/target-variant', 'glossaries/x.yaml', 10, 18],
+  ['test-nothing-to-check', 'test/nothing-to-check', 'glossaries/x.yaml', 9, 5],
+  ['test-blank-text', 'test/blank-text', 'glossaries/x.yaml', 11, 11],
+  ['test-blank-term', 'test/blank-term', 'glossaries/x.yaml', 12, 21],
+  ['test-expect-and-forbid', 'test/expect-and-forbid', 'glossaries/x.yaml', 13, 14],
   // style rules
   ['style-language', 'style/language', 'glossaries/s.yaml', 3, 11],
   ['style-name-too-long', 'style/name-too-long', 'glossaries/s.yaml', 2, 7],
@@ -122,6 +129,7 @@ const CASES: readonly Expected[] = [
   ['config-resource-folder-missing', 'config/resource-folder-missing', 'termsync.yaml', 2, 12, 'warning'],
   ['config-resource-folder-outside', 'config/resource-folder-outside', 'termsync.yaml', 2, 12],
   ['config-unknown-field', 'schema/unknown-field', 'termsync.yaml', 3, 3],
+  ['config-verify-invalid', 'schema/invalid-value', 'termsync.yaml', 7, 19],
 ];
 
 describe('validation rules (one fixture repository per rule)', () => {

@@ -31,4 +31,33 @@ describe('the example repository', () => {
       await world.close();
     }
   }, 60_000);
+
+  it('proves its glossaries work: apply --verify passes, and a wrong term fails with the text, the translation and the missing term', async () => {
+    const world = await createWorld([join(PROJECT_ROOT, 'config'), join(PROJECT_ROOT, 'glossaries')]);
+    try {
+      const apply = await world.cli(['apply', '--verify']);
+      expect(apply.stderr).toBe('');
+      expect(apply.code).toBe(0);
+      expect(apply.stdout).toMatch(/Verify target "default": 4 translations, \d+ characters to send \(limit 5000 per run, verify.max_characters\)\./);
+      expect(apply.stdout).toContain('PASS  Northwind Checkout and payments · test 1 · en → de  (glossaries/checkout-payments.yaml:11)');
+      expect(apply.stdout).toContain('Verify passed: 4 passed, 0 failed');
+
+      // A terminologist types the wrong German term for "down jacket".
+      const csv = await world.read('glossaries/entries/product-catalogue.en-de.csv');
+      await world.write('glossaries/entries/product-catalogue.en-de.csv', csv.replace('down jacket,Daunenjacke', 'down jacket,Daunenmantel'));
+      const wrong = await world.cli(['apply', '--verify']);
+      expect(wrong.code).toBe(8);
+      expect(wrong.stdout).toContain('Apply complete: 1 applied, 0 failed, 0 skipped.');
+      const report = wrong.stdout.slice(wrong.stdout.indexOf('FAIL'));
+      expect(report.split('\n').slice(0, 4)).toEqual([
+        'FAIL  Northwind Product catalogue · test 1 · en → de  (glossaries/product-catalogue.yaml:8)',
+        '        text:        A waterproof, breathable down jacket lined with merino wool.',
+        '        translation: A wasserdicht und atmungsaktiv Daunenmantel lined with Merinowolle.',
+        '        missing:     "Daunenjacke" is expected in the translation but not there',
+      ]);
+      expect(wrong.stdout).toContain('Verify failed: 3 passed, 1 failed');
+    } finally {
+      await world.close();
+    }
+  }, 60_000);
 });

@@ -169,6 +169,28 @@ describe('/v2/translate with a glossary', () => {
     expect(variant.json.translations[0].text).toBe('checkout desk');
   });
 
+  it('matches whole words next to punctuation, with the case as written, and terms of up to 8 words', async () => {
+    const emu = await start();
+    const g = await createV3(emu, 'P', [
+      {
+        source_lang: 'en',
+        target_lang: 'de',
+        entries: 'shopping cart\tWarenkorb\ncart\tWagen\nGift Card\tGeschenkkarte\ne-mail\tE-Mail\none two three four five six seven eight\tacht\none two three four five six seven eight nine\tneun',
+      },
+    ]);
+    const id = g.json.glossary_id as string;
+    const translate = async (text: string): Promise<string> =>
+      (await call(emu, 'POST', '/v2/translate', { json: { text: [text], source_lang: 'en', target_lang: 'de', glossary_id: id } })).json.translations[0].text as string;
+    expect(await translate('Add it to your shopping cart.')).toBe('Add it to your Warenkorb.');
+    expect(await translate('(cart), "cart"; carts and cartwheels')).toBe('(Wagen), "Wagen"; carts and cartwheels');
+    expect(await translate('your shopping  cart')).toBe('your Warenkorb');
+    expect(await translate('Send an e-mail')).toBe('Send an E-Mail');
+    // The spec says nothing about the case of source phrases: they match as written.
+    expect(await translate('Buy a gift card or a Gift Card')).toBe('Buy a gift card or a Geschenkkarte');
+    expect(await translate('one two three four five six seven eight')).toBe('acht');
+    expect(await translate('one two three four five six seven eight nine')).toBe('acht nine');
+  });
+
   it('only en-US/en-GB, pt-PT/pt-BR and zh-Hans use the base dictionary; zh-Hant and es-419 have none', async () => {
     const emu = await start();
     const g = await createV3(emu, 'V', [

@@ -3,9 +3,11 @@ import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { InputError, isTermsyncError } from '../../lib/errors.js';
 import type { Plan } from '../../model/plan.js';
-import { reconcile, resultOf, type TargetOutcome } from '../../reconcile/index.js';
+import { isSuccess, reconcile, resultOf, type TargetOutcome } from '../../reconcile/index.js';
 import { guardLines, parsePlanJson, renderPlanText } from '../../report/index.js';
 import { addCommonOptions } from '../common-options.js';
+import { runVerifyTargets, type VerifyOptions } from '../print-verify.js';
+import { addVerifyOptions } from './verify.js';
 import { runExitCode } from '../exit-code-of.js';
 import type { CliIo, CommandContext, CommonOptions } from '../io.js';
 import {
@@ -19,9 +21,10 @@ import {
   withNewline,
 } from '../print-outcome.js';
 
-interface ApplyOptions extends CommonOptions {
+interface ApplyOptions extends CommonOptions, VerifyOptions {
   readonly format: 'text' | 'json';
   readonly idsOut?: string;
+  readonly verify?: boolean;
 }
 
 async function readSavedPlan(path: string): Promise<Plan> {
@@ -89,11 +92,20 @@ async function runApply(ctx: CommandContext, file: string | undefined, options: 
   if (problem !== undefined) io.stderr(problem);
   const result = run.kind === 'done' && run.targets[0] !== undefined ? resultOf(run.targets[0]) : undefined;
   if (options.idsOut !== undefined && result !== undefined) await writeFile(resolve(io.cwd, options.idsOut), `${JSON.stringify(result.ids, null, 2)}\n`);
-  return runExitCode(run);
+  const code = runExitCode(run);
+  if (options.verify !== true || run.kind !== 'done') return code;
+  if (!run.targets.every(isSuccess)) {
+    io.stderr('Verify skipped: the apply did not succeed on every target.\n');
+    return code;
+  }
+  const names = new Set(run.targets.map((t) => t.target));
+  const targets = run.desired.config.targets.filter((t) => names.has(t.name));
+  return Math.max(code, await runVerifyTargets(io, logger, run.desired, targets, options));
 }
 
 export function registerApply(program: Command, ctx: CommandContext): Command {
-  return addCommonOptions(program.command('apply').description('make the service equal to the repository (or apply a saved plan exactly)'))
+  return addVerifyOptions(addCommonOptions(program.command('apply').description('make the service equal to the repository (or apply a saved plan exactly)')))
+    .option('--verify', 'after a successful apply, run `verify` (exit 8 when a glossary test fails)')
     .argument('[file]', 'a plan saved by `plan --out`: applied exactly, or refused if the service changed since')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .option('--ids-out <file>', 'write the ids of the managed resources as JSON {glossaries: {name: id}, style_rules: {name: id}}')

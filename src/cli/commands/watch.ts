@@ -16,7 +16,8 @@ interface WatchOptions extends CommonOptions {
   readonly listen: string;
   readonly gitPull?: string;
   readonly schedule?: string;
-  readonly onDrift: 'apply' | 'report';
+  readonly onDrift: 'apply' | 'report' | 'pull';
+  readonly verify: boolean;
   readonly logFormat: 'json' | 'pretty';
   readonly emulator: 'auto' | 'never';
   readonly poll?: boolean;
@@ -78,6 +79,7 @@ async function runWatch(ctx: CommandContext, options: WatchOptions): Promise<voi
       logger,
       listen,
       onDrift: options.onDrift,
+      verify: options.verify,
       ...(gitPullMs === undefined ? {} : { gitPullMs }),
       ...(options.schedule === undefined ? {} : { schedule: options.schedule }),
       ...(options.poll === true ? { usePolling: true } : {}),
@@ -107,7 +109,15 @@ export function registerWatch(program: Command, ctx: CommandContext): Command {
     .option('--listen <host:port>', 'where the endpoints listen (0.0.0.0:9464 in a container)', DEFAULTS.listen)
     .option('--git-pull <interval>', 'fetch and fast-forward the checkout every interval (30s, 5m, 1h) and before each scheduled run')
     .option('--schedule <cron>', "full reconcile schedule, overriding the config's `schedule` (5 or 6 cron fields)")
-    .addOption(new Option('--on-drift <action>', 'what a run does with differences: apply them, or only report them').choices(['apply', 'report']).default('apply'))
+    .addOption(
+      new Option(
+        '--on-drift <action>',
+        'what a full reconcile does with differences: apply them, only report them, or pull the service edits into the files (with --git-pull: pushed to a branch termsync/drift-<date>)',
+      )
+        .choices(['apply', 'report', 'pull'])
+        .default('apply'),
+    )
+    .option('--no-verify', "do not run the glossaries' tests after a reconcile that changed them")
     .addOption(new Option('--log-format <format>', 'JSON lines for machines, or pretty for people').choices(['json', 'pretty']).default('json'))
     .addOption(
       new Option('--emulator <when>', 'auto: with no service URL and key set, run the built-in emulator in this process').choices(['auto', 'never']).default('never'),

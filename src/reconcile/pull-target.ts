@@ -1,0 +1,138 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { acquireLock, type HeldLock } from '../apply/lock.js';
+import { isTermsyncError, type TermsyncError } from '../lib/errors.js';
+import { declaredV2Names, fetchLive } from '../live/fetch-live.js';
+import type { DesiredState, TargetConfig } from '../model/desired.js';
+import { hasDrift, type Drift, type DriftNote } from '../model/drift.js';
+import type { LiveState } from '../model/live.js';
+import { createDrift, dictionariesToPull, ENTRIES_WRITERS, planFileEdits, rewriteResourceYaml, type EntriesWriter, type FileEdit } from '../pull/index.js';
+import type { ServiceContext } from './open-client.js';
+import type { TargetFailure } from './outcome.js';
+import { withTargetClient } from './reconcile-target.js';
+import { loadDesired } from './run-reconcile.js';
+
+/** What `pull` did for one target: values, no exit codes. */
+export type PullOutcome =
+  /** `--check`: the drift, nothing written. */
+  | { readonly kind: 'checked'; readonly target: string; readonly drift: Drift }
+  /**
+   * The files were rewritten (`written`, repository-relative; empty when nothing differed).
+   * `notes`: differences left alone, and why. `remaining`: resources a plan would still change
+   * (empty unless pull could not express something).
+   */
+  | {
+      readonly kind: 'pulled';
+      readonly target: string;
+      readonly drift: Drift;
+      readonly written: readonly string[];
+      readonly notes: readonly DriftNote[];
+      readonly remaining: readonly string[];
+    }
+  /** Another run holds the repository's lock: nothing was written. */
+  | { readonly kind: 'locked'; readonly target: string; readonly error: TermsyncError }
+  | TargetFailure;
+
+export interface PullRequest {
+  readonly desired: DesiredState;
+  readonly target: TargetConfig;
+  /** Only report the drift. */
+  readonly check?: boolean;
+  /** Default: TSV and CSV. */
+  readonly writers?: readonly EntriesWriter[];
+  /** Hold the repository's lock while writing (default true; the daemon holds its own run). */
+  readonly lock?: boolean;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && Buffer.compare(a, b) === 0;
+}
+
+/** The new content of each file an edit touches; files that would not change are left out. */
+async function newContents(root: string, edits: readonly FileEdit[]): Promise<{ file: string; bytes: Uint8Array }[]> {
+  const out: { file: string; bytes: Uint8Array }[] = [];
+  for (const edit of edits) {
+    const absolute = path.join(root, edit.file);
+    if (edit.kind === 'new_entries') {
+      out.push({ file: edit.file, bytes: await edit.writer.create(edit.dictionaries) });
+      continue;
+    }
+    const old = await readFile(absolute);
+    const bytes = edit.kind === 'entries' ? await edit.writer.rewrite(old, edit.dictionaries) : Buffer.from(rewriteResourceYaml(old.toString('utf8'), edit.edit), 'utf8');
+    if (!sameBytes(old, bytes)) out.push({ file: edit.file, bytes });
+  }
+  return out;
+}
+
+/**
+ * Writes every file or none: each new content goes to a temporary file beside its target first,
+ * and only when all are written are they renamed into place (a rename replaces a file atomically).
+ */
+async function writeAll(root: string, contents: readonly { file: string; bytes: Uint8Array }[]): Promise<void> {
+  const suffix = `.termsync-pull-${randomBytes(4).toString('hex')}`;
+  const written: string[] = [];
+  try {
+    for (const { file, bytes } of contents) {
+      const temporary = path.join(root, file + suffix);
+      await writeFile(temporary, bytes, { flag: 'wx' });
+      written.push(temporary);
+    }
+  } catch (error) {
+    await Promise.all(written.map((t) => unlink(t).catch(() => undefined)));
+    throw error;
+  }
+  for (const { file } of contents) await rename(path.join(root, file + suffix), path.join(root, file));
+}
+
+function remainingOf(drift: Drift): string[] {
+  return [...drift.glossaries.map((g) => `glossary "${g.declared.name}"`), ...drift.styleRules.map((s) => `style rule list "${s.declared.name}"`)];
+}
+
+/**
+ * Adopts what changed on the service: reads every dictionary of the declared glossaries and every
+ * style rule list, and rewrites the repository's files so the next plan shows no changes (pure
+ * edits from `pull/`, written all at once). Resources only on the service are left to `import`.
+ * The written repository is read again and compared with the same live state, so a difference pull
+ * could not express is reported, never hidden.
+ */
+export async function pullTarget(request: PullRequest, ctx: ServiceContext): Promise<PullOutcome> {
+  const { desired, target } = request;
+  const stop = ctx.stop ?? ctx.signal;
+  if (stop.aborted) return { kind: 'interrupted', target: target.name };
+  const read = await withTargetClient(ctx, desired, target, async (client): Promise<{ live: LiveState }> => ({
+    live: await fetchLive(client, (glossaries) => dictionariesToPull(desired, glossaries), declaredV2Names(desired)),
+  }));
+  if ('kind' in read) return read;
+  const { live } = read;
+  const drift = createDrift(target.name, desired, live);
+  if (request.check === true) return { kind: 'checked', target: target.name, drift };
+  const { edits, notes } = planFileEdits(drift, (file) => existsSync(path.join(desired.root, file)), request.writers ?? ENTRIES_WRITERS);
+  // Nothing to write: in sync, or every difference is one pull leaves alone (each has its note).
+  if (!hasDrift(drift) || edits.length === 0) return { kind: 'pulled', target: target.name, drift, written: [], notes, remaining: [] };
+
+  let lock: HeldLock | undefined;
+  if (request.lock ?? true) {
+    try {
+      lock = await acquireLock(desired.root);
+    } catch (error) {
+      if (isTermsyncError(error) && error.code === 'locked') return { kind: 'locked', target: target.name, error };
+      throw error;
+    }
+  }
+  let written: string[];
+  try {
+    const contents = await newContents(desired.root, edits);
+    await writeAll(desired.root, contents);
+    written = contents.map((c) => c.file);
+  } finally {
+    await lock?.release();
+  }
+  const reread = await loadDesired(desired.root, path.join(desired.root, desired.configFile));
+  const remaining =
+    reread.desired === undefined
+      ? [`the repository has errors after pull (${reread.diagnostics.filter((d) => d.severity === 'error').length}): run validate`]
+      : remainingOf(createDrift(target.name, reread.desired, live));
+  return { kind: 'pulled', target: target.name, drift, written, notes, remaining };
+}

@@ -1,0 +1,185 @@
+import { execFileSync } from 'node:child_process';
+import { appendFile, cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createDaemonMetrics } from '../../src/daemon/daemon-metrics.js';
+import { startDaemon, type Daemon, type DaemonOptions } from '../../src/daemon/start-daemon.js';
+import { startEmulator } from '../../src/emulator/index.js';
+import { silentLogger } from '../../src/lib/logger.js';
+import { PROJECT_ROOT, type Emulator } from '../e2e/harness.js';
+
+const KEY = 'daemon-verify-key-29c4';
+let dir: string;
+let emulator: Emulator;
+let daemon: Daemon | undefined;
+
+async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+async function nextRun(d: Daemon, count: number): Promise<NonNullable<Daemon['status']['runs'][number]>> {
+  return until('a reconcile run', () => (d.status.runs.length > count && d.status.running === undefined ? d.status.runs[0] : undefined));
+}
+
+async function start(repo: string, options: Partial<DaemonOptions> = {}): Promise<Daemon> {
+  daemon = await startDaemon({
+    dir: repo,
+    env: { TERMSYNC_BASE_URL: emulator.url, TERMSYNC_API_KEY: KEY },
+    logger: silentLogger,
+    listen: { host: '127.0.0.1', port: 0 },
+    debounceMs: 100,
+    stopGraceMs: 5000,
+    retryBaseMs: 200,
+    metrics: createDaemonMetrics({ defaultMetrics: false }),
+    ...options,
+  });
+  return daemon;
+}
+
+async function get(d: Daemon, path: string): Promise<string> {
+  return (await fetch(`${d.url ?? ''}${path}`)).text();
+}
+
+function translateRequests(mark: number): number {
+  return emulator
+    .requests()
+    .slice(mark)
+    .filter((r) => r.path === '/v2/translate').length;
+}
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'termsync-daemon-vp-'));
+  await cp(join(PROJECT_ROOT, 'config'), join(dir, 'repo', 'config'), { recursive: true });
+  await cp(join(PROJECT_ROOT, 'glossaries'), join(dir, 'repo', 'glossaries'), { recursive: true });
+  const config = await readFile(join(dir, 'repo', 'config/termsync.yaml'), 'utf8');
+  await writeFile(join(dir, 'repo', 'config/termsync.yaml'), config.replace('requests_per_second: 5', 'requests_per_second: 200'));
+  emulator = await startEmulator({ port: 0, keys: [KEY] });
+});
+
+afterEach(async () => {
+  await daemon?.stop();
+  daemon = undefined;
+  await emulator.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('termsync watch: verify after a reconcile that changed something', () => {
+  it('runs the tests of the glossaries a run changed, and shows the results on /status and as metrics without any term', async () => {
+    const repo = join(dir, 'repo');
+    const d = await start(repo);
+    await nextRun(d, 0);
+    // The start-up run created every glossary: the tests of the two that declare some ran.
+    const last = d.status.verify.get('default')?.last;
+    expect(last?.result).toBe('passed');
+    expect(last?.glossaries).toEqual(expect.arrayContaining(['Northwind Checkout and payments', 'Northwind Product catalogue', 'Northwind Storefront UI']));
+    expect(await get(d, '/metrics')).toMatch(/termsync_verify_tests\{target="default",result="pass"\} 4/);
+
+    // An edit of a glossary without tests sends no translation.
+    let mark = emulator.requests().length;
+    await appendFile(join(repo, 'glossaries/entries/storefront-ui.en-de.tsv'), 'loyalty points\tTreuepunkte\n');
+    await nextRun(d, 1);
+    expect(translateRequests(mark)).toBe(0);
+
+    // A wrong term in a tested glossary: applied, then its tests fail.
+    mark = emulator.requests().length;
+    const csv = join(repo, 'glossaries/entries/product-catalogue.en-de.csv');
+    await writeFile(csv, (await readFile(csv, 'utf8')).replace('down jacket,Daunenjacke', 'down jacket,Daunenmantel'));
+    const run = await nextRun(d, 2);
+    expect(run).toMatchObject({ trigger: 'files', result: 'changed' });
+    // One request per language pair of its tests (en → de, en → it).
+    expect(translateRequests(mark)).toBe(2);
+    const metrics = await get(d, '/metrics');
+    expect(metrics).toMatch(/termsync_verify_tests\{target="default",result="pass"\} 3/);
+    expect(metrics).toMatch(/termsync_verify_tests\{target="default",result="fail"\} 1/);
+    expect(metrics).toMatch(/termsync_verify_runs_total\{target="default",result="failed"\} 1/);
+    expect(metrics).toMatch(/termsync_verify_characters_total\{target="default"\} \d+/);
+    const status = JSON.parse(await get(d, '/status')) as { verify: Record<string, { result: string; pass: number; fail: number; checks: unknown[] }> };
+    expect(status.verify['default']).toMatchObject({ result: 'failed', pass: 3, fail: 1, glossaries: ['Northwind Product catalogue'] });
+    expect(status.verify['default']?.checks).toContainEqual({
+      glossary: 'Northwind Product catalogue',
+      kind: 'test',
+      index: 1,
+      file: 'glossaries/product-catalogue.yaml',
+      line: 8,
+      sourceLang: 'en',
+      targetLang: 'de',
+      result: 'fail',
+      missing: 1,
+      forbidden: 0,
+    });
+    const text = await get(d, '/status');
+    for (const term of ['Daunenjacke', 'Daunenmantel', 'merino wool', 'Treuepunkte']) expect(text).not.toContain(term);
+  }, 60_000);
+});
+
+describe('termsync watch --on-drift pull --git-pull', () => {
+  const git = (cwd: string, ...args: string[]): string =>
+    execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' } });
+
+  it('writes a service edit into the files, pushes it to a drift branch of a local bare remote, never to the branch it reads, and does not overwrite it', async () => {
+    const remote = join(dir, 'remote.git');
+    const work = join(dir, 'repo');
+    const clone = join(dir, 'clone');
+    git(dir, 'init', '--quiet', '--bare', '-b', 'main', remote);
+    git(work, 'init', '--quiet', '-b', 'main');
+    git(work, 'add', '.');
+    git(work, 'commit', '--quiet', '-m', 'terms');
+    git(work, 'remote', 'add', 'origin', remote);
+    git(work, 'push', '--quiet', 'origin', 'main');
+    git(dir, 'clone', '--quiet', '-b', 'main', remote, clone);
+    const mainBefore = git(remote, 'rev-parse', 'main').trim();
+
+    const d = await start(clone, { onDrift: 'pull', gitPullMs: 3_600_000, schedule: '* * * * * *', verify: false });
+    await nextRun(d, 0);
+    const id = d.status.ids.get('default')?.glossaries['Northwind Storefront UI'] ?? '';
+    expect(id).not.toBe('');
+    // A terminologist changes a term in the service's web editor.
+    const res = await fetch(`${emulator.url}/v3/glossaries/${id}`, {
+      method: 'PATCH',
+      headers: { authorization: `Service-Auth-Key ${KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ dictionaries: [{ source_lang: 'en', target_lang: 'de', entries: 'gift card\tGeschenkgutschein', entries_format: 'tsv' }] }),
+    });
+    expect(res.status).toBe(200);
+
+    const drift = await until('a drift branch', () => (d.status.drift?.branch === undefined ? undefined : d.status.drift));
+    expect(drift).toMatchObject({ target: 'default', result: 'written', files: ['glossaries/entries/storefront-ui.en-de.tsv'], glossaries: 1, termChanges: 1 });
+    expect(drift.branch).toMatch(/^termsync\/drift-\d{4}-\d{2}-\d{2}-\d{6}$/);
+    // The branch holds exactly the one changed line; the branch the daemon reads is untouched.
+    const branch = drift.branch ?? '';
+    expect(git(remote, 'diff', 'main', branch)).toContain('-gift card\tGeschenkkarte\n+gift card\tGeschenkgutschein\n');
+    expect(git(remote, 'diff', '--stat', 'main', branch).trim().split('\n')).toHaveLength(2);
+    expect(git(remote, 'log', '-1', '--format=%s', branch).trim()).toBe('termsync: adopt edits made on the service (target default)');
+    expect(git(remote, 'rev-parse', 'main').trim()).toBe(mainBefore);
+    expect(git(clone, 'rev-parse', 'HEAD').trim()).toBe(mainBefore);
+    expect(git(clone, 'symbolic-ref', '--short', 'HEAD').trim()).toBe('main');
+    expect(git(remote, 'for-each-ref', '--format=%(refname)', 'refs/heads/termsync/').trim().split('\n')).toHaveLength(1);
+
+    // Later scheduled runs keep the service's term (the files hold it) and push no second branch.
+    const runs = d.status.runs.length;
+    await until('two more scheduled runs', () => d.status.runs.length >= runs + 2 && d.status.running === undefined);
+    const entries = (await (
+      await fetch(`${emulator.url}/v3/glossaries/${id}/entries?source_lang=en&target_lang=de`, { headers: { authorization: `Service-Auth-Key ${KEY}` } })
+    ).json()) as { dictionaries: { entries: string }[] };
+    expect(entries.dictionaries[0]?.entries).toContain('gift card\tGeschenkgutschein');
+    expect(git(remote, 'for-each-ref', '--format=%(refname)', 'refs/heads/termsync/').trim().split('\n')).toHaveLength(1);
+    expect(await get(d, '/metrics')).toMatch(/termsync_drift_pulls_total\{target="default",result="written"\} 1/);
+
+    // The pull request is merged: the daemon's next git pull fast-forwards over its own local edit.
+    git(work, 'fetch', '--quiet', 'origin');
+    git(work, 'merge', '--quiet', '--ff-only', `origin/${branch}`);
+    git(work, 'push', '--quiet', 'origin', 'main');
+    const count = d.status.runs.length;
+    d.trigger('git');
+    await until('the merged drift pulled', () => (d.status.git?.head === git(work, 'rev-parse', 'HEAD').trim() && d.status.runs.length > count ? d.status.git : undefined));
+    expect(d.status.git?.ok).toBe(true);
+    expect(git(clone, 'status', '--porcelain')).toBe('');
+    expect(await readFile(join(clone, 'glossaries/entries/storefront-ui.en-de.tsv'), 'utf8')).toContain('gift card\tGeschenkgutschein\n');
+  }, 60_000);
+});
