@@ -43,6 +43,11 @@ describe('repository problems and targets', () => {
     // Each key is its own account on the emulator: both targets got the three resources.
     expect(world.writesSince(0)).toHaveLength(6);
     expect((await world.cli(['plan', '--detailed-exitcode'], eu)).code).toBe(0);
+    // As JSON, several targets are one document: an array with a result per target.
+    const json = await world.cli(['apply', '--format', 'json'], eu);
+    expect(json.code).toBe(0);
+    const results = JSON.parse(json.stdout) as unknown[];
+    expect(results).toHaveLength(2);
 
     const unknown = await world.cli(['plan', '--target', 'us']);
     expect(unknown.code).toBe(3);
