@@ -1,14 +1,15 @@
-import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { readChangedFiles } from '../../config/read-changed-files.js';
 import { InputError } from '../../lib/errors.js';
+import { ExitCode } from '../../lib/exit-codes.js';
 import type { Plan } from '../../model/plan.js';
 import { planOf, reconcile, type RefreshRequest } from '../../reconcile/index.js';
 import { renderPlanJson, renderPlanMarkdown, renderPlanText } from '../../report/index.js';
 import { addCommonOptions } from '../common-options.js';
 import { runExitCode } from '../exit-code-of.js';
 import type { CommandContext, CommonOptions } from '../io.js';
+import { checkOutputFile, shownPath, writeOutputFile } from '../output-files.js';
 import {
   configPathOf,
   createCliLogger,
@@ -53,6 +54,9 @@ async function runPlan(ctx: CommandContext, options: PlanOptions): Promise<numbe
   const logger = createCliLogger(io, options.logLevel);
   let multi = false;
   const refresh = await refreshRequest(ctx, options);
+  // Where the plan goes is checked before anything is sent.
+  const outPath = options.out === undefined ? undefined : resolve(io.cwd, options.out);
+  if (outPath !== undefined) await checkOutputFile(outPath, '--out', io.cwd);
   const run = await reconcile(
     {
       dir: repositoryDir(io, options),
@@ -83,8 +87,16 @@ async function runPlan(ctx: CommandContext, options: PlanOptions): Promise<numbe
   const problem = runProblem(run);
   if (problem !== undefined) io.stderr(problem);
   const plan = run.kind === 'done' && run.targets[0] !== undefined ? planOf(run.targets[0]) : undefined;
-  if (options.out !== undefined && plan !== undefined) await writeFile(resolve(io.cwd, options.out), withNewline(renderPlanJson(plan)));
-  return runExitCode(run, { detailedExitcode: options.detailedExitcode === true });
+  const code = runExitCode(run, { detailedExitcode: options.detailedExitcode === true });
+  if (outPath !== undefined && plan !== undefined) {
+    try {
+      await writeOutputFile(outPath, withNewline(renderPlanJson(plan)));
+    } catch (error) {
+      io.stderr(`Error: the plan could not be saved to ${shownPath(outPath, io.cwd)} (${(error as Error).message}); nothing was changed on the service\n`);
+      return Math.max(code, ExitCode.invalidInput);
+    }
+  }
+  return code;
 }
 
 export function registerPlan(program: Command, ctx: CommandContext): Command {
