@@ -127,10 +127,14 @@ const envName = z
   .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected the name of an environment variable')
   .meta({ description: 'Name of an environment variable' });
 
+/** The variables a target reads when it does not name its own (the README and `init` say so too). */
+export const DEFAULT_BASE_URL_ENV = 'TERMSYNC_BASE_URL';
+export const DEFAULT_API_KEY_ENV = 'TERMSYNC_API_KEY';
+
 export const targetSchema = z.strictObject({
   name: z.string().min(1),
-  base_url_env: envName,
-  api_key_env: envName,
+  base_url_env: envName.default(DEFAULT_BASE_URL_ENV),
+  api_key_env: envName.default(DEFAULT_API_KEY_ENV),
 });
 
 export const guardsSchema = z.strictObject({

@@ -114,7 +114,6 @@ const CASES: readonly Expected[] = [
   ['config-not-found', 'config/not-found', 'config/termsync.yaml', 1, 1],
   ['config-unknown-prune-mode', 'config/unknown-prune-mode', 'termsync.yaml', 2, 8],
   ['config-owned-names-missing', 'config/owned-names-missing', 'termsync.yaml', 2, 8],
-  ['config-missing-api-key-env', 'config/missing-api-key-env', 'termsync.yaml', 3, 5],
   ['config-api-key-in-repo', 'config/api-key-in-repo', 'termsync.yaml', 5, 18],
   ['config-api-key-in-repo', 'config/invalid-env-name', 'termsync.yaml', 5, 18],
   ['config-api-key-in-resource', 'config/api-key-in-repo', 'glossaries/x.yaml', 9, 15],
