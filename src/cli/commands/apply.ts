@@ -24,6 +24,7 @@ import {
   withNewline,
   type JsonParts,
 } from '../print-outcome.js';
+import { withHelpFooter } from '../help-text.js';
 
 interface ApplyOptions extends CommonOptions, VerifyOptions {
   readonly format: 'text' | 'json';
@@ -137,7 +138,7 @@ async function runApply(ctx: CommandContext, file: string | undefined, options: 
 }
 
 export function registerApply(program: Command, ctx: CommandContext): Command {
-  return addVerifyOptions(addCommonOptions(program.command('apply').description('make the service equal to the repository (or apply a saved plan exactly)')))
+  return addVerifyOptions(addCommonOptions(withHelpFooter(program.command('apply'), { service: true, exits: [0, 3, 4, 5, 6, 7, [8, 'with --verify: a glossary test or sampled entry failed'], 130] }).description('make the service equal to the repository (or apply a saved plan exactly)')))
     .option('--verify', 'after a successful apply, run `verify` (exit 8 when a glossary test fails)')
     .argument('[file]', 'a plan saved by `plan --out`: applied exactly, or refused if the service changed since')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))

@@ -12,6 +12,7 @@ import { exitCodeOf } from '../exit-code-of.js';
 import type { CommandContext, CommonOptions } from '../io.js';
 import { checkOutputFolder } from '../output-files.js';
 import { configPathOf, createCliLogger, printDiagnostics, printTargetOutcome, repositoryDir, runProblem, serviceContext } from '../print-outcome.js';
+import { withHelpFooter } from '../help-text.js';
 
 interface ImportOptions extends CommonOptions {
   readonly outDir?: string;
@@ -100,7 +101,7 @@ async function runImport(ctx: CommandContext, options: ImportOptions): Promise<n
 }
 
 export function registerImport(program: Command, ctx: CommandContext): Command {
-  return addCommonOptions(program.command('import').description('write resource and entry files for the live resources the repository does not declare yet'))
+  return addCommonOptions(withHelpFooter(program.command('import'), { service: true, exits: [0, 3, 7, 130] }).description('write resource and entry files for the live resources the repository does not declare yet'))
     .option('--out-dir <path>', 'folder for the new files, relative to the repository (default: the first `resources` folder)')
     .addOption(new Option('--format <format>', 'how entries are written: a TSV file per dictionary, or one TBX file or workbook per glossary').choices(['tsv', 'tbx', 'xlsx']).default('tsv'))
     .action(async (options: ImportOptions) => {

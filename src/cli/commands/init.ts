@@ -7,6 +7,7 @@ import { InputError } from '../../lib/errors.js';
 import { ExitCode } from '../../lib/exit-codes.js';
 import type { CommandContext } from '../io.js';
 import { shownPath } from '../output-files.js';
+import { withHelpFooter } from '../help-text.js';
 
 interface InitOptions {
   readonly dir: string;
@@ -163,8 +164,7 @@ async function runInit(ctx: CommandContext, options: InitOptions): Promise<numbe
 }
 
 export function registerInit(program: Command, ctx: CommandContext): Command {
-  return program
-    .command('init')
+  return withHelpFooter(program.command('init'), { service: false, exits: [0, [3, 'a file it would write exists, or the folder cannot be written: nothing was written']] })
     .description('start a terminology repository: a commented config, an example glossary, .gitignore lines')
     .option('--dir <path>', 'the folder to start the repository in (created if missing)', '.')
     .action(async (options: InitOptions) => {

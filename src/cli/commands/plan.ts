@@ -20,6 +20,7 @@ import {
   serviceContext,
   withNewline,
 } from '../print-outcome.js';
+import { withHelpFooter } from '../help-text.js';
 
 interface PlanOptions extends CommonOptions {
   readonly format: 'text' | 'markdown' | 'json';
@@ -100,7 +101,7 @@ async function runPlan(ctx: CommandContext, options: PlanOptions): Promise<numbe
 }
 
 export function registerPlan(program: Command, ctx: CommandContext): Command {
-  return addCommonOptions(program.command('plan').description('show what apply would change on the service, and why'))
+  return addCommonOptions(withHelpFooter(program.command('plan'), { service: true, env: [['GIT_*', "git's own variables (GIT_CONFIG_COUNT …) reach the git that --refresh changed runs"]], exits: [0, [2, 'with --detailed-exitcode: changes are present'], 3, 4, 7, 130] }).description('show what apply would change on the service, and why'))
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'markdown', 'json']).default('text'))
     .option('--out <file>', 'save the plan as JSON, for `apply FILE`')
     .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when there are none')
