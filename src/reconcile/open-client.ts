@@ -47,6 +47,7 @@ export function openClient(ctx: ServiceContext, desired: DesiredState, target: T
     baseUrl,
     apiKey,
     apiKeyEnv: target.apiKeyEnv,
+    baseUrlEnv: target.baseUrlEnv,
     requestsPerSecond: desired.config.rateLimit.requestsPerSecond,
     concurrency: desired.config.rateLimit.concurrency,
     logger: ctx.logger,
