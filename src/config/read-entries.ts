@@ -2,6 +2,7 @@ import type { Diagnostic } from '../lib/diagnostics.js';
 import type { LanguagePair } from '../model/entries.js';
 import type { SourceRef } from '../model/desired.js';
 import { ConceptCollector } from './collect-concepts.js';
+import { detectSecretsInText } from './detect-secrets.js';
 import { error } from './diagnostic.js';
 import { parseEntries, type EntriesFormat } from './parse-entries.js';
 import type { withCells as WithCells } from './read-workbook.js';
@@ -75,8 +76,11 @@ export async function readEntriesBatch(jobs: readonly EntriesJob[], dirCache?: M
  */
 export async function conceptsOutcome(bytes: Buffer, text: string | undefined, format: EntriesFileFormat, job: EntriesJob, file: string): Promise<EntriesOutcome> {
   let diagnostics: Diagnostic[] = [];
+  // A text file is scanned for credentials as a whole (every cell); of a TBX file or a workbook,
+  // every term the dictionaries would take is checked.
+  if (text !== undefined) diagnostics.push(...detectSecretsInText(text, file, 'a cell'));
   // Each reader (and its XML, zip or CSV library) is loaded only for a repository that has such a file.
-  const collector = new ConceptCollector(file, diagnostics, job.pairs, job.languages, format === 'xlsx' ? 'row' : 'line', format === 'tbx' ? 'concept' : 'row');
+  const collector = new ConceptCollector(file, diagnostics, job.pairs, job.languages, format === 'xlsx' ? 'row' : 'line', format === 'tbx' ? 'concept' : 'row', text === undefined);
   let ok: boolean;
   let sheet: string | undefined;
   let withCells: typeof WithCells | undefined;
@@ -113,6 +117,7 @@ export async function conceptsOutcome(bytes: Buffer, text: string | undefined, f
 /** Parses and checks the text of an entries file (pure): its outcome, `verbatim` included. */
 export function entriesOutcome(text: string, format: EntriesFormat, pair: LanguagePair, file: string, at: SourceRef): EntriesOutcome {
   const { entries, diagnostics } = parseEntries(text, format, pair, file);
+  diagnostics.push(...detectSecretsInText(text, file, 'a cell'));
   const empty = emptyDictionary(entries, diagnostics, at);
   if (empty !== undefined) diagnostics.push(empty);
   const verbatim = format === 'tsv' && diagnostics.length === 0;
