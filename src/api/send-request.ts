@@ -123,14 +123,19 @@ function codeOf(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-/** A transport error, explained. Errors of unknown kind pass unchanged. */
-function explain(error: unknown, progress: { received: number; declared: number | undefined }): unknown {
+/**
+ * A transport error, explained. Errors of unknown kind, and failures before any answer came (the
+ * code says it all: refused, reset), pass unchanged.
+ */
+function explain(error: unknown, progress: { answered: boolean; received: number; declared: number | undefined }): unknown {
   if (!(error instanceof Error)) return error;
   const code = codeOf(error);
   const got = progress.declared === undefined ? `${formatBytes(progress.received)} of the answer` : `${progress.received} of the ${progress.declared} bytes its Content-Length declares`;
   if (error.name === 'HTTPParserError') {
     return new TransportError(code ?? 'HTTP_PARSER', `the answer is not valid HTTP/1.1 (${clip(error.message)})`, error);
   }
+  if (code === 'UND_ERR_HEADERS_TIMEOUT') return new TransportError(code, `no answer within ${formatMs(DEFAULTS.headersTimeoutMs)}`, error);
+  if (!progress.answered) return error;
   switch (code) {
     case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
       return new TransportError(code, `the answer's length does not match its Content-Length (${got})`, error);
@@ -138,10 +143,6 @@ function explain(error: unknown, progress: { received: number; declared: number 
       return new TransportError(code, `the connection closed before the answer was complete (received ${got})`, error);
     case 'UND_ERR_BODY_TIMEOUT':
       return new TransportError(code, `the answer stalled: no data for ${formatMs(DEFAULTS.bodyTimeoutMs)} (received ${got})`, error);
-    case 'UND_ERR_HEADERS_TIMEOUT':
-      return new TransportError(code, `no answer within ${formatMs(DEFAULTS.headersTimeoutMs)}`, error);
-    case 'ECONNRESET':
-      return new TransportError(code, 'the connection was reset', error);
     default:
       return error;
   }
@@ -177,7 +178,7 @@ export async function sendRequest(
   }
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(new ExchangeDeadline(limits.deadlineMs)), limits.deadlineMs);
-  const progress = { received: 0, declared: undefined as number | undefined };
+  const progress = { answered: false, received: 0, declared: undefined as number | undefined };
   try {
     const res = await dispatcher.request({
       origin: base.origin,
@@ -187,6 +188,7 @@ export async function sendRequest(
       body: body ?? null,
       signal: signal === undefined ? deadline.signal : AbortSignal.any([signal, deadline.signal]),
     });
+    progress.answered = true;
     const status = res.statusCode;
     const retryAfter = header(res.headers, 'retry-after');
     const traceId = header(res.headers, 'x-trace-id');

@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import { createClient, readApiKey, readBaseUrl, type ClientMetricsHooks, type ServiceClient } from '../api/index.js';
+import { checkAllowedHost, createClient, readApiKey, readBaseUrl, type ClientMetricsHooks, type ServiceClient } from '../api/index.js';
 import type { Clock } from '../lib/clock.js';
 import { MAX_ATTEMPTS_ENV, MAX_RESPONSE_BYTES_ENV, OPERATION_DEADLINE_ENV, REQUEST_TIMEOUT_ENV } from '../lib/defaults.js';
 import { InputError } from '../lib/errors.js';
@@ -57,6 +57,8 @@ export function openClient(ctx: ServiceContext, desired: DesiredState, target: T
     ...(operationDeadlineMs === undefined ? {} : { deadlineMs: operationDeadlineMs }),
   };
   const baseUrl = readBaseUrl(ctx.env, target);
+  // Before the key is even read: with TERMSYNC_ALLOWED_HOSTS set, only those hosts may receive it.
+  checkAllowedHost(ctx.env, target, baseUrl);
   const apiKey = readApiKey(ctx.env, target);
   // Every request in flight and every paced wait listens on the one signal: that is no leak, so
   // Node's warning at 10 listeners is lifted to what the configured concurrency can reach.
@@ -65,6 +67,7 @@ export function openClient(ctx: ServiceContext, desired: DesiredState, target: T
     baseUrl,
     apiKey,
     apiKeyEnv: target.apiKeyEnv,
+    baseUrlEnv: target.baseUrlEnv,
     requestsPerSecond: desired.config.rateLimit.requestsPerSecond,
     concurrency: desired.config.rateLimit.concurrency,
     logger: ctx.logger,
