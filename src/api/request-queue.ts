@@ -8,8 +8,20 @@ import type { BaseUrl } from './check-base-url.js';
 import { ServiceAuthError, ServiceError, type ServiceFailure } from './errors.js';
 import { createFlowControl, type FlowControl, type SendTicket } from './flow-control.js';
 import { parseErrorBody } from './parse-responses.js';
-import { classifyStatus, describeNetworkError, fullJitterBackoff, parseRetryAfter } from './retry-policy.js';
-import { requestTarget, sendRequest, type HttpAnswer, type HttpRequest } from './send-request.js';
+import { classifyStatus, describeNetworkError, fullJitterBackoff, isNobodyThere, parseRetryAfter } from './retry-policy.js';
+import {
+  AnswerRejected,
+  clip,
+  ExchangeDeadline,
+  formatMs,
+  isHtml,
+  requestTarget,
+  sendRequest,
+  TransportError,
+  type ExchangeLimits,
+  type HttpAnswer,
+  type HttpRequest,
+} from './send-request.js';
 
 export interface RetryOptions {
   /** Transient failures (5xx, network) one operation may meet before it fails. Throttling answers do not count: the deadline bounds them. */
@@ -65,12 +77,16 @@ export interface RequestQueueOptions {
   readonly apiKey: string;
   /** Named in the 401 message (the variable, never the value). */
   readonly apiKeyEnv: string;
+  /** Named when nobody listens at the URL (the variable, never its value's secrets: URLs carry none). */
+  readonly baseUrlEnv?: string;
   readonly clock: Clock;
   readonly logger: Logger;
   readonly signal?: AbortSignal;
   readonly concurrency: number;
   readonly requestsPerSecond: number;
   readonly retry: RetryOptions;
+  /** Size and time limits of one exchange (defaults in `DEFAULTS`). */
+  readonly limits?: Partial<ExchangeLimits>;
   readonly metrics?: ClientMetricsHooks;
   readonly random?: () => number;
 }
@@ -85,6 +101,11 @@ export interface RequestQueue {
    */
   backOff(request: ApiCall, op: OperationBudget, reason: string): Promise<boolean>;
   onIdle(): Promise<void>;
+  /**
+   * The client is being closed: operations still waiting to retry (a sibling failed and ended the
+   * run) stop now instead of retrying against a closed connection pool.
+   */
+  close(): void;
 }
 
 const GATE_CLOSED = Symbol('gate closed');
@@ -103,10 +124,14 @@ function isGlossaryPath(path: string): boolean {
 }
 
 export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
-  const { clock, signal, metrics } = options;
+  const { clock, metrics } = options;
+  const closing = new AbortController();
+  const signal = options.signal === undefined ? closing.signal : AbortSignal.any([options.signal, closing.signal]);
   const random = options.random ?? Math.random;
   const maxAttempts = options.retry.maxAttempts ?? DEFAULTS.maxAttempts;
   const deadlineMs = options.retry.deadlineMs ?? DEFAULTS.operationDeadlineMs;
+  const requestDeadlineMs = options.limits?.deadlineMs ?? DEFAULTS.requestDeadlineMs;
+  const maxResponseBytes = options.limits?.maxResponseBytes ?? DEFAULTS.maxResponseBytes;
   // Redaction again on our child, in case the injected logger was built without it. We log no
   // headers at all; this guards against a future slip.
   const log = options.logger.child({ component: 'api' }, { redact: { paths: REDACT_PATHS, censor: '[redacted]' } });
@@ -126,6 +151,12 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
   metrics?.onRate?.(flow.currentRate());
   const slots = new PQueue({ concurrency: options.concurrency });
   const track = <T>(work: Promise<T>): Promise<T> => (isTrackingClock(clock) ? clock.track(work) : work);
+  const shownUrl = `${options.base.origin}${options.base.prefix}`;
+  // Until the service has answered once, nobody listening (refused, unknown host) most likely means
+  // a mistyped URL: a few quick attempts instead of the full budget. The first network failure is
+  // said at warn level (the CLI's default), so a run does not wait in silence.
+  let answered = false;
+  let networkFailureSaid = false;
 
   const failureOf = (request: ApiCall, op: OperationBudget, answer?: HttpAnswer): ServiceFailure => {
     const failure: { -readonly [K in keyof ServiceFailure]: ServiceFailure[K] } = {
@@ -139,13 +170,14 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
       if (body.message !== undefined) failure.serviceMessage = body.message;
       if (body.code !== undefined) failure.serviceCode = body.code;
       if (body.detail !== undefined) failure.detail = body.detail;
+      else if (body.message === undefined && isHtml(answer)) failure.detail = "an HTML page, not the service's answer: a proxy or gateway may have answered";
       if (answer.traceId !== undefined) failure.traceId = answer.traceId;
     }
     return failure;
   };
 
   const throwIfAborted = (request: ApiCall, op: OperationBudget): void => {
-    if (signal?.aborted) throw new ServiceError('aborted', failureOf(request, op), 'aborted before completion');
+    if (signal.aborted) throw new ServiceError('aborted', failureOf(request, op), 'aborted before completion');
   };
 
   /** Sleeps until `at` unless that is past the operation's deadline. */
@@ -168,7 +200,8 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
   };
 
   /** One send: wait for the gates outside any slot, then take a slot, pace, and send. */
-  const attempt = async (request: ApiCall, op: OperationBudget, glossary: boolean): Promise<{ answer: HttpAnswer; sent: SendTicket } | { network: unknown; sent: SendTicket }> => {
+  type Attempt = { answer: HttpAnswer; sent: SendTicket } | { network: unknown; sent: SendTicket; atOperationDeadline: boolean };
+  const attempt = async (request: ApiCall, op: OperationBudget, glossary: boolean): Promise<Attempt> => {
     for (;;) {
       throwIfAborted(request, op);
       // Waiting outside the slot: a glossary call cooling down must not hold a slot a style-rule call could use.
@@ -181,13 +214,17 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
         // The gate may have closed while we waited for our turn: requests already sent cannot be
         // recalled, but this one has not left yet.
         if (flow.openAt(glossary) > clock.now()) return GATE_CLOSED;
+        // The operation's deadline holds during the exchange too, not only between attempts.
+        const left = op.deadline - clock.now();
+        if (left <= 0) throw new ServiceError('deadline', failureOf(request, op), `gave up: the operation deadline (${formatMs(deadlineMs)}) has passed`);
+        const limits = { maxResponseBytes, deadlineMs: Math.min(requestDeadlineMs, left) };
         const sent = flow.markSent();
         op.attempts += 1;
         log.trace({ method: request.method, path: requestTarget(request), attempt: op.attempts }, 'sending');
         try {
-          return { answer: await track(sendRequest(options.dispatcher, options.base, options.apiKey, request, signal)), sent };
+          return { answer: await track(sendRequest(options.dispatcher, options.base, options.apiKey, request, signal, limits)), sent };
         } catch (error) {
-          return { network: error, sent };
+          return { network: error, sent, atOperationDeadline: left <= requestDeadlineMs };
         } finally {
           sent.done();
         }
@@ -210,9 +247,9 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
     else log.info(line);
   };
 
-  const retryAfterBackoff = async (request: ApiCall, op: OperationBudget, reason: string, retryAfterMs?: number): Promise<void> => {
+  const retryAfterBackoff = async (request: ApiCall, op: OperationBudget, reason: string, retryAfterMs?: number, limit = maxAttempts): Promise<void> => {
     op.failures += 1;
-    if (op.failures >= maxAttempts) return;
+    if (op.failures >= limit) return;
     metrics?.onRetry?.(request.method, request.route, reason, op.attempts);
     const wait = Math.max(retryAfterMs ?? 0, fullJitterBackoff(op.failures - 1, random));
     log.debug({ method: request.method, route: request.route, reason, waitMs: wait, attempt: op.attempts }, 'retrying after back-off');
@@ -227,21 +264,40 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
 
       if ('network' in result) {
         throwIfAborted(request, op);
-        const net = describeNetworkError(result.network);
+        const problem = result.network;
+        if (problem instanceof AnswerRejected) {
+          metrics?.onRequest?.(request.method, request.route, problem.status, ms);
+          const failure = { ...failureOf(request, op), status: problem.status, ...(problem.traceId === undefined ? {} : { traceId: problem.traceId }) };
+          throw new ServiceError(problem.code, failure, problem.message);
+        }
+        if (problem instanceof ExchangeDeadline && result.atOperationDeadline) {
+          metrics?.onRequest?.(request.method, request.route, 'network', ms);
+          throw new ServiceError('deadline', failureOf(request, op), `no complete answer before the operation deadline (${formatMs(deadlineMs)}) passed`, { cause: problem });
+        }
+        const net = describeNetworkError(problem);
         metrics?.onRequest?.(request.method, request.route, 'network', ms);
         log.debug({ method: request.method, route: request.route, error: net.code, attempt: op.attempts }, 'network failure');
         if (net.maybeSent) op.outcomeUnknown = true;
         if (!request.idempotent && net.maybeSent) return { kind: 'unknown_outcome' };
-        await retryAfterBackoff(request, op, `network:${net.code}`);
-        if (op.failures >= maxAttempts) {
-          throw new ServiceError(net.maybeSent ? 'network' : 'unreachable', failureOf(request, op), `network failure (${net.code}) after ${op.attempts} attempts`, {
-            cause: result.network,
-          });
+        const limit = !answered && isNobodyThere(result.network) ? Math.min(maxAttempts, DEFAULTS.firstContactAttempts) : maxAttempts;
+        const left = limit - op.failures - 1;
+        if (!networkFailureSaid && left > 0) {
+          networkFailureSaid = true;
+          log.warn({ method: request.method, route: request.route, error: net.code }, `cannot reach ${shownUrl} (${net.code}), retrying ${left} more time${left === 1 ? '' : 's'}…`);
+        }
+        await retryAfterBackoff(request, op, `network:${net.code}`, undefined, limit);
+        if (op.failures >= limit) {
+          const why = problem instanceof TransportError || problem instanceof ExchangeDeadline ? `: ${problem.message}` : '';
+          const summary = net.maybeSent
+            ? `network failure (${net.code}${why}) after ${op.attempts} attempts`
+            : `cannot reach ${shownUrl} (${net.code}) after ${op.attempts} attempts: check ${options.baseUrlEnv ?? 'the service URL'} and that the service is running`;
+          throw new ServiceError(net.maybeSent ? 'network' : 'unreachable', failureOf(request, op), summary, { cause: result.network });
         }
         continue;
       }
 
       const { answer, sent } = result;
+      answered = true;
       metrics?.onRequest?.(request.method, request.route, answer.status, ms);
       log.debug({ method: request.method, route: request.route, status: answer.status, ms, attempt: op.attempts }, 'service answer');
       const retryAfterMs = parseRetryAfter(answer.retryAfter, clock.now());
@@ -301,6 +357,15 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
           throw new ServiceAuthError({ ...failureOf(request, op, answer), status }, summary);
         }
         case 'final':
+          if (answer.status >= 300 && answer.status < 400) {
+            // Never followed: the key would go along to wherever it points.
+            const to = answer.location === undefined ? '' : ` to ${clip(answer.location)}`;
+            throw new ServiceError(
+              'redirect',
+              failureOf(request, op, answer),
+              `the service answered with a redirect (${answer.status})${to}, which termsync does not follow (the API key would go along): point the target's base URL at the service itself`,
+            );
+          }
           if (answer.status === 404 && request.goneMeansDone && op.outcomeUnknown) {
             // The earlier attempt did the delete; its answer was lost.
             return { kind: 'answer', answer: { status: 204, text: '' } };
@@ -323,5 +388,6 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
       return op.failures < maxAttempts;
     },
     onIdle: () => slots.onIdle(),
+    close: () => closing.abort(),
   };
 }
