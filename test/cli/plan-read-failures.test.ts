@@ -48,7 +48,7 @@ describe('plan when the service cannot be read', () => {
     try {
       const run = await world.cli(['plan'], { TERMSYNC_BASE_URL: server.url });
       expect(run.code).toBe(7);
-      expect(run.stderr).toMatch(/^Error: GET \/v\S+: unexpected response: the body is not JSON/m);
+      expect(run.stderr).toMatch(/^Error: GET \/v\S+: unexpected response: an HTML page .*not the service's JSON/m);
     } finally {
       await server.close();
     }
