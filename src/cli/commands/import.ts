@@ -26,7 +26,7 @@ async function existingNames(dir: string): Promise<Set<string>> {
 async function runImport(ctx: CommandContext, options: ImportOptions): Promise<number> {
   const { io } = ctx;
   const root = repositoryDir(io, options);
-  const { desired, diagnostics } = await loadDesired(root, configPathOf(io, options).configPath);
+  const { desired, diagnostics } = await loadDesired(root, configPathOf(io, options).configPath, io.signal);
   // A missing resource folder is normal here: import creates it.
   printDiagnostics(io, diagnostics, options.dir, ['config/resource-folder-missing']);
   if (desired === undefined) {
