@@ -60,6 +60,8 @@ export interface RequestQueueOptions {
   readonly apiKey: string;
   /** Named in the 401 message (the variable, never the value). */
   readonly apiKeyEnv: string;
+  /** The Authorization scheme (default Service-Auth-Key). */
+  readonly authScheme?: string;
   readonly clock: Clock;
   readonly logger: Logger;
   readonly signal?: AbortSignal;
@@ -173,7 +175,7 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
         op.attempts += 1;
         log.trace({ method: request.method, path: requestTarget(request), attempt: op.attempts }, 'sending');
         try {
-          return { answer: await track(sendRequest(options.dispatcher, options.base, options.apiKey, request, signal)), sentAt };
+          return { answer: await track(sendRequest(options.dispatcher, options.base, options.apiKey, request, signal, options.authScheme)), sentAt };
         } catch (error) {
           return { network: error, sentAt };
         } finally {

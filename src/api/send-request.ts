@@ -22,6 +22,9 @@ export interface HttpAnswer {
 
 export const USER_AGENT = 'termsync/0.1';
 
+/** The spec's Authorization scheme; a target may name another (`auth_scheme`). */
+export const DEFAULT_AUTH_SCHEME = 'Service-Auth-Key';
+
 /** One pooled agent: keep-alive, a bounded number of connections, header and body timeouts. */
 export function createAgent(connections: number): Agent {
   return new Agent({
@@ -55,9 +58,10 @@ export async function sendRequest(
   apiKey: string,
   request: HttpRequest,
   signal: AbortSignal | undefined,
+  authScheme: string = DEFAULT_AUTH_SCHEME,
 ): Promise<HttpAnswer> {
   const headers: Record<string, string> = {
-    authorization: `Service-Auth-Key ${apiKey}`,
+    authorization: `${authScheme} ${apiKey}`,
     'user-agent': USER_AGENT,
     accept: request.accept ?? 'application/json',
   };

@@ -7,7 +7,9 @@ const STATUS_SYMBOL: Readonly<Record<OperationOutcome['status'], string>> = { ap
 
 function outcomeLine(o: OperationOutcome): string {
   const what = `${o.key} ${o.request}  ${o.resource.kind} "${displayPhrase(o.resource.name)}"`;
-  if (o.status === 'applied') return `  ${STATUS_SYMBOL.applied} ${what}${o.createdId === undefined ? '' : ` → id ${o.createdId}`}`;
+  if (o.status === 'applied') {
+    return `  ${STATUS_SYMBOL.applied} ${what}${o.createdId === undefined ? '' : ` → id ${o.createdId}`}${o.note === undefined ? '' : ` (${displayPhrase(o.note)})`}`;
+  }
   if (o.status === 'failed') {
     const error = o.error === undefined ? 'failed' : `${o.error.code}: ${displayPhrase(o.error.message)}${o.error.traceId === undefined ? '' : ` (trace ${o.error.traceId})`}`;
     return `  ${STATUS_SYMBOL.failed} ${what}: ${error}`;
