@@ -22,7 +22,7 @@ import {
   type LiveGlossaryInfo,
 } from './parse-responses.js';
 import { createRequestQueue, type ApiCall, type ClientMetricsHooks, type OperationBudget, type RetryOptions } from './request-queue.js';
-import { createAgent, requestTarget, type HttpAnswer } from './send-request.js';
+import { createAgent, formatBytes, isHtml, requestTarget, type ExchangeLimits, type HttpAnswer } from './send-request.js';
 import { encodeEntries, parseTsvEntries } from './tsv-entries.js';
 
 export interface ClientOptions {
@@ -32,6 +32,8 @@ export interface ClientOptions {
   readonly apiKeyEnv?: string;
   /** The Authorization scheme: the target's `auth_scheme` (default Service-Auth-Key). */
   readonly authScheme?: string;
+  /** The variable the URL came from, named when nobody listens there. */
+  readonly baseUrlEnv?: string;
   /** From the project config's `rate_limit` (defaults 5 and 4). */
   readonly requestsPerSecond?: number;
   readonly concurrency?: number;
@@ -41,6 +43,8 @@ export interface ClientOptions {
   readonly dispatcher?: Dispatcher;
   readonly signal?: AbortSignal;
   readonly retry?: RetryOptions;
+  /** Size and time limits of one exchange (defaults: `DEFAULTS.maxResponseBytes`, `DEFAULTS.requestDeadlineMs`). */
+  readonly limits?: Partial<ExchangeLimits>;
   readonly metrics?: ClientMetricsHooks;
   /** Jitter source (tests make it deterministic). */
   readonly random?: () => number;
@@ -175,6 +179,17 @@ function newest<T extends { id: string; creationTime: string }>(items: readonly 
   return [...items].sort((a, b) => (a.creationTime === b.creationTime ? (a.id < b.id ? 1 : -1) : a.creationTime < b.creationTime ? 1 : -1))[0];
 }
 
+/** What came instead of JSON, without repeating it (a hostile server chooses the body). */
+export function describeNotJson(answer: Pick<HttpAnswer, 'text' | 'contentType'>): string {
+  const size = formatBytes(Buffer.byteLength(answer.text));
+  const type = answer.contentType === undefined ? '' : `, Content-Type ${JSON.stringify(answer.contentType.slice(0, 80))}`;
+  if (answer.text.trim() === '') return `the body is empty, not JSON${type}`;
+  if (isHtml(answer)) {
+    return `an HTML page (${size}${type}), not the service's JSON: is the base URL the service's own, not a proxy, gateway or login page?`;
+  }
+  return `the body is not JSON (${size}${type})`;
+}
+
 export function createClient(options: ClientOptions): ServiceClient {
   const base = checkBaseUrl(options.baseUrl);
   const clock = options.clock ?? systemClock;
@@ -189,11 +204,16 @@ export function createClient(options: ClientOptions): ServiceClient {
     apiKey: options.apiKey,
     apiKeyEnv: options.apiKeyEnv ?? 'TERMSYNC_API_KEY',
     ...(options.authScheme === undefined ? {} : { authScheme: options.authScheme }),
+    ...(options.baseUrlEnv === undefined ? {} : { baseUrlEnv: options.baseUrlEnv }),
     clock,
     logger,
     concurrency,
     requestsPerSecond,
     retry: options.retry ?? {},
+    limits: {
+      maxResponseBytes: Math.floor(checkPositive('maxResponseBytes', options.limits?.maxResponseBytes, DEFAULTS.maxResponseBytes)),
+      deadlineMs: checkPositive('requestDeadlineMs', options.limits?.deadlineMs, DEFAULTS.requestDeadlineMs),
+    },
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
     ...(options.random === undefined ? {} : { random: options.random }),
@@ -214,7 +234,7 @@ export function createClient(options: ClientOptions): ServiceClient {
     try {
       return JSON.parse(answer.text) as unknown;
     } catch {
-      throw new ServiceError('invalid_response', where, 'unexpected response: the body is not JSON');
+      throw new ServiceError('invalid_response', { ...where, status: answer.status }, `unexpected response: ${describeNotJson(answer)}`);
     }
   };
 
@@ -336,6 +356,9 @@ export function createClient(options: ClientOptions): ServiceClient {
         accept: 'text/tab-separated-values',
       } as const;
       const answer = await send(request);
+      if (isHtml(answer)) {
+        throw new ServiceError('invalid_response', { method: 'GET', path: request.path, status: answer.status }, `unexpected response: ${describeNotJson(answer)}`);
+      }
       return parseTsvEntries(answer.text, { method: 'GET', path: request.path });
     },
     async createGlossary(name, dictionaries) {
@@ -527,6 +550,7 @@ export function createClient(options: ClientOptions): ServiceClient {
       ),
 
     async close() {
+      queue.close();
       await queue.onIdle();
       await ownAgent?.close();
     },
