@@ -1,7 +1,7 @@
 import { TermsyncError, InputError, isTermsyncError } from '../lib/errors.js';
 import { ExitCode } from '../lib/exit-codes.js';
 import type { ConfiguredRules } from '../model/desired.js';
-import type { ApplyResult, OperationOutcome } from '../model/apply-result.js';
+import { NOT_STARTED_INTERRUPTED, type ApplyResult, type OperationOutcome } from '../model/apply-result.js';
 import type { DictionaryPayload, Operation, Plan } from '../model/plan.js';
 import type { LiveState } from '../model/live.js';
 import type { Logger } from '../lib/logger.js';
@@ -272,11 +272,11 @@ export async function executePlan(input: ExecutePlanInput): Promise<ExecutedPlan
       if (blocked) {
         return { ...base, status: 'skipped', skippedBecause: `${blocked.key} (${blocked.request}) ${blocked.status === 'failed' ? 'failed' : 'was skipped'}` };
       }
-      if (signal?.aborted) return { ...base, status: 'skipped', skippedBecause: 'apply was interrupted before this operation started' };
+      if (signal?.aborted) return { ...base, status: 'skipped', skippedBecause: NOT_STARTED_INTERRUPTED };
       const release = await awaitTurn();
       try {
         if (refusal !== undefined) return { ...base, status: 'skipped', skippedBecause: `not attempted: the key was refused (${refusal})` };
-        if (signal?.aborted) return { ...base, status: 'skipped', skippedBecause: 'apply was interrupted before this operation started' };
+        if (signal?.aborted) return { ...base, status: 'skipped', skippedBecause: NOT_STARTED_INTERRUPTED };
         const done = await runOperation(client, op, memory);
         keyAccepted = true;
         logger.debug({ op: op.key, request: base.request }, 'applied');

@@ -136,6 +136,10 @@ export const envName = z
   .regex(/^TERMSYNC_[A-Za-z0-9_]+$/, 'expected the name of an environment variable that starts with TERMSYNC_')
   .meta({ description: 'Name of an environment variable; it must start with TERMSYNC_' });
 
+/** The variables a target reads when it does not name its own (the README and `init` say so too). */
+export const DEFAULT_BASE_URL_ENV = 'TERMSYNC_BASE_URL';
+export const DEFAULT_API_KEY_ENV = 'TERMSYNC_API_KEY';
+
 /** Authorization schemes: the spec's, and the one the vendor's own service (and its mock) expect. */
 export const AUTH_SCHEMES = ['Service-Auth-Key', 'DeepL-Auth-Key'] as const;
 
@@ -151,8 +155,8 @@ export const capabilitiesSchema = z.strictObject({
 
 export const targetSchema = z.strictObject({
   name: z.string().min(1),
-  base_url_env: envName,
-  api_key_env: envName,
+  base_url_env: envName.default(DEFAULT_BASE_URL_ENV),
+  api_key_env: envName.default(DEFAULT_API_KEY_ENV),
   auth_scheme: z
     .enum(AUTH_SCHEMES)
     .default('Service-Auth-Key')

@@ -16,6 +16,19 @@ export interface OperationOutcome {
   readonly skippedBecause?: string;
 }
 
+/** Why an operation did not start: SIGINT/SIGTERM arrived before its turn. */
+export const NOT_STARTED_INTERRUPTED = 'not started: the run was interrupted';
+
+/**
+ * Whether running apply again may succeed where this error failed: throttling, quota, network,
+ * 5xx, deadlines, lost answers and interruptions pass; a 4xx answer (bad request, refused key,
+ * conflict …) or an answer the client cannot use comes back the same.
+ */
+export function failureMayPass(code: string): boolean {
+  if (/^http_5\d\d$/.test(code)) return true;
+  return ['throttled', 'glossary_quota', 'network', 'unreachable', 'deadline', 'aborted', 'ambiguous_create'].includes(code);
+}
+
 export interface ApplyResult {
   readonly target: string;
   readonly outcomes: readonly OperationOutcome[];

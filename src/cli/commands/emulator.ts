@@ -4,7 +4,7 @@ import { createLogger } from '../../lib/logger.js';
 import type { LevelWithSilent } from 'pino';
 import { BEHAVIOUR_FLAGS, startEmulator, type EmulatorBehaviour, type EmulatorOptions } from '../../emulator/index.js';
 import type { CommandContext } from '../io.js';
-import { addCommonOptions } from '../common-options.js';
+import { withHelpFooter } from '../help-text.js';
 
 interface EmulatorFlags {
   readonly host: string;
@@ -91,7 +91,12 @@ function usage(url: string, keys?: readonly string[], scheme = 'Service-Auth-Key
 }
 
 export function registerEmulator(program: Command, ctx: CommandContext): Command {
-  return addCommonOptions(program.command('emulator').description('serve a faithful in-memory implementation of the service API'))
+  return withHelpFooter(program.command('emulator'), { service: false, exits: [[0, 'stopped by SIGTERM/SIGINT (it runs until then)'], [3, 'invalid options, or the address cannot be used']] }).description('serve a faithful in-memory implementation of the service API')
+    .addOption(
+      new Option('--log-level <level>', 'log level (debug: one line per request)')
+        .choices(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'])
+        .default('warn'),
+    )
     .addOption(new Option('--host <host>', 'address to listen on').default('127.0.0.1'))
     .addOption(new Option('--port <port>', 'port to listen on (0 = any free port)').default('8787'))
     .option('--keys <keys>', 'comma list of accepted keys, KEY or KEY=read (default: any non-empty key)')
