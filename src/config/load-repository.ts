@@ -105,7 +105,7 @@ export async function loadRepository(options: LoadOptions): Promise<LoadResult> 
     // would read as `../../x.yaml` next to a prefix relative to the working directory.
     const message =
       configAbsolute === undefined || options.configPath === undefined
-        ? 'no project config: expected config/termsync.yaml or termsync.yaml (see the contract for the format)'
+        ? 'no project config: expected config/termsync.yaml or termsync.yaml (`termsync init` writes one; see the contract for the format)'
         : `no project config: the \`--config\` file ${configAbsolute} does not exist`;
     diagnostics.push(error('config/not-found', message, configFile, 1, 1));
   } else if (await linksOutside(root, rootReal, configAbsolute)) {

@@ -369,7 +369,7 @@ function validateGlossary(yaml: YamlFile): { resource?: GlossaryDraft; diagnosti
     dictionaries: [...dictionaries, ...derived],
     ...(source === undefined ? {} : { source: source.source }),
     ...(tests.length === 0 ? {} : { tests }),
-    origin: ref(yaml, []),
+    origin: ref(yaml, ['name'], 'key'),
   };
   return { resource, diagnostics };
 }
@@ -486,7 +486,7 @@ function validateStyleRules(yaml: YamlFile): { resource?: DesiredStyleRules; dia
     ...(input.renamed_from === undefined ? {} : { renamedFrom: input.renamed_from }),
     configuredRules,
     customInstructions,
-    origin: ref(yaml, []),
+    origin: ref(yaml, ['name'], 'key'),
   };
   return { resource, diagnostics };
 }

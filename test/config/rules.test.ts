@@ -23,7 +23,7 @@ const CASES: readonly Expected[] = [
   // resources and schema
   ['resource-unknown-kind', 'resource/unknown-kind', 'glossaries/x.yaml', 1, 7],
   ['resource-missing-kind', 'resource/missing-kind', 'glossaries/x.yaml', 2, 1],
-  ['resource-duplicate-name', 'resource/duplicate-name', 'glossaries/b.yaml', 1, 1],
+  ['resource-duplicate-name', 'resource/duplicate-name', 'glossaries/b.yaml', 2, 1],
   ['resource-symlink-loop', 'file/unreadable', 'glossaries/loop.yaml', 1, 1],
   ['resource-outside-repo', 'resource/outside-repo', 'glossaries/linked.yaml', 1, 1],
   ['schema-unknown-field', 'schema/unknown-field', 'glossaries/x.yaml', 3, 1],
@@ -39,7 +39,7 @@ const CASES: readonly Expected[] = [
   ['glossary-name-too-long', 'glossary/name-too-long', 'glossaries/x.yaml', 2, 7],
   ['glossary-entries-source', 'glossary/entries-source', 'glossaries/x.yaml', 4, 5],
   ['glossary-blank-name', 'glossary/blank-name', 'glossaries/x.yaml', 2, 7],
-  ['glossary-v2-v3-same-name', 'glossary/v2-v3-same-name', 'glossaries/b.yaml', 1, 1],
+  ['glossary-v2-v3-same-name', 'glossary/v2-v3-same-name', 'glossaries/b.yaml', 2, 1],
   // languages
   ['lang-unknown', 'lang/unknown', 'glossaries/x.yaml', 5, 18],
   ['lang-thai', 'lang/thai', 'glossaries/x.yaml', 5, 18, 'warning'],
@@ -114,7 +114,6 @@ const CASES: readonly Expected[] = [
   ['config-not-found', 'config/not-found', 'config/termsync.yaml', 1, 1],
   ['config-unknown-prune-mode', 'config/unknown-prune-mode', 'termsync.yaml', 2, 8],
   ['config-owned-names-missing', 'config/owned-names-missing', 'termsync.yaml', 2, 8],
-  ['config-missing-api-key-env', 'config/missing-api-key-env', 'termsync.yaml', 3, 5],
   ['config-api-key-in-repo', 'config/api-key-in-repo', 'termsync.yaml', 5, 18],
   ['config-api-key-in-repo', 'config/invalid-env-name', 'termsync.yaml', 5, 18],
   ['config-api-key-in-resource', 'config/api-key-in-repo', 'glossaries/x.yaml', 9, 15],
