@@ -25,7 +25,7 @@ describe('termsync init', () => {
     expect(config.split('\n').filter((l) => l.trimStart().startsWith('#')).length).toBeGreaterThan(5);
     const loaded = await loadRepository({ dir });
     expect(loaded.diagnostics).toEqual([]);
-    expect(loaded.desired?.config.targets).toEqual([{ name: 'default', baseUrlEnv: 'TERMSYNC_BASE_URL', apiKeyEnv: 'TERMSYNC_API_KEY' }]);
+    expect(loaded.desired?.config.targets).toEqual([expect.objectContaining({ name: 'default', baseUrlEnv: 'TERMSYNC_BASE_URL', apiKeyEnv: 'TERMSYNC_API_KEY' })]);
     expect(loaded.desired?.glossaries).toEqual([]); // the example is not managed where it is
     expect(await readFile(join(dir, '.gitignore'), 'utf8')).toMatch(/^# termsync: .*\n\.termsync\.lock\nplan\.json\nids\.json\n$/);
     // Next: the two variables, import, plan.
