@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { access, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { access, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, sep } from 'node:path';
 import { InputError } from '../lib/errors.js';
 
@@ -89,6 +89,27 @@ export async function checkOutputFolder(path: string, option: string, cwd: strin
   if (denied !== undefined) {
     throw new InputError('output_not_writable', `${option} ${shown}: the folder ${shownPath(current, cwd)} is not writable (${denied}); nothing was sent to the service`);
   }
+}
+
+/**
+ * `mkdir -p`, one level at a time; returns the first folder it made (undefined: all existed). Not
+ * `mkdir(…, { recursive: true })`: on a file system that answers ENOENT for a name it lists (as
+ * /proc does), Node's recursive mkdir never returns.
+ */
+export async function makeFolders(path: string): Promise<string | undefined> {
+  const missing: string[] = [];
+  for (let current = path; (await kindOf(current)) === 'missing'; current = dirname(current)) {
+    if (dirname(current) === current) break;
+    missing.unshift(current);
+  }
+  for (const folder of missing) {
+    try {
+      await mkdir(folder);
+    } catch (error) {
+      if (errnoOf(error) !== 'EEXIST') throw error;
+    }
+  }
+  return missing[0];
 }
 
 /**

@@ -65,3 +65,37 @@ describe('termsync init', () => {
     expect(await readFile(join(home, 'config', 'termsync.yaml'), 'utf8')).toBe('version: 1\n');
   });
 });
+
+describe('termsync init where it cannot write', () => {
+  it('a folder under a file: exit 3 with the reason, nothing left behind', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'termsync-init-'));
+    try {
+      await writeFile(join(dir, 'a-file'), 'x');
+      const run = await runCliCaptured(['init', '--dir', 'a-file/repo'], { cwd: dir });
+      expect(run.code).toBe(3);
+      expect(run.stderr).toBe('Error: init could not write into a-file/repo (ENOTDIR); nothing was written\n');
+      expect(await readdir(dir)).toEqual(['a-file']);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the target variables default to the names the README gives', () => {
+  it('a target with only a name reads TERMSYNC_BASE_URL and TERMSYNC_API_KEY', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'termsync-defaults-'));
+    try {
+      await writeFile(join(dir, 'termsync.yaml'), 'version: 1\ntargets:\n  - name: default\n');
+      await mkdir(join(dir, 'glossaries'));
+      const loaded = await loadRepository({ dir });
+      expect(loaded.diagnostics).toEqual([]);
+      expect(loaded.desired?.config.targets).toEqual([expect.objectContaining({ name: 'default', baseUrlEnv: 'TERMSYNC_BASE_URL', apiKeyEnv: 'TERMSYNC_API_KEY' })]);
+      // And the CLI then asks for exactly those.
+      const plan = await runCliCaptured(['plan', '--dir', dir], { env: {} });
+      expect(plan.code).toBe(7);
+      expect(plan.stderr).toMatch(/set TERMSYNC_(BASE_URL|API_KEY)\b/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,4 +1,4 @@
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { readdir, rm, writeFile } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { Option, type Command } from 'commander';
 import { InputError } from '../../lib/errors.js';
@@ -10,7 +10,7 @@ import { createImportFiles, dictionariesOfSelection, selectUndeclared, type Impo
 import { createWorkbook } from '../create-workbook.js';
 import { exitCodeOf } from '../exit-code-of.js';
 import type { CommandContext, CommonOptions } from '../io.js';
-import { checkOutputFolder } from '../output-files.js';
+import { checkOutputFolder, makeFolders } from '../output-files.js';
 import { configPathOf, createCliLogger, printDiagnostics, printTargetOutcome, repositoryDir, runProblem, serviceContext } from '../print-outcome.js';
 import { withHelpFooter } from '../help-text.js';
 
@@ -35,7 +35,7 @@ export async function writeImportFiles(outDir: string, files: ReturnType<typeof 
   let made: string | undefined;
   const written: string[] = [];
   try {
-    made = await mkdir(outDir, { recursive: true });
+    made = await makeFolders(outDir);
     for (const file of files) {
       const content = typeof file.content === 'string' ? file.content : await createWorkbook(file.content);
       const path = join(outDir, file.name);

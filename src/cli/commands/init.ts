@@ -1,4 +1,4 @@
-import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { LOCK_FILE } from '../../apply/lock.js';
@@ -6,7 +6,7 @@ import { DEFAULTS } from '../../lib/defaults.js';
 import { InputError } from '../../lib/errors.js';
 import { ExitCode } from '../../lib/exit-codes.js';
 import type { CommandContext } from '../io.js';
-import { shownPath } from '../output-files.js';
+import { makeFolders, shownPath } from '../output-files.js';
 import { withHelpFooter } from '../help-text.js';
 
 interface InitOptions {
@@ -128,11 +128,12 @@ async function runInit(ctx: CommandContext, options: InitOptions): Promise<numbe
   const ignorePath = join(root, '.gitignore');
   const ignoreLines = await missingIgnoreLines(ignorePath);
   const written: string[] = [];
+  let made: string | undefined;
   try {
-    await mkdir(join(root, 'glossaries'), { recursive: true });
+    made = await makeFolders(join(root, 'glossaries'));
     for (const file of FILES) {
       const path = join(root, file.path);
-      await mkdir(join(path, '..'), { recursive: true });
+      await makeFolders(join(path, '..'));
       // `wx`: never overwrite, even a file created since the check.
       await writeFile(path, file.content, { flag: 'wx' });
       written.push(path);
@@ -144,6 +145,8 @@ async function runInit(ctx: CommandContext, options: InitOptions): Promise<numbe
     }
   } catch (error) {
     for (const path of written) await rm(path, { force: true }).catch(() => undefined);
+    // The first folder it made: nothing else is in it.
+    if (made !== undefined) await rm(made, { recursive: true, force: true }).catch(() => undefined);
     throw new InputError('init_write_failed', `init could not write into ${shownRoot} (${errnoOf(error)}); nothing was written`);
   }
   const dirOption = options.dir === '.' ? '' : ` --dir ${options.dir}`;
