@@ -6,7 +6,7 @@ import { hasErrors, type Diagnostic } from '../lib/diagnostics.js';
 import { InputError, isTermsyncError, type TermsyncError } from '../lib/errors.js';
 import type { DesiredState, TargetConfig } from '../model/desired.js';
 import type { Plan } from '../model/plan.js';
-import type { RefreshSelection } from '../plan/index.js';
+import type { KeepIds, RefreshSelection } from '../plan/index.js';
 import type { ServiceContext } from './open-client.js';
 import type { RunOutcome, TargetOutcome } from './outcome.js';
 import { reconcileTarget, type ReconcileMode, type ReconcileObserver } from './reconcile-target.js';
@@ -26,6 +26,8 @@ export interface ReconcileRequest {
   readonly savedPlan?: Plan;
   /** Default: all. */
   readonly refresh?: RefreshRequest;
+  /** The ids file of the last apply: among live duplicates of a declared name, the one it names is kept. */
+  readonly keepIds?: KeepIds;
   /** Hold the repository's lock while the run talks to the service (default: in `apply` mode). */
   readonly lock?: boolean;
   /** A check of the request that needs the loaded repository (the CLI's option rules); a message rejects it. */
@@ -124,6 +126,7 @@ export async function reconcileDesired(
           mode: request.mode,
           ...(request.savedPlan === undefined ? {} : { savedPlan: request.savedPlan }),
           ...(refreshed === undefined ? {} : { refreshed }),
+          ...(request.keepIds === undefined ? {} : { keepIds: request.keepIds }),
         },
         ctx,
         observer,

@@ -8,6 +8,7 @@ import { guardLines, parsePlanJson, renderPlanText, stableJson } from '../../rep
 import { addCommonOptions } from '../common-options.js';
 import { runVerifyTargets, type VerifyOptions } from '../print-verify.js';
 import { addVerifyOptions } from './verify.js';
+import { readIdsFile } from '../read-ids-file.js';
 import { runExitCode } from '../exit-code-of.js';
 import type { CliIo, CommandContext, CommonOptions } from '../io.js';
 import {
@@ -26,6 +27,7 @@ import {
 interface ApplyOptions extends CommonOptions, VerifyOptions {
   readonly format: 'text' | 'json';
   readonly idsOut?: string;
+  readonly ids?: string;
   readonly verify?: boolean;
 }
 
@@ -60,6 +62,10 @@ async function runApply(ctx: CommandContext, file: string | undefined, options: 
   const { io } = ctx;
   const logger = createCliLogger(io, options.logLevel);
   const savedPlan = file === undefined ? undefined : await readSavedPlan(resolve(io.cwd, file));
+  // Among live duplicates of a declared name, keep the one the last ids file names: `--ids`, or the
+  // file `--ids-out` is about to overwrite (absent on the first run).
+  const idsPath = options.ids ?? options.idsOut;
+  const keepIds = idsPath === undefined ? undefined : await readIdsFile(resolve(io.cwd, idsPath), { missingOk: options.ids === undefined });
   // The plan is shown before it is applied, as text; a saved plan was shown when it was made.
   const showPlan = savedPlan === undefined && options.format === 'text';
   let multi = false;
@@ -73,6 +79,7 @@ async function runApply(ctx: CommandContext, file: string | undefined, options: 
       mode: 'apply',
       ...(options.target === undefined ? {} : { target: options.target }),
       ...(savedPlan === undefined ? {} : { savedPlan }),
+      ...(keepIds === undefined ? {} : { keepIds }),
       checkTargets: (targets) => {
         multi = targets.length > 1;
         if (options.idsOut !== undefined && multi) {
@@ -125,7 +132,8 @@ export function registerApply(program: Command, ctx: CommandContext): Command {
     .option('--verify', 'after a successful apply, run `verify` (exit 8 when a glossary test fails)')
     .argument('[file]', 'a plan saved by `plan --out`: applied exactly, or refused if the service changed since')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
-    .option('--ids-out <file>', 'write the ids of the managed resources as JSON {glossaries: {name: id}, style_rules: {name: id}}')
+    .option('--ids-out <file>', 'write the ids of the managed resources as JSON {glossaries: {name: id}, style_rules: {name: id}}; an existing one is read first, as --ids')
+    .option('--ids <file>', 'the ids file of the last `apply --ids-out`: among live duplicates of a declared name, the one it names is kept')
     .action(async (file: string | undefined, options: ApplyOptions) => {
       ctx.setExitCode(await runApply(ctx, file, options));
     });

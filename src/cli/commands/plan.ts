@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
+import { readIdsFile } from '../read-ids-file.js';
 import { readChangedFiles } from '../../config/read-changed-files.js';
 import { InputError } from '../../lib/errors.js';
 import type { Plan } from '../../model/plan.js';
@@ -26,6 +27,7 @@ interface PlanOptions extends CommonOptions {
   readonly detailedExitcode?: boolean;
   readonly refresh: 'all' | 'changed';
   readonly base?: string;
+  readonly ids?: string;
 }
 
 /**
@@ -53,6 +55,7 @@ async function runPlan(ctx: CommandContext, options: PlanOptions): Promise<numbe
   const logger = createCliLogger(io, options.logLevel);
   let multi = false;
   const refresh = await refreshRequest(ctx, options);
+  const keepIds = options.ids === undefined ? undefined : await readIdsFile(resolve(io.cwd, options.ids), { missingOk: false });
   const run = await reconcile(
     {
       dir: repositoryDir(io, options),
@@ -60,6 +63,7 @@ async function runPlan(ctx: CommandContext, options: PlanOptions): Promise<numbe
       mode: 'plan',
       refresh,
       ...(options.target === undefined ? {} : { target: options.target }),
+      ...(keepIds === undefined ? {} : { keepIds }),
       // A saved plan is meant to be applied: hold the lock so no other run changes the service meanwhile.
       lock: options.out !== undefined,
       checkTargets: (targets) => {
@@ -96,6 +100,7 @@ export function registerPlan(program: Command, ctx: CommandContext): Command {
       new Option('--refresh <scope>', 'which entries to re-read: all, or changed (only the resources whose files differ from --base)').choices(['all', 'changed']).default('all'),
     )
     .option('--base <ref>', 'with --refresh changed: the commit to compare the working tree with (a pull request\'s base)')
+    .option('--ids <file>', 'the ids file of the last `apply --ids-out`: among live duplicates of a declared name, the one it names is kept')
     .action(async (options: PlanOptions) => {
       ctx.setExitCode(await runPlan(ctx, options));
     });
