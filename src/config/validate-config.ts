@@ -113,7 +113,13 @@ export function validateConfig(yaml: YamlFile): { config?: ProjectConfig; diagno
     rateLimit: { requestsPerSecond: input.rate_limit.requests_per_second, concurrency: input.rate_limit.concurrency },
     ...(input.schedule === undefined ? {} : { schedule: input.schedule }),
     verify: { maxCharacters: input.verify.max_characters, sample: input.verify.sample, seed: input.verify.seed },
-    targets: input.targets.map((t) => ({ name: t.name, baseUrlEnv: t.base_url_env, apiKeyEnv: t.api_key_env })),
+    targets: input.targets.map((t) => ({
+      name: t.name,
+      baseUrlEnv: t.base_url_env,
+      apiKeyEnv: t.api_key_env,
+      authScheme: t.auth_scheme,
+      capabilities: { deleteCustomInstruction: t.capabilities.delete_custom_instruction },
+    })),
   };
   return { config, diagnostics };
 }

@@ -7,8 +7,10 @@ export interface OperationOutcome {
   /** `POST /v3/glossaries`: for people reading the result. */
   readonly request: string;
   readonly status: 'applied' | 'failed' | 'skipped';
-  /** Id of the resource created by this operation (creates only). */
+  /** Id of the resource created by this operation (creates, and a delete of an instruction that fell back to a replace). */
   readonly createdId?: string;
+  /** What happened besides the request itself (e.g. a fallback), for people. */
+  readonly note?: string;
   /** Why it failed (error code and message, never a key) or why it was skipped. */
   readonly error?: { readonly code: string; readonly message: string; readonly traceId?: string };
   readonly skippedBecause?: string;

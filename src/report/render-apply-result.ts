@@ -7,7 +7,9 @@ const STATUS_SYMBOL: Readonly<Record<OperationOutcome['status'], string>> = { ap
 
 function outcomeLine(o: OperationOutcome): string {
   const what = `${o.key} ${o.request}  ${o.resource.kind} "${displayPhrase(o.resource.name)}"`;
-  if (o.status === 'applied') return `  ${STATUS_SYMBOL.applied} ${what}${o.createdId === undefined ? '' : ` → id ${o.createdId}`}`;
+  if (o.status === 'applied') {
+    return `  ${STATUS_SYMBOL.applied} ${what}${o.createdId === undefined ? '' : ` → id ${o.createdId}`}${o.note === undefined ? '' : ` (${displayPhrase(o.note)})`}`;
+  }
   if (o.status === 'failed') {
     // The service error's message names its trace id already; others get it once, here.
     const trace = o.error?.traceId === undefined || o.error.message.includes(o.error.traceId) ? '' : ` (trace id ${o.error.traceId})`;

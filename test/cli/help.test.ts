@@ -48,6 +48,6 @@ describe('--help of every command', () => {
   it('emulator: only the options the emulator uses', async () => {
     const run = await runCliCaptured(['emulator', '--help']);
     const options = [...run.stdout.matchAll(/^ {2}(?:-\w, )?(--[\w-]+)/gm)].map((m) => m[1]);
-    expect(options.sort()).toEqual(['--faults', '--help', '--host', '--keys', '--log-level', '--port', '--rate-limit', '--seed']);
+    expect(options.sort()).toEqual(['--auth-scheme', '--behave', '--faults', '--help', '--host', '--keys', '--log-level', '--port', '--rate-limit', '--seed']);
   });
 });

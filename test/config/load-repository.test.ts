@@ -42,7 +42,7 @@ describe('loadRepository on the example repository', () => {
       ['Northwind Marketing (German)', 'de', 2],
     ]);
     expect(desired?.config).toMatchObject({ prune: 'owned', ownedNames: 'Northwind *', schedule: '*/15 * * * *' });
-    expect(desired?.config.targets).toEqual([{ name: 'default', baseUrlEnv: 'TERMSYNC_BASE_URL', apiKeyEnv: 'TERMSYNC_API_KEY' }]);
+    expect(desired?.config.targets).toEqual([{ name: 'default', baseUrlEnv: 'TERMSYNC_BASE_URL', apiKeyEnv: 'TERMSYNC_API_KEY', authScheme: 'Service-Auth-Key', capabilities: { deleteCustomInstruction: 'auto' } }]);
     expect(result.files).toHaveLength(18);
   });
 
@@ -102,7 +102,7 @@ describe('loadRepository', () => {
       guards: { maxDeletes: 10, maxRemovedEntriesPercent: 50, allowEmpty: false },
       rateLimit: { requestsPerSecond: 5, concurrency: 4 },
       verify: { maxCharacters: 5000, sample: 0, seed: 1 },
-      targets: [{ name: 'default', baseUrlEnv: 'TERMSYNC_BASE_URL', apiKeyEnv: 'TERMSYNC_API_KEY' }],
+      targets: [{ name: 'default', baseUrlEnv: 'TERMSYNC_BASE_URL', apiKeyEnv: 'TERMSYNC_API_KEY', authScheme: 'Service-Auth-Key', capabilities: { deleteCustomInstruction: 'auto' } }],
     });
     expect(desired?.glossaries[0]?.dictionaries[0]?.sourceLang).toBe('en');
   });
