@@ -54,7 +54,7 @@ export async function writeImportFiles(outDir: string, files: ReturnType<typeof 
 async function runImport(ctx: CommandContext, options: ImportOptions): Promise<number> {
   const { io } = ctx;
   const root = repositoryDir(io, options);
-  const { desired, diagnostics } = await loadDesired(root, configPathOf(io, options).configPath);
+  const { desired, diagnostics } = await loadDesired(root, configPathOf(io, options).configPath, io.signal);
   // A missing resource folder is normal here: import creates it.
   printDiagnostics(io, diagnostics, options.dir, ['config/resource-folder-missing']);
   if (desired === undefined) {

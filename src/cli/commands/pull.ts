@@ -38,7 +38,7 @@ function printPulled(io: CliIo, outcome: PullOutcome): void {
 async function runPull(ctx: CommandContext, options: PullOptions): Promise<number> {
   const { io } = ctx;
   const check = options.check === true;
-  const { desired, diagnostics } = await loadDesired(repositoryDir(io, options), configPathOf(io, options).configPath);
+  const { desired, diagnostics } = await loadDesired(repositoryDir(io, options), configPathOf(io, options).configPath, io.signal);
   printDiagnostics(io, diagnostics, options.dir);
   if (desired === undefined) {
     io.stderr(runProblem({ kind: 'invalid', diagnostics }) ?? '');

@@ -64,6 +64,7 @@ export function registerValidate(program: Command, ctx: CommandContext): Command
       const result = await loadRepository({
         dir,
         ...(options.config === undefined ? {} : { configPath: path.resolve(ctx.io.cwd, options.config) }),
+        signal: ctx.io.signal,
       });
       const shown = result.diagnostics.map((d) => ({ ...d, file: displayPath(options.dir, d.file) }));
       const errors = shown.filter((d) => d.severity === 'error').length;

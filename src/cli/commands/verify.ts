@@ -13,7 +13,7 @@ interface VerifyCommandOptions extends CommonOptions, VerifyOptions {
 
 async function runVerify(ctx: CommandContext, options: VerifyCommandOptions): Promise<number> {
   const { io } = ctx;
-  const { desired, diagnostics } = await loadDesired(repositoryDir(io, options), configPathOf(io, options).configPath);
+  const { desired, diagnostics } = await loadDesired(repositoryDir(io, options), configPathOf(io, options).configPath, io.signal);
   printDiagnostics(io, diagnostics, options.dir);
   if (desired === undefined) {
     io.stderr(runProblem({ kind: 'invalid', diagnostics }) ?? '');
