@@ -1,4 +1,5 @@
 import type { EntryList } from '../model/entries.js';
+import { visitTsvEntries } from '../lib/entries-tsv.js';
 import { InputError } from '../lib/errors.js';
 import { ServiceError } from './errors.js';
 
@@ -24,15 +25,19 @@ export function encodeEntries(entries: EntryList): { entries: string; entries_fo
 /** Raw pairs in the order the service returned them; canonical form is the live layer's job. */
 export function parseTsvEntries(text: string, where: { method: string; path: string }): EntryList {
   const out: (readonly [string, string])[] = [];
-  const lines = text.split(/\r?\n/);
-  for (let i = 0; i < lines.length; i += 1) {
-    const line = lines[i] ?? '';
-    if (line === '') continue;
-    const tab = line.indexOf('\t');
-    if (tab < 0) {
-      throw new ServiceError('invalid_response', where, `unexpected response: entries line ${i + 1} has no tab`);
-    }
-    out.push([line.slice(0, tab), line.slice(tab + 1)]);
-  }
+  checkTsvEntries(text, where, (source, target) => {
+    out.push([source, target]);
+    return true;
+  });
   return out;
+}
+
+/**
+ * Checks that every non-empty line of an entries answer has a tab (`visit`, when given, sees each
+ * entry as it goes); the text itself is what the live layer reads (visitTsvEntries), without an
+ * intermediate list.
+ */
+export function checkTsvEntries(text: string, where: { method: string; path: string }, visit?: (source: string, target: string) => boolean): void {
+  const bad = visitTsvEntries(text, visit);
+  if (bad !== 0) throw new ServiceError('invalid_response', where, `unexpected response: entries line ${bad} has no tab`);
 }

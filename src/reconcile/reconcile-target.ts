@@ -33,6 +33,7 @@ export async function planTarget(
   desired: DesiredState,
   target: string,
   refreshed?: RefreshSelection,
+  entryHashes = true,
 ): Promise<{ plan: Plan; live: LiveState }> {
   let scope: RefreshScope | undefined;
   const live = await fetchLive(
@@ -44,7 +45,7 @@ export async function planTarget(
     declaredV2Names(desired),
   );
   const refresh = refreshed === undefined || scope === undefined ? undefined : { assumed: scope.assumed, notRefreshed: scope.notRefreshed };
-  return { plan: createPlan({ target, desired, live, ...(refresh === undefined ? {} : { refresh }) }), live };
+  return { plan: createPlan({ target, desired, live, entryHashes, ...(refresh === undefined ? {} : { refresh }) }), live };
 }
 
 /**
@@ -94,6 +95,8 @@ export interface TargetRequest {
   readonly savedPlan?: Plan;
   /** What is re-read (undefined: every declared dictionary). */
   readonly refreshed?: RefreshSelection;
+  /** Hash the live entries into the plan's fingerprints (default: true; see ReconcileRequest). */
+  readonly entryHashes?: boolean;
 }
 
 /**
@@ -114,7 +117,7 @@ export async function reconcileTarget(request: TargetRequest, ctx: ServiceContex
       const differences = compareFingerprints(savedPlan.fingerprints, fingerprintLive(live));
       if (differences.length > 0) return { kind: 'stale', target: name, plan, differences };
     } else {
-      ({ plan, live } = await planTarget(client, desired, name, request.refreshed));
+      ({ plan, live } = await planTarget(client, desired, name, request.refreshed, request.entryHashes ?? true));
     }
     observer.planned?.(name, plan);
     if (plan.guards.length > 0) return { kind: 'blocked', target: name, plan };
