@@ -1,14 +1,29 @@
 import type { EntryList } from '../model/entries.js';
-import { visitTsvEntries } from '../lib/entries-tsv.js';
+import { entriesBody, visitTsvEntries } from '../lib/entries-tsv.js';
 import { InputError } from '../lib/errors.js';
 import { ServiceError } from './errors.js';
 
 /**
  * Entries travel as TSV: one entry per line, source and target separated by a tab. A phrase holding
  * a tab or a line break fits no entries format (the service rejects control characters in
- * phrases), so it is refused here, before anything is sent.
+ * phrases), so it is refused here, before anything is sent. The body is built once (entriesBody)
+ * and checked as a whole: each entry brings exactly one tab and each but the last one LF, so any
+ * other tab, LF or CR is inside a phrase; only then are the phrases looked at one by one.
  */
 export function encodeEntries(entries: EntryList): { entries: string; entries_format: 'tsv' } {
+  const body = entriesBody(entries);
+  if (count(body, '\t') !== entries.length || count(body, '\n') !== Math.max(entries.length - 1, 0) || body.includes('\r')) refuseSeparators(entries);
+  return { entries: body, entries_format: 'tsv' };
+}
+
+function count(text: string, char: string): number {
+  let n = 0;
+  for (let at = text.indexOf(char); at !== -1; at = text.indexOf(char, at + 1)) n++;
+  return n;
+}
+
+/** Throws for the first phrase that holds a tab or a line break. */
+function refuseSeparators(entries: EntryList): void {
   for (const [source, target] of entries) {
     for (const [side, phrase] of [['source', source], ['target', target]] as const) {
       if (/[\t\r\n]/.test(phrase)) {
@@ -19,7 +34,6 @@ export function encodeEntries(entries: EntryList): { entries: string; entries_fo
       }
     }
   }
-  return { entries: entries.map(([s, t]) => `${s}\t${t}`).join('\n'), entries_format: 'tsv' };
 }
 
 /** Raw pairs in the order the service returned them; canonical form is the live layer's job. */

@@ -10,10 +10,30 @@ export function entriesToTsv(entries: EntryList): string {
   return out;
 }
 
+/** Upload bodies by list: a dictionary's body is built once, whoever asks (the plan's byte count, the client). */
+const bodies = new WeakMap<EntryList, string>();
+
+/**
+ * The entries of a dictionary as the client uploads them: `source\ttarget` lines joined by LF, no
+ * final newline. Built once per list and kept as long as the list is.
+ */
+export function entriesBody(entries: EntryList): string {
+  let body = bodies.get(entries);
+  if (body === undefined) {
+    const lines: string[] = new Array<string>(entries.length);
+    for (let i = 0; i < entries.length; i++) {
+      const [source, target] = entries[i] as readonly [string, string];
+      lines[i] = `${source}\t${target}`;
+    }
+    body = lines.join('\n');
+    bodies.set(entries, body);
+  }
+  return body;
+}
+
+/** UTF-8 bytes of the entries as TSV lines, each with its newline: the upload body and one more LF. */
 export function entriesTsvBytes(entries: EntryList): number {
-  let bytes = 0;
-  for (const [source, target] of entries) bytes += Buffer.byteLength(source, 'utf8') + Buffer.byteLength(target, 'utf8') + 2;
-  return bytes;
+  return entries.length === 0 ? 0 : Buffer.byteLength(entriesBody(entries), 'utf8') + 1;
 }
 
 /**
