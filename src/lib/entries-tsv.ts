@@ -1,9 +1,6 @@
 import type { EntryList } from '../model/index.js';
 
-/**
- * The TSV body the client sends for a dictionary: `source\ttarget\n` per entry. The plan counts its
- * UTF-8 bytes, so the figure shown is the figure uploaded.
- */
+/** A TSV entries file as `import` and `pull` write it: `source\ttarget\n` per entry. */
 export function entriesToTsv(entries: EntryList): string {
   let out = '';
   for (const [source, target] of entries) out += `${source}\t${target}\n`;
@@ -31,9 +28,12 @@ export function entriesBody(entries: EntryList): string {
   return body;
 }
 
-/** UTF-8 bytes of the entries as TSV lines, each with its newline: the upload body and one more LF. */
+/** The upload text's name where the plan counts it (see entriesBody). */
+export const entriesUploadText = entriesBody;
+
+/** The UTF-8 bytes of the upload text: the plan's figure is the figure uploaded (the body is built once and kept). */
 export function entriesTsvBytes(entries: EntryList): number {
-  return entries.length === 0 ? 0 : Buffer.byteLength(entriesBody(entries), 'utf8') + 1;
+  return Buffer.byteLength(entriesBody(entries), 'utf8');
 }
 
 /**

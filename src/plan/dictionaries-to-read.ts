@@ -1,7 +1,7 @@
 import { pairKey } from '../lib/canonical.js';
 import type { DesiredGlossary, DesiredState, Entries, Fingerprints, GlossaryApi, LiveGlossary } from '../model/index.js';
 import { compareStrings } from './compare-strings.js';
-import { matchGlossaries } from './match-live.js';
+import { matchGlossaries, type KeepIds } from './match-live.js';
 
 export interface DictionaryToRead {
   readonly glossaryId: string;
@@ -53,7 +53,7 @@ export interface RefreshScope {
  * entry count differs from the repository's, a change that costs no request to notice. Drift that
  * keeps the count is left to a full refresh.
  */
-export function selectRefresh(desired: DesiredState, glossaries: readonly LiveGlossary[], refreshed?: RefreshSelection): RefreshScope {
+export function selectRefresh(desired: DesiredState, glossaries: readonly LiveGlossary[], refreshed?: RefreshSelection, keepIds?: KeepIds): RefreshScope {
   const out = new Map<string, DictionaryToRead>();
   const assumed = new Map<string, Entries>();
   let notRefreshed = 0;
@@ -78,7 +78,8 @@ export function selectRefresh(desired: DesiredState, glossaries: readonly LiveGl
     }
     return { read, skipped };
   };
-  for (const match of matchGlossaries(desired.glossaries, glossaries).matches) {
+  // The same choice among duplicates as the plan's (`keepIds`), so that the one kept is the one read.
+  for (const match of matchGlossaries(desired.glossaries, glossaries, undefined, keepIds?.glossaries).matches) {
     const live = [...(match.current === undefined ? [] : [match.current]), ...(match.desired.api === 'v2' ? match.leftovers.filter((g) => g.api === 'v2') : [])];
     let read = 0;
     let skipped = 0;

@@ -14,7 +14,7 @@ import type {
 import { compareStrings } from './compare-strings.js';
 import { allAdded, diffEntries, toEntryList } from './diff-entries.js';
 import type { DraftChange, DraftOperation, Refs } from './draft.js';
-import type { Match } from './match-live.js';
+import { keptReason, type Match } from './match-live.js';
 
 /** Entries of a live dictionary as read by the live fetch (undefined when not read). */
 export type EntriesOf = (glossary: LiveGlossary, dict: LiveDictionary) => Entries | undefined;
@@ -109,7 +109,7 @@ export function planGlossary(match: Match<DesiredGlossary, LiveGlossary>, entrie
   const leftovers = match.leftovers.map((g): DraftChange => {
     const reason =
       g.api === d.api
-        ? `duplicate ${g.api} glossary of this name (left over by an interrupted run) → delete`
+        ? `duplicate ${g.api} glossary of this name (two runs created it, or a run was cut off; ${current === undefined ? 'keeps the new one' : keptReason(current, match.keptBecause, main?.change.action === 'replace')}) → delete`
         : `${g.api} glossary of this name left over from an api change (the repository declares ${d.api}) → delete`;
     return {
       change: { address, action: 'delete', api: g.api, reasons: [reason], liveId: g.id, dictionaries: sortedDictionaries(g.dictionaries).map(deletedDictionary), details: [] },
