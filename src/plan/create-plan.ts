@@ -23,6 +23,12 @@ export interface PlanInput {
    * repository's; `notRefreshed` counts the glossaries concerned, for the plan to say so.
    */
   readonly refresh?: { readonly assumed: ReadonlyMap<string, Entries>; readonly notRefreshed: number };
+  /**
+   * Hash the live entries into the fingerprints (default: true). False for a plan that is only shown
+   * or applied at once, never saved: hashing sorts every entry read, the largest cost of a plan
+   * without changes. Its fingerprints then hold no `entryHashes`.
+   */
+  readonly entryHashes?: boolean;
   /** The ids file of the last apply: among live duplicates of a declared name, the one it names is kept. */
   readonly keepIds?: KeepIds;
 }
@@ -126,7 +132,7 @@ function compareKeys(a: string, b: string): number {
  */
 function planFingerprints(input: PlanInput, drafts: readonly DraftChange[]): Fingerprints {
   const { desired, live } = input;
-  const all = fingerprintLive(live);
+  const all = fingerprintLive(live, input.entryHashes ?? true);
   const glossaryNames = new Set(desired.glossaries.flatMap((g) => (g.renamedFrom === undefined ? [g.name] : [g.name, g.renamedFrom])));
   const styleNames = new Set(desired.styleRules.flatMap((s) => (s.renamedFrom === undefined ? [s.name] : [s.name, s.renamedFrom])));
   const touched = new Set(drafts.map((d) => d.change.liveId).filter((id) => id !== undefined));

@@ -8,6 +8,8 @@ export interface DictionaryToRead {
   readonly api: GlossaryApi;
   readonly sourceLang: string;
   readonly targetLang: string;
+  /** The repository's entries of the pair, which the live fetch compares the answer with as it reads it. */
+  readonly expected?: Entries;
 }
 
 /** The key of a live dictionary's entries in `LiveState.entries`. */
@@ -67,7 +69,7 @@ export function selectRefresh(desired: DesiredState, glossaries: readonly LiveGl
       if (want === undefined) continue;
       const key = dictionaryKey(g.id, dict);
       if (scope === 'all' || scope?.has(pair) === true || dict.entryCount !== want.entries.size) {
-        out.set(key, { glossaryId: g.id, api: g.api, sourceLang: dict.sourceLang, targetLang: dict.targetLang });
+        out.set(key, { glossaryId: g.id, api: g.api, sourceLang: dict.sourceLang, targetLang: dict.targetLang, expected: want.entries });
         read++;
       } else {
         assumed.set(key, want.entries);

@@ -34,6 +34,7 @@ export async function planTarget(
   target: string,
   refreshed?: RefreshSelection,
   keepIds?: KeepIds,
+  entryHashes = true,
 ): Promise<{ plan: Plan; live: LiveState }> {
   let scope: RefreshScope | undefined;
   const live = await fetchLive(
@@ -45,7 +46,7 @@ export async function planTarget(
     declaredV2Names(desired),
   );
   const refresh = refreshed === undefined || scope === undefined ? undefined : { assumed: scope.assumed, notRefreshed: scope.notRefreshed };
-  return { plan: createPlan({ target, desired, live, ...(refresh === undefined ? {} : { refresh }), ...(keepIds === undefined ? {} : { keepIds }) }), live };
+  return { plan: createPlan({ target, desired, live, entryHashes, ...(refresh === undefined ? {} : { refresh }), ...(keepIds === undefined ? {} : { keepIds }) }), live };
 }
 
 /**
@@ -95,6 +96,8 @@ export interface TargetRequest {
   readonly savedPlan?: Plan;
   /** What is re-read (undefined: every declared dictionary). */
   readonly refreshed?: RefreshSelection;
+  /** Hash the live entries into the plan's fingerprints (default: true; see ReconcileRequest). */
+  readonly entryHashes?: boolean;
   /** Among live duplicates of a declared name, the ids to keep (the last `--ids-out`). */
   readonly keepIds?: KeepIds;
 }
@@ -117,7 +120,7 @@ export async function reconcileTarget(request: TargetRequest, ctx: ServiceContex
       const differences = compareFingerprints(savedPlan.fingerprints, fingerprintLive(live));
       if (differences.length > 0) return { kind: 'stale', target: name, plan, differences };
     } else {
-      ({ plan, live } = await planTarget(client, desired, name, request.refreshed, request.keepIds));
+      ({ plan, live } = await planTarget(client, desired, name, request.refreshed, request.keepIds, request.entryHashes ?? true));
     }
     observer.planned?.(name, plan);
     if (plan.guards.length > 0) return { kind: 'blocked', target: name, plan };

@@ -30,6 +30,11 @@ export interface ReconcileRequest {
   readonly keepIds?: KeepIds;
   /** Hold the repository's lock while the run talks to the service (default: in `apply` mode). */
   readonly lock?: boolean;
+  /**
+   * Hash the live entries into the plan's fingerprints (default: true). Only a plan that may be saved
+   * or shown as JSON needs them; a plan that is only shown or applied at once leaves them out.
+   */
+  readonly entryHashes?: boolean;
   /** A check of the request that needs the loaded repository (the CLI's option rules); a message rejects it. */
   readonly checkTargets?: (targets: readonly TargetConfig[]) => TermsyncError | undefined;
 }
@@ -134,6 +139,7 @@ export async function reconcileDesired(
           mode: request.mode,
           ...(request.savedPlan === undefined ? {} : { savedPlan: request.savedPlan }),
           ...(refreshed === undefined ? {} : { refreshed }),
+          ...(request.entryHashes === undefined ? {} : { entryHashes: request.entryHashes }),
           ...(request.keepIds === undefined ? {} : { keepIds: request.keepIds }),
         },
         ctx,

@@ -83,6 +83,8 @@ async function runApply(ctx: CommandContext, file: string | undefined, options: 
       dir: repositoryDir(io, options),
       ...configPathOf(io, options),
       mode: 'apply',
+      // The plan is applied at once, never saved: its fingerprints need no entry hashes.
+      entryHashes: false,
       ...(options.target === undefined ? {} : { target: options.target }),
       ...(savedPlan === undefined ? {} : { savedPlan }),
       ...(keepIds === undefined ? {} : { keepIds }),

@@ -67,6 +67,8 @@ async function runPlan(ctx: CommandContext, options: PlanOptions): Promise<numbe
       ...configPathOf(io, options),
       mode: 'plan',
       refresh,
+      // Entry hashes are for a plan that is saved or read by a program; text and markdown never show them.
+      entryHashes: options.format === 'json' || options.out !== undefined,
       ...(options.target === undefined ? {} : { target: options.target }),
       ...(keepIds === undefined ? {} : { keepIds }),
       // A saved plan is meant to be applied: hold the lock so no other run changes the service meanwhile.
