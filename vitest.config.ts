@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+    // The reliability suite has its own config (`npm run test:reliability`).
+    exclude: ['test/reliability/**', 'node_modules/**'],
     environment: 'node',
     pool: 'forks',
     testTimeout: 20_000,
