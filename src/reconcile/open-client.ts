@@ -38,9 +38,12 @@ export function openClient(ctx: ServiceContext, desired: DesiredState, target: T
   const attempts = maxAttempts(ctx.env);
   const baseUrl = readBaseUrl(ctx.env, target);
   const apiKey = readApiKey(ctx.env, target);
-  // Every request in flight and every paced wait listens on the one signal: that is no leak, so
-  // Node's warning at 10 listeners is lifted to what the configured concurrency can reach.
-  setMaxListeners(Math.max(10, desired.config.rateLimit.concurrency * 4 + 10), ctx.signal);
+  // Every request in flight and every waiting operation listens on the one signal: an apply hands
+  // all its operations to the queue at once, and while the service throttles each one waits (a
+  // back-off, or the paused queue) with its own listener, removed when the wait ends. Their number
+  // is the number of operations, not a leak and not bounded by the concurrency, so Node's leak
+  // warning (printed as a plain line on stderr, among the JSON log lines) is turned off here.
+  setMaxListeners(0, ctx.signal);
   return createClient({
     baseUrl,
     apiKey,

@@ -4,7 +4,7 @@
 // chooses the same kill points and fault draws.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { lstat, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -282,4 +282,58 @@ export async function inParallel<T>(limit: number, tasks: readonly (() => Promis
   };
   await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
   return results;
+}
+
+export interface LiveGlossary {
+  readonly glossary_id: string;
+  readonly name: string;
+  readonly dictionaries: readonly { source_lang: string; target_lang: string; entry_count: number }[];
+}
+export interface LiveStyleList {
+  readonly style_id: string;
+  readonly name: string;
+  readonly custom_instructions?: readonly { label: string }[];
+}
+
+/** What the service holds now, read straight from it (not through termsync). */
+export async function liveState(url: string, key = SECRET_KEY): Promise<{ glossaries: LiveGlossary[]; styleLists: LiveStyleList[] }> {
+  const headers = { Authorization: `Service-Auth-Key ${key}` };
+  const read = async <T>(path: string): Promise<T> => {
+    const response = await fetch(`${url}${path}`, { headers });
+    if (!response.ok) throw new Error(`GET ${path}: ${response.status}`);
+    return (await response.json()) as T;
+  };
+  const { glossaries } = await read<{ glossaries: LiveGlossary[] }>('/v3/glossaries');
+  const styleLists: LiveStyleList[] = [];
+  for (let page = 0; ; page++) {
+    const { style_rules } = await read<{ style_rules: LiveStyleList[] }>(`/v3/style_rules?detailed=true&page=${page}&page_size=25`);
+    styleLists.push(...style_rules);
+    if (style_rules.length < 25) break;
+  }
+  return { glossaries, styleLists };
+}
+
+/** Names held more than once on the service. */
+export function duplicateNames(live: { glossaries: readonly { name: string }[]; styleLists: readonly { name: string }[] }): string[] {
+  const twice = (names: readonly string[]): string[] => names.filter((n, i) => names.indexOf(n) !== i);
+  return [...twice(live.glossaries.map((g) => `glossary "${g.name}"`)), ...twice(live.styleLists.map((s) => `style list "${s.name}"`))];
+}
+
+/** Replaces the repository's declared content (config and resources), leaving anything else (the lock) alone. */
+export async function rewriteRepo(dir: string, files: RepoFiles): Promise<void> {
+  await rm(join(dir, 'glossaries'), { recursive: true, force: true });
+  await rm(join(dir, 'config'), { recursive: true, force: true });
+  await writeRepo(dir, files);
+}
+
+/** Lines of stderr that are not JSON log lines. */
+export function nonJsonLines(stderr: string): string[] {
+  return stderr.split('\n').filter((line) => {
+    if (line.trim() === '') return false;
+    try {
+      return typeof JSON.parse(line) !== 'object';
+    } catch {
+      return true;
+    }
+  });
 }
