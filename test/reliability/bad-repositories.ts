@@ -45,7 +45,7 @@ function tbx(name: string, body: string | Buffer, code: string, at?: string): Ge
   return { name, code, file: 'glossaries/t.tbx', ...(at === undefined ? {} : { at }), files: { 'termsync.yaml': CONFIG, 'glossaries/x.yaml': TBX_GLOSSARY, 'glossaries/t.tbx': body } };
 }
 
-function glossary(name: string, resource: string, code: string, at?: string, extra: RepoFiles = {}): GeneratedCase {
+function glossary(name: string, resource: string | Buffer, code: string, at?: string, extra: RepoFiles = {}): GeneratedCase {
   return { name, code, file: 'glossaries/x.yaml', ...(at === undefined ? {} : { at }), files: { 'termsync.yaml': CONFIG, 'glossaries/x.yaml': resource, ...extra } };
 }
 

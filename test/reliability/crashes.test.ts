@@ -10,7 +10,7 @@ import { startKillProxy, type KillPoint, type KillProxy } from './kill-proxy.js'
 import { stableNames, termRepository, type RepoShape } from './term-repository.js';
 
 const area = createArea('crashes');
-const SHAPE: RepoShape = { v3: 6, v2: 4, styleLists: 4, entries: 40 };
+const SHAPE: RepoShape = { v3: 6, v2: 4, styleLists: 4, entries: 20 };
 /** Two independent chains of kill points run side by side (one emulator, proxy and repository each). */
 const CHAINS = [{ seed: 101 }, { seed: 202 }] as const;
 const KILLS_PER_CHAIN = 10;
@@ -35,7 +35,7 @@ function watchService(url: string, names: { glossaries: string[]; styleLists: st
       for (const name of names.styleLists) {
         if (!live.styleLists.some((s) => s.name === name)) gaps.push(`snapshot ${snapshots}: no style list "${name}"`);
       }
-      await new Promise((r) => setTimeout(r, 10));
+      await new Promise((r) => setTimeout(r, 25));
     }
   })();
   return {
@@ -78,7 +78,7 @@ describe('crashes: SIGKILL at 20 seeded points of applies with v2 and style-list
 
       for (let i = 0; i < KILLS_PER_CHAIN; i++) {
         const version = 2 + i;
-        const point: KillPoint = { write: 1 + Math.floor(random() * Math.max(1, writesPerApply - 6)), phase: random() < 0.5 ? 'before' : 'after' };
+        const point: KillPoint = { write: 1 + Math.floor(random() * Math.max(1, writesPerApply - 4)), phase: random() < 0.5 ? 'before' : 'after' };
         await rewriteRepo(dir, termRepository(seed, version, SHAPE));
         const watch = watchService(emulator.url, names);
         const killed = await area.run(['apply', '--dir', '.'], { cwd: dir, env, onSpawn: (child) => proxy.arm(point, child) });

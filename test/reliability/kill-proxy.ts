@@ -1,6 +1,7 @@
 // A pass-through HTTP proxy between termsync and the emulator that SIGKILLs the termsync process at
 // a chosen write request: `before` (the request never reaches the service) or `after` (the service
-// did it, termsync never hears the answer). Once it has killed, it forwards nothing more.
+// did it, termsync never hears the answer). Once it has killed, it forwards nothing more. It can
+// also hold requests until released, to keep a run busy for as long as a check needs.
 import type { ChildProcess } from 'node:child_process';
 import { createServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,6 +22,11 @@ export interface KillProxy {
   writes(): number;
   /** The request at which the process was killed, if it was. */
   killedAt(): string | undefined;
+  /** Holds every request that arrives from now on until `release()` (a run that stays busy). */
+  hold(): void;
+  release(): void;
+  /** Requests waiting in a hold. */
+  held(): number;
   close(): Promise<void>;
 }
 
@@ -37,6 +43,8 @@ export async function startKillProxy(target: string): Promise<KillProxy> {
   let armed: { point: KillPoint; child: ChildProcess } | undefined;
   let writes = 0;
   let killed: string | undefined;
+  let holding = false;
+  let waiting: (() => void)[] = [];
 
   const kill = (what: string): void => {
     killed = what;
@@ -47,6 +55,10 @@ export async function startKillProxy(target: string): Promise<KillProxy> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      if (holding) waiting.push(() => handle());
+      else handle();
+    });
+    const handle = (): void => {
       if (killed !== undefined) {
         req.socket.destroy();
         return;
@@ -84,7 +96,7 @@ export async function startKillProxy(target: string): Promise<KillProxy> {
       );
       out.on('error', () => req.socket.destroy());
       out.end(body);
-    });
+    };
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -101,6 +113,16 @@ export async function startKillProxy(target: string): Promise<KillProxy> {
       killed = undefined;
     },
     writes: () => writes,
+    hold() {
+      holding = true;
+    },
+    release() {
+      holding = false;
+      const go = waiting;
+      waiting = [];
+      for (const f of go) f();
+    },
+    held: () => waiting.length,
     killedAt: () => killed,
     close: () =>
       new Promise<void>((resolve) => {
