@@ -147,4 +147,7 @@ try {
 } finally {
   await rm(root, { recursive: true, force: true });
 }
-await writeFile(path.join(path.dirname(new URL(import.meta.url).pathname), 'results', 'loader.txt'), `${out.join('\n')}\n`);
+// Results go to the untracked bench/out/ (committing a result is a deliberate step).
+const outDir = path.join(path.dirname(new URL(import.meta.url).pathname), 'out');
+await mkdir(outDir, { recursive: true });
+await writeFile(path.join(outDir, 'loader.txt'), `${out.join('\n')}\n`);

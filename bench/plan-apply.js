@@ -86,5 +86,6 @@ try {
   await rm(root, { recursive: true, force: true });
 }
 
-await mkdir(new URL('./results/', import.meta.url), { recursive: true });
-await writeFile(new URL('./results/plan-apply.txt', import.meta.url), `${out.join('\n')}\n`);
+// Results go to the untracked bench/out/ (committing a result is a deliberate step).
+await mkdir(new URL('./out/', import.meta.url), { recursive: true });
+await writeFile(new URL('./out/plan-apply.txt', import.meta.url), `${out.join('\n')}\n`);

@@ -27,6 +27,11 @@ export function checkBaseUrl(raw: string): BaseUrl {
   } catch {
     throw new AuthError('url_not_allowed', 'URL not allowed: the service URL is not a valid absolute URL');
   }
+  // Anything but http(s) is not shown at all: a variable that holds something else (a key named as
+  // the URL by mistake, `abcd…:fx` parses as a URL of scheme `abcd…`) must not be echoed.
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new AuthError('url_not_allowed', 'URL not allowed: the service URL must start with https:// (or http:// on loopback, for the emulator)');
+  }
   // Printed without credentials, query or fragment: only what identifies the destination.
   const shown = `${url.protocol}//${url.host}${url.pathname}`;
   if (url.username || url.password) {

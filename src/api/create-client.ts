@@ -30,6 +30,8 @@ export interface ClientOptions {
   readonly apiKey: string;
   /** The variable the key came from, named in the 401 message (default TERMSYNC_API_KEY). */
   readonly apiKeyEnv?: string;
+  /** The variable the URL came from, named when nobody listens there. */
+  readonly baseUrlEnv?: string;
   /** From the project config's `rate_limit` (defaults 5 and 4). */
   readonly requestsPerSecond?: number;
   readonly concurrency?: number;
@@ -149,6 +151,7 @@ export function createClient(options: ClientOptions): ServiceClient {
     base,
     apiKey: options.apiKey,
     apiKeyEnv: options.apiKeyEnv ?? 'TERMSYNC_API_KEY',
+    ...(options.baseUrlEnv === undefined ? {} : { baseUrlEnv: options.baseUrlEnv }),
     clock,
     logger,
     concurrency,
@@ -479,6 +482,7 @@ export function createClient(options: ClientOptions): ServiceClient {
       ),
 
     async close() {
+      queue.close();
       await queue.onIdle();
       await ownAgent?.close();
     },

@@ -4,6 +4,9 @@ import type { TargetConfig } from '../model/desired.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
+/** The hosts a key may be sent to (comma-separated), set by whoever runs termsync, never by the repository. */
+export const ALLOWED_HOSTS_ENV = 'TERMSYNC_ALLOWED_HOSTS';
+
 /** The file holding the key when the target's variable is not set (for secret mounts). */
 export const API_KEY_FILE_ENV = 'TERMSYNC_API_KEY_FILE';
 
@@ -52,4 +55,50 @@ export function readBaseUrl(env: Env, target: Pick<TargetConfig, 'name' | 'baseU
     throw new AuthError('base_url_missing', `no service URL for target "${target.name}": set ${target.baseUrlEnv}`);
   }
   return value;
+}
+
+// A host name (letters, digits, dots, hyphens) or an IPv6 address in brackets, optionally with a port.
+const HOST_ENTRY = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*\.?|\[[0-9a-f:.]+\])(?::\d{1,5})?$/;
+
+/**
+ * The hosts of TERMSYNC_ALLOWED_HOSTS, lowercased, or undefined when it is not set (or empty: an
+ * unset CI variable often arrives as an empty string). An entry that is not a host name is an
+ * error of the environment (exit 7), never silently ignored.
+ */
+export function readAllowedHosts(env: Env): readonly string[] | undefined {
+  const raw = env[ALLOWED_HOSTS_ENV];
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const hosts: string[] = [];
+  for (const part of raw.split(',')) {
+    const entry = part.trim().toLowerCase();
+    if (entry === '') continue;
+    if (!HOST_ENTRY.test(entry)) {
+      throw new AuthError('allowed_hosts_invalid', `${ALLOWED_HOSTS_ENV}: "${entry}" is not a host name; write host names separated by commas, without https:// or a path (e.g. api.example.com)`);
+    }
+    hosts.push(entry.replace(/\.(?=$|:)/, ''));
+  }
+  if (hosts.length === 0) throw new AuthError('allowed_hosts_invalid', `${ALLOWED_HOSTS_ENV} lists no host name (e.g. api.example.com)`);
+  return hosts;
+}
+
+/**
+ * With TERMSYNC_ALLOWED_HOSTS set, the key goes only to those hosts: a service URL whose host is not
+ * listed (a port, when listed, must match too) is refused before the key is read (exit 7).
+ */
+export function checkAllowedHost(env: Env, target: Pick<TargetConfig, 'name' | 'baseUrlEnv'>, baseUrl: string): void {
+  const allowed = readAllowedHosts(env);
+  if (allowed === undefined) return;
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return; // Not a URL: checkBaseUrl refuses it with its own message.
+  }
+  const hostname = url.hostname.toLowerCase().replace(/\.$/, '');
+  const host = url.port === '' ? hostname : `${hostname}:${url.port}`;
+  if (allowed.includes(hostname) || allowed.includes(host)) return;
+  throw new AuthError(
+    'host_not_allowed',
+    `host not allowed: the service URL of target "${target.name}" (from ${target.baseUrlEnv}) goes to ${host}, which ${ALLOWED_HOSTS_ENV} does not list (${allowed.join(', ')}); the API key is not sent`,
+  );
 }

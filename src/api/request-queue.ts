@@ -8,7 +8,7 @@ import type { BaseUrl } from './check-base-url.js';
 import { ServiceAuthError, ServiceError, type ServiceFailure } from './errors.js';
 import { createFlowControl, type FlowControl } from './flow-control.js';
 import { parseErrorBody } from './parse-responses.js';
-import { classifyStatus, describeNetworkError, fullJitterBackoff, parseRetryAfter } from './retry-policy.js';
+import { classifyStatus, describeNetworkError, fullJitterBackoff, isNobodyThere, parseRetryAfter } from './retry-policy.js';
 import { requestTarget, sendRequest, type HttpAnswer, type HttpRequest } from './send-request.js';
 
 export interface RetryOptions {
@@ -60,6 +60,8 @@ export interface RequestQueueOptions {
   readonly apiKey: string;
   /** Named in the 401 message (the variable, never the value). */
   readonly apiKeyEnv: string;
+  /** Named when nobody listens at the URL (the variable, never its value's secrets: URLs carry none). */
+  readonly baseUrlEnv?: string;
   readonly clock: Clock;
   readonly logger: Logger;
   readonly signal?: AbortSignal;
@@ -80,6 +82,11 @@ export interface RequestQueue {
    */
   backOff(request: ApiCall, op: OperationBudget, reason: string): Promise<boolean>;
   onIdle(): Promise<void>;
+  /**
+   * The client is being closed: operations still waiting to retry (a sibling failed and ended the
+   * run) stop now instead of retrying against a closed connection pool.
+   */
+  close(): void;
 }
 
 const GATE_CLOSED = Symbol('gate closed');
@@ -98,7 +105,9 @@ function isGlossaryPath(path: string): boolean {
 }
 
 export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
-  const { clock, signal, metrics } = options;
+  const { clock, metrics } = options;
+  const closing = new AbortController();
+  const signal = options.signal === undefined ? closing.signal : AbortSignal.any([options.signal, closing.signal]);
   const random = options.random ?? Math.random;
   const maxAttempts = options.retry.maxAttempts ?? DEFAULTS.maxAttempts;
   const deadlineMs = options.retry.deadlineMs ?? DEFAULTS.operationDeadlineMs;
@@ -113,6 +122,12 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
   });
   const slots = new PQueue({ concurrency: options.concurrency });
   const track = <T>(work: Promise<T>): Promise<T> => (isTrackingClock(clock) ? clock.track(work) : work);
+  const shownUrl = `${options.base.origin}${options.base.prefix}`;
+  // Until the service has answered once, nobody listening (refused, unknown host) most likely means
+  // a mistyped URL: a few quick attempts instead of the full budget. The first network failure is
+  // said at warn level (the CLI's default), so a run does not wait in silence.
+  let answered = false;
+  let networkFailureSaid = false;
 
   const failureOf = (request: ApiCall, op: OperationBudget, answer?: HttpAnswer): ServiceFailure => {
     const failure: { -readonly [K in keyof ServiceFailure]: ServiceFailure[K] } = {
@@ -132,7 +147,7 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
   };
 
   const throwIfAborted = (request: ApiCall, op: OperationBudget): void => {
-    if (signal?.aborted) throw new ServiceError('aborted', failureOf(request, op), 'aborted before completion');
+    if (signal.aborted) throw new ServiceError('aborted', failureOf(request, op), 'aborted before completion');
   };
 
   /** Sleeps until `at` unless that is past the operation's deadline. */
@@ -198,9 +213,9 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
     else log.info(line);
   };
 
-  const retryAfterBackoff = async (request: ApiCall, op: OperationBudget, reason: string, retryAfterMs?: number): Promise<void> => {
+  const retryAfterBackoff = async (request: ApiCall, op: OperationBudget, reason: string, retryAfterMs?: number, limit = maxAttempts): Promise<void> => {
     op.failures += 1;
-    if (op.failures >= maxAttempts) return;
+    if (op.failures >= limit) return;
     metrics?.onRetry?.(request.method, request.route, reason, op.attempts);
     const wait = Math.max(retryAfterMs ?? 0, fullJitterBackoff(op.failures - 1, random));
     log.debug({ method: request.method, route: request.route, reason, waitMs: wait, attempt: op.attempts }, 'retrying after back-off');
@@ -220,16 +235,24 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
         log.debug({ method: request.method, route: request.route, error: net.code, attempt: op.attempts }, 'network failure');
         if (net.maybeSent) op.outcomeUnknown = true;
         if (!request.idempotent && net.maybeSent) return { kind: 'unknown_outcome' };
-        await retryAfterBackoff(request, op, `network:${net.code}`);
-        if (op.failures >= maxAttempts) {
-          throw new ServiceError(net.maybeSent ? 'network' : 'unreachable', failureOf(request, op), `network failure (${net.code}) after ${op.attempts} attempts`, {
-            cause: result.network,
-          });
+        const limit = !answered && isNobodyThere(result.network) ? Math.min(maxAttempts, DEFAULTS.firstContactAttempts) : maxAttempts;
+        const left = limit - op.failures - 1;
+        if (!networkFailureSaid && left > 0) {
+          networkFailureSaid = true;
+          log.warn({ method: request.method, route: request.route, error: net.code }, `cannot reach ${shownUrl} (${net.code}), retrying ${left} more time${left === 1 ? '' : 's'}…`);
+        }
+        await retryAfterBackoff(request, op, `network:${net.code}`, undefined, limit);
+        if (op.failures >= limit) {
+          const summary = net.maybeSent
+            ? `network failure (${net.code}) after ${op.attempts} attempts`
+            : `cannot reach ${shownUrl} (${net.code}) after ${op.attempts} attempts: check ${options.baseUrlEnv ?? 'the service URL'} and that the service is running`;
+          throw new ServiceError(net.maybeSent ? 'network' : 'unreachable', failureOf(request, op), summary, { cause: result.network });
         }
         continue;
       }
 
       const { answer, sentAt } = result;
+      answered = true;
       metrics?.onRequest?.(request.method, request.route, answer.status, ms);
       log.debug({ method: request.method, route: request.route, status: answer.status, ms, attempt: op.attempts }, 'service answer');
       const retryAfterMs = parseRetryAfter(answer.retryAfter, clock.now());
@@ -306,5 +329,6 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
       return op.failures < maxAttempts;
     },
     onIdle: () => slots.onIdle(),
+    close: () => closing.abort(),
   };
 }

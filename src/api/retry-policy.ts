@@ -61,14 +61,31 @@ export interface NetworkFailure {
 
 const NEVER_SENT = new Set(['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
-export function describeNetworkError(error: unknown): NetworkFailure {
+/** The error codes of an error and its causes (undici wraps the socket error in `cause`). */
+function errorCodes(error: unknown): string[] {
   const codes: string[] = [];
   let current: unknown = error;
-  // undici wraps the socket error in `cause`: look at the whole chain.
   for (let depth = 0; depth < 4 && current instanceof Error; depth += 1) {
     const c = (current as { code?: unknown }).code;
     if (typeof c === 'string') codes.push(c);
     current = current.cause;
   }
+  return codes;
+}
+
+export function describeNetworkError(error: unknown): NetworkFailure {
+  const codes = errorCodes(error);
   return { code: codes[0] ?? 'network', maybeSent: !codes.some((c) => NEVER_SENT.has(c)) };
+}
+
+/** Nobody listens there: the connection was refused or the host name does not exist. */
+const NOBODY_THERE = new Set(['ECONNREFUSED', 'ENOTFOUND']);
+
+/**
+ * Whether a network failure says that nobody is there (refused, unknown host) rather than that the
+ * way there is slow or broken (timeouts, resets, DNS not answering). Before the service has answered
+ * once, that is most likely a mistyped URL: not worth the full retry budget.
+ */
+export function isNobodyThere(error: unknown): boolean {
+  return errorCodes(error).some((c) => NOBODY_THERE.has(c));
 }

@@ -1,4 +1,4 @@
-import { Command, CommanderError } from 'commander';
+import type { Command } from 'commander';
 import { isTermsyncError } from '../lib/errors.js';
 import { ExitCode } from '../lib/exit-codes.js';
 import type { CliIo, CommandContext } from './io.js';
@@ -36,6 +36,7 @@ function commandsFor(argv: readonly string[]): string[] {
  * elsewhere (the CI examples) without running them.
  */
 export async function createProgram(ctx: CommandContext, argv: readonly string[]): Promise<Command> {
+  const { Command } = await import('commander');
   const program = new Command('termsync')
     .description('GitOps for terminology: keep glossaries and style rules on the service equal to this repository')
     .version(VERSION)
@@ -59,6 +60,11 @@ export async function createProgram(ctx: CommandContext, argv: readonly string[]
  * unless TERMSYNC_DEBUG is set).
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  // `--version` alone is answered before any library is loaded (it runs in every CI job's set-up).
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+    io.stdout(`${VERSION}\n`);
+    return ExitCode.ok;
+  }
   let exitCode: number = ExitCode.ok;
   const ctx: CommandContext = {
     io,
@@ -71,6 +77,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     await program.parseAsync([...argv], { from: 'user' });
     return exitCode;
   } catch (error) {
+    const { CommanderError } = await import('commander');
     if (error instanceof CommanderError) {
       // --help and --version end with code 0; usage errors are invalid input.
       return error.exitCode === 0 ? ExitCode.ok : ExitCode.invalidInput;

@@ -37,6 +37,18 @@ export function serviceContext(io: CliIo, logger: Logger): ServiceContext {
   return { env: io.env, signal: io.signal, logger };
 }
 
+/** JSON documents collected from several targets, printed as one document at the end. */
+export type JsonParts = string[];
+
+/**
+ * One JSON value for what several targets produced: the one document of a single target, or an
+ * array of them (stdout carries exactly one JSON document, whatever the number of targets).
+ */
+export function jsonValueOf(parts: JsonParts): unknown {
+  const values = parts.map((part): unknown => JSON.parse(part));
+  return values.length === 1 ? values[0] : values;
+}
+
 export function withNewline(text: string): string {
   return text.endsWith('\n') ? text : `${text}\n`;
 }
@@ -64,10 +76,16 @@ export function runProblem(run: RunOutcome): string | undefined {
  * What a finished target prints: an apply's result (stdout) and, on stderr, why it did not succeed.
  * `multi`: several targets run, so messages name theirs.
  */
-export function printTargetOutcome(io: CliIo, outcome: TargetOutcome, options: { readonly multi: boolean; readonly format?: 'text' | 'json' }): void {
+export function printTargetOutcome(
+  io: CliIo,
+  outcome: TargetOutcome,
+  options: { readonly multi: boolean; readonly format?: 'text' | 'json'; readonly json?: JsonParts },
+): void {
   const where = options.multi ? `target "${outcome.target}": ` : '';
   if ('result' in outcome && outcome.result !== undefined) {
-    io.stdout(withNewline(options.format === 'json' ? renderApplyResultJson(outcome.result) : renderApplyResultText(outcome.result)));
+    if (options.format !== 'json') io.stdout(withNewline(renderApplyResultText(outcome.result)));
+    else if (options.json !== undefined) options.json.push(renderApplyResultJson(outcome.result));
+    else io.stdout(withNewline(renderApplyResultJson(outcome.result)));
   }
   switch (outcome.kind) {
     case 'refused':

@@ -3,10 +3,10 @@ import { ExitCode } from '../lib/exit-codes.js';
 import type { Logger } from '../lib/logger.js';
 import type { DesiredState, TargetConfig } from '../model/desired.js';
 import { verifyTarget, type VerifyOutcome } from '../reconcile/index.js';
-import { renderVerifyBudget, renderVerifyJson, renderVerifyOverCap, renderVerifyText } from '../report/index.js';
+import { renderVerifyBudget, renderVerifyJson, renderVerifyOverCap, renderVerifyText, stableJson } from '../report/index.js';
 import { verifyExitCode } from './exit-code-of.js';
 import type { CliIo } from './io.js';
-import { printTargetOutcome, serviceContext } from './print-outcome.js';
+import { jsonValueOf, printTargetOutcome, serviceContext, type JsonParts } from './print-outcome.js';
 
 /** `verify`'s own options (also those of `apply --verify`). */
 export interface VerifyOptions {
@@ -28,7 +28,8 @@ export function wholeNumber(option: string, min: number, max: number): (value: s
 
 /**
  * Runs verify on each target and prints, per target, the characters it will send (before sending),
- * then each check's result. Returns the exit code (the most severe of the targets).
+ * then each check's result. Returns the exit code (the most severe of the targets). With `json`, the
+ * JSON results are collected there for the caller to print as part of its own document.
  */
 export async function runVerifyTargets(
   io: CliIo,
@@ -36,9 +37,10 @@ export async function runVerifyTargets(
   desired: DesiredState,
   targets: readonly TargetConfig[],
   options: VerifyOptions & { readonly format: 'text' | 'json' },
+  collect?: JsonParts,
 ): Promise<number> {
   let code: number = ExitCode.ok;
-  const json: string[] = [];
+  const json: JsonParts = collect ?? [];
   for (const target of targets) {
     const outcome: VerifyOutcome = await verifyTarget(
       {
@@ -72,6 +74,6 @@ export async function runVerifyTargets(
     }
     code = Math.max(code, verifyExitCode(outcome));
   }
-  if (json.length > 0) io.stdout(`${json.length === 1 ? (json[0] ?? '') : `[\n${json.join(',\n')}\n]`}\n`);
+  if (collect === undefined && json.length > 0) io.stdout(stableJson(jsonValueOf(json)));
   return code;
 }

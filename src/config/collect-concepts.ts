@@ -1,6 +1,7 @@
 import type { Diagnostic } from '../lib/diagnostics.js';
 import type { LanguagePair } from '../model/entries.js';
 import { EntryCollector } from './collect-entries.js';
+import { detectSecretsInText } from './detect-secrets.js';
 import { warning } from './diagnostic.js';
 import { GLOSSARY_LANGUAGES } from './languages.js';
 
@@ -49,6 +50,8 @@ export class ConceptCollector {
     private readonly unit: 'line' | 'row' = 'line',
     /** What holds one concept, for messages: a TBX concept entry, or a row of a table. */
     private readonly item: 'concept' | 'row' = 'concept',
+    /** Check every term for credentials (a text file is scanned as a whole instead). */
+    private readonly checkSecrets = false,
   ) {
     this.collectors = pairs.map(() => new EntryCollector(file, this.own, unit));
   }
@@ -60,6 +63,11 @@ export class ConceptCollector {
   concept(terms: ReadonlyMap<string, TermAt>, line: number, column: number, refused: ReadonlyMap<string, string> = new Map()): void {
     const missing = this.languages.filter((lang) => !terms.has(lang));
     if (missing.length > 0 && terms.size > 0) this.warnMissing(missing, refused, line, column);
+    if (this.checkSecrets) {
+      for (const term of terms.values()) {
+        for (const found of detectSecretsInText(term.text, this.file, 'a term')) this.own.push({ ...found, line: term.line, column: term.column });
+      }
+    }
     for (const [i, pair] of this.pairs.entries()) {
       const source = terms.get(pair.sourceLang);
       const target = terms.get(pair.targetLang);

@@ -31,7 +31,7 @@ export function readYaml(absolute: string, file: string, diagnostics: Diagnostic
   if (read.text === undefined) return undefined;
   const { yaml, diagnostics: found } = parseYamlFile(read.text, file);
   diagnostics.push(...found);
-  diagnostics.push(...(yaml ? detectSecrets(yaml) : detectSecretsInText(read.text, file)));
+  diagnostics.push(...(yaml ? detectSecrets(yaml, read.text) : detectSecretsInText(read.text, file)));
   return yaml;
 }
 

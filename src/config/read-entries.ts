@@ -2,12 +2,11 @@ import type { Diagnostic } from '../lib/diagnostics.js';
 import type { LanguagePair } from '../model/entries.js';
 import type { SourceRef } from '../model/desired.js';
 import { ConceptCollector } from './collect-concepts.js';
+import { detectSecretsInText } from './detect-secrets.js';
 import { error } from './diagnostic.js';
 import { parseEntries, type EntriesFormat } from './parse-entries.js';
-import { parseLanguageColumns } from './parse-language-columns.js';
-import { decodeXmlChunks, parseTbx } from './parse-tbx.js';
+import type { withCells as WithCells } from './read-workbook.js';
 import { decodeUtf8Files, readEntriesFile, type EntriesFileFormat } from './read-files.js';
-import { readWorkbook, withCells } from './read-workbook.js';
 import type { EntriesFileOptions } from './validate-resource.js';
 
 /** One entries file to read and parse. */
@@ -77,14 +76,27 @@ export async function readEntriesBatch(jobs: readonly EntriesJob[], dirCache?: M
  */
 export async function conceptsOutcome(bytes: Buffer, text: string | undefined, format: EntriesFileFormat, job: EntriesJob, file: string): Promise<EntriesOutcome> {
   let diagnostics: Diagnostic[] = [];
-  const collector = new ConceptCollector(file, diagnostics, job.pairs, job.languages, format === 'xlsx' ? 'row' : 'line', format === 'tbx' ? 'concept' : 'row');
+  // A text file is scanned for credentials as a whole (every cell); of a TBX file or a workbook,
+  // every term the dictionaries would take is checked.
+  if (text !== undefined) diagnostics.push(...detectSecretsInText(text, file, 'a cell'));
+  // Each reader (and its XML, zip or CSV library) is loaded only for a repository that has such a file.
+  const collector = new ConceptCollector(file, diagnostics, job.pairs, job.languages, format === 'xlsx' ? 'row' : 'line', format === 'tbx' ? 'concept' : 'row', text === undefined);
   let ok: boolean;
   let sheet: string | undefined;
-  if (format === 'tbx') ok = parseTbx(decodeXmlChunks(bytes), file, collector, job.options.terms, diagnostics);
-  else if (format === 'xlsx') ({ ok, sheet } = await readWorkbook(bytes, file, collector, job.languages, job.options, diagnostics));
-  else ok = parseLanguageColumns(text ?? '', format, file, collector, job.languages, job.options.headerRow, diagnostics);
+  let withCells: typeof WithCells | undefined;
+  if (format === 'tbx') {
+    const { decodeXmlChunks, parseTbx } = await import('./parse-tbx.js');
+    ok = parseTbx(decodeXmlChunks(bytes), file, collector, job.options.terms, diagnostics);
+  } else if (format === 'xlsx') {
+    const workbook = await import('./read-workbook.js');
+    withCells = workbook.withCells;
+    ({ ok, sheet } = await workbook.readWorkbook(bytes, file, collector, job.languages, job.options, diagnostics));
+  } else {
+    const { parseLanguageColumns } = await import('./parse-language-columns.js');
+    ok = parseLanguageColumns(text ?? '', format, file, collector, job.languages, job.options.headerRow, diagnostics);
+  }
   const maps = collector.finish();
-  if (sheet !== undefined) diagnostics = withCells(diagnostics, file, sheet);
+  if (sheet !== undefined && withCells !== undefined) diagnostics = withCells(diagnostics, file, sheet);
   if (!ok) return { diagnostics, file };
   const errors = diagnostics.some((d) => d.severity === 'error');
   for (const [i, pair] of job.pairs.entries()) {
@@ -105,6 +117,7 @@ export async function conceptsOutcome(bytes: Buffer, text: string | undefined, f
 /** Parses and checks the text of an entries file (pure): its outcome, `verbatim` included. */
 export function entriesOutcome(text: string, format: EntriesFormat, pair: LanguagePair, file: string, at: SourceRef): EntriesOutcome {
   const { entries, diagnostics } = parseEntries(text, format, pair, file);
+  diagnostics.push(...detectSecretsInText(text, file, 'a cell'));
   const empty = emptyDictionary(entries, diagnostics, at);
   if (empty !== undefined) diagnostics.push(empty);
   const verbatim = format === 'tsv' && diagnostics.length === 0;

@@ -122,10 +122,19 @@ export const styleRulesSchema = z.strictObject({
 
 export const resourceSchema = z.discriminatedUnion('kind', [glossarySchema, styleRulesSchema]);
 
-const envName = z
+/**
+ * The repository names the variables a target's URL and key come from, and a pull request can
+ * change the repository: only variables of termsync's own prefix may be named, so that a change
+ * cannot send another secret of the job as the key (or the key to an address of its choosing).
+ * Every `*_env` field of the config must use this schema (validate-config.ts also checks every
+ * `*_env` field it finds, whatever its schema).
+ */
+export const ENV_PREFIX = 'TERMSYNC_';
+
+export const envName = z
   .string()
-  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected the name of an environment variable')
-  .meta({ description: 'Name of an environment variable' });
+  .regex(/^TERMSYNC_[A-Za-z0-9_]+$/, 'expected the name of an environment variable that starts with TERMSYNC_')
+  .meta({ description: 'Name of an environment variable; it must start with TERMSYNC_' });
 
 export const targetSchema = z.strictObject({
   name: z.string().min(1),

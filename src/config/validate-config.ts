@@ -3,7 +3,7 @@ import type { Diagnostic } from '../lib/diagnostics.js';
 import type { ProjectConfig } from '../model/desired.js';
 import { error, show } from './diagnostic.js';
 import { positionAt, type YamlFile } from './parse-yaml.js';
-import { configSchema } from './schemas.js';
+import { configSchema, ENV_PREFIX } from './schemas.js';
 import { schemaDiagnostics, type RuleForIssue } from './validate-schema.js';
 
 const configRules: RuleForIssue = (issue, path, missing) => {
@@ -12,7 +12,7 @@ const configRules: RuleForIssue = (issue, path, missing) => {
   if (/^targets\.\d+\.api_key_env$/.test(path) && missing) {
     return { code: 'config/missing-api-key-env', message: 'this target has no `api_key_env`: name the environment variable that holds its API key (the key itself never goes in the repository)' };
   }
-  if (issue.code === 'invalid_format' && /_env$/.test(path)) return { code: 'config/invalid-env-name', message: `\`${path}\`: expected the name of an environment variable (letters, digits, _)` };
+  if (issue.code === 'invalid_format' && /_env$/.test(path)) return { code: 'config/invalid-env-name', message: `\`${path}\`: expected the name of an environment variable that starts with ${ENV_PREFIX} (then letters, digits, _)` };
   return undefined;
 };
 
@@ -23,12 +23,68 @@ export function declaredResourceFolders(value: Record<string, unknown> | undefin
   return ['glossaries'];
 }
 
+const ANY_ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * Every `*_env` field of the config, wherever it stands and whatever its schema, must name a
+ * variable of termsync's prefix (see ENV_PREFIX in schemas.ts). Reported before anything is read
+ * from the environment or sent. The name is shown: it is not a secret (a value that is not a
+ * variable name at all is left to the schema, which never echoes a key-looking value).
+ */
+function envNameDiagnostics(yaml: YamlFile): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  const walk = (value: unknown, path: PropertyKey[]): void => {
+    if (Array.isArray(value)) value.forEach((item, i) => walk(item, [...path, i]));
+    else if (value !== null && typeof value === 'object') {
+      for (const [key, child] of Object.entries(value)) {
+        if (/_env$/.test(key) && typeof child === 'string' && ANY_ENV_NAME.test(child) && !child.startsWith(ENV_PREFIX)) {
+          const { line, column } = positionAt(yaml, [...path, key]);
+          diagnostics.push(
+            error(
+              'config/env-name-not-allowed',
+              `\`${key}\` names ${child}: the variables a repository names for keys and URLs must start with ${ENV_PREFIX} (e.g. ${ENV_PREFIX}${key === 'base_url_env' ? 'BASE_URL' : 'API_KEY'}), so that a change to the repository cannot send another secret of the job as the key, or the key to another address; set ${ENV_PREFIX}… from your secret store instead`,
+              yaml.file,
+              line,
+              column,
+            ),
+          );
+        } else walk(child, [...path, key]);
+      }
+    }
+  };
+  walk(yaml.value, []);
+  return diagnostics;
+}
+
+/**
+ * A variable named both for a URL and for a key would send the key as the URL (and an error about
+ * the URL could show it): refused wherever the two meet, also across targets.
+ */
+function envRoleDiagnostics(yaml: YamlFile, targets: readonly { base_url_env: string; api_key_env: string }[]): Diagnostic[] {
+  const keyVariables = new Set(targets.map((t) => t.api_key_env));
+  const diagnostics: Diagnostic[] = [];
+  targets.forEach((target, i) => {
+    if (!keyVariables.has(target.base_url_env)) return;
+    const { line, column } = positionAt(yaml, ['targets', i, 'base_url_env']);
+    diagnostics.push(error('config/env-name-conflict', `\`base_url_env\` names ${target.base_url_env}, which an \`api_key_env\` of this config names too: the URL and the key need two variables`, yaml.file, line, column));
+  });
+  return diagnostics;
+}
+
 /** Checks the project config; `config` is absent when it cannot be used. Defaults are applied here. */
 export function validateConfig(yaml: YamlFile): { config?: ProjectConfig; diagnostics: Diagnostic[] } {
+  const envNames = envNameDiagnostics(yaml);
   const parsed = configSchema.safeParse(yaml.value);
-  if (!parsed.success) return { diagnostics: schemaDiagnostics(yaml, configSchema, parsed.error.issues, configRules) };
-  const diagnostics: Diagnostic[] = [];
+  if (!parsed.success) {
+    // The schema refuses the same names; the rule above says why, once.
+    const fromSchema = schemaDiagnostics(yaml, configSchema, parsed.error.issues, configRules).filter(
+      (d) => !(d.code === 'config/invalid-env-name' && envNames.some((e) => e.line === d.line && e.column === d.column)),
+    );
+    return { diagnostics: [...envNames, ...fromSchema] };
+  }
+  const diagnostics: Diagnostic[] = [...envNames];
   const input = parsed.data;
+  diagnostics.push(...envRoleDiagnostics(yaml, input.targets));
   const at = (path: readonly PropertyKey[]): { line: number; column: number } => positionAt(yaml, path);
   if (input.prune === 'owned' && input.owned_names === undefined) {
     const { line, column } = at(['prune']);

@@ -9,6 +9,11 @@ export const DEFAULTS = {
   concurrency: 4,
   /** Attempts one request gets for transient failures (5xx, network), retries included (`TERMSYNC_MAX_ATTEMPTS`). */
   maxAttempts: 10,
+  /**
+   * Attempts a request gets when nobody listens at the service URL (connection refused, unknown
+   * host) and the service has not answered once yet: a mistyped URL fails in seconds.
+   */
+  firstContactAttempts: 3,
   /** Overall time one operation may take, waits for throttling and back-off included. */
   operationDeadlineMs: 600_000,
   /** The HTTP agent's timeouts. */

@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import { createClient, readApiKey, readBaseUrl, type ClientMetricsHooks, type ServiceClient } from '../api/index.js';
+import { checkAllowedHost, createClient, readApiKey, readBaseUrl, type ClientMetricsHooks, type ServiceClient } from '../api/index.js';
 import type { Clock } from '../lib/clock.js';
 import { MAX_ATTEMPTS_ENV } from '../lib/defaults.js';
 import { InputError } from '../lib/errors.js';
@@ -37,6 +37,8 @@ function maxAttempts(env: Env): number | undefined {
 export function openClient(ctx: ServiceContext, desired: DesiredState, target: TargetConfig): ServiceClient {
   const attempts = maxAttempts(ctx.env);
   const baseUrl = readBaseUrl(ctx.env, target);
+  // Before the key is even read: with TERMSYNC_ALLOWED_HOSTS set, only those hosts may receive it.
+  checkAllowedHost(ctx.env, target, baseUrl);
   const apiKey = readApiKey(ctx.env, target);
   // Every request in flight and every waiting operation listens on the one signal: an apply hands
   // all its operations to the queue at once, and while the service throttles each one waits (a
@@ -48,6 +50,7 @@ export function openClient(ctx: ServiceContext, desired: DesiredState, target: T
     baseUrl,
     apiKey,
     apiKeyEnv: target.apiKeyEnv,
+    baseUrlEnv: target.baseUrlEnv,
     requestsPerSecond: desired.config.rateLimit.requestsPerSecond,
     concurrency: desired.config.rateLimit.concurrency,
     logger: ctx.logger,

@@ -6,3 +6,4 @@ export { escapeMarkdown, escapeHtml } from './escape-markdown.js';
 export { NO_CHANGES, guardLines } from './format-plan.js';
 export { renderVerifyBudget, renderVerifyJson, renderVerifyOverCap, renderVerifyText } from './render-verify.js';
 export { renderDriftText } from './render-drift.js';
+export { stableJson } from './stable-json.js';

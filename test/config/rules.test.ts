@@ -126,6 +126,10 @@ const CASES: readonly Expected[] = [
   ['config-duplicate-target', 'config/duplicate-target', 'termsync.yaml', 6, 11],
   ['config-invalid-schedule', 'config/invalid-schedule', 'termsync.yaml', 2, 11],
   ['config-invalid-env-name', 'config/invalid-env-name', 'termsync.yaml', 4, 19],
+  ['config-env-name-not-allowed', 'config/env-name-not-allowed', 'termsync.yaml', 5, 18],
+  ['config-env-name-conflict', 'config/env-name-conflict', 'termsync.yaml', 4, 19],
+  ['config-secret-in-entries', 'config/api-key-in-repo', 'glossaries/terms.tsv', 2, 9],
+  ['config-secret-in-comment', 'config/api-key-in-repo', 'glossaries/x.yaml', 3, 7],
   ['config-resource-folder-missing', 'config/resource-folder-missing', 'termsync.yaml', 2, 12, 'warning'],
   ['config-resource-folder-outside', 'config/resource-folder-outside', 'termsync.yaml', 2, 12],
   ['config-unknown-field', 'schema/unknown-field', 'termsync.yaml', 3, 3],
@@ -154,10 +158,10 @@ describe('validation rules (one fixture repository per rule)', () => {
   it('says "did you mean" for a misspelt field and never echoes an API key', async () => {
     const typo = await loadRepository({ dir: path.join(RULES, 'schema-unknown-field') });
     expect(typo.diagnostics.find((d) => d.code === 'schema/unknown-field')?.message).toContain('did you mean `dictionaries`');
-    for (const fixture of ['config-api-key-in-repo', 'config-api-key-in-resource', 'config-token-in-repo']) {
+    for (const fixture of ['config-api-key-in-repo', 'config-api-key-in-resource', 'config-token-in-repo', 'config-secret-in-entries', 'config-secret-in-comment']) {
       const { diagnostics } = await loadRepository({ dir: path.join(RULES, fixture) });
       const text = JSON.stringify(diagnostics);
-      expect(text).not.toMatch(/3f9a2c71|7e2b6a4d0c95|sk9Qw3Xz7LmP2vR8tY4uK6nB1cD5eF0g/);
+      expect(text).not.toMatch(/3f9a2c71|7e2b6a4d0c95|sk9Qw3Xz7LmP2vR8tY4uK6nB1cD5eF0g|Qw3Xz7LmP2vR8tY4|IOSFODNN7/);
     }
   });
 

@@ -78,5 +78,6 @@ describe('termsync watch as a process', () => {
       .split('\n')
       .filter((l) => l !== '' && !l.startsWith('{') && !l.startsWith('No TERMSYNC_') && !l.startsWith('termsync watch: serving'));
     expect(other).toEqual([]);
-  });
+    // A process that starts an emulator, converges and reloads: seconds, more on a busy machine.
+  }, 60_000);
 });

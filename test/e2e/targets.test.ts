@@ -43,6 +43,11 @@ describe('repository problems and targets', () => {
     // Each key is its own account on the emulator: both targets got the three resources.
     expect(world.writesSince(0)).toHaveLength(6);
     expect((await world.cli(['plan', '--detailed-exitcode'], eu)).code).toBe(0);
+    // As JSON, several targets are one document: an array with a result per target.
+    const json = await world.cli(['apply', '--format', 'json'], eu);
+    expect(json.code).toBe(0);
+    const results = JSON.parse(json.stdout) as unknown[];
+    expect(results).toHaveLength(2);
 
     const unknown = await world.cli(['plan', '--target', 'us']);
     expect(unknown.code).toBe(3);
@@ -95,9 +100,11 @@ describe('repository problems and targets', () => {
 describe('an unreachable service', () => {
   it('fails plan with the destination exit code (7) and a message naming the failure', async () => {
     // Port 1 on loopback: nothing listens there, the connection is refused.
-    const run = await world.cli(['plan'], { TERMSYNC_BASE_URL: 'http://127.0.0.1:1', TERMSYNC_MAX_ATTEMPTS: '1' });
+    // No TERMSYNC_MAX_ATTEMPTS: nobody listening on the first request costs a few quick attempts, not ten.
+    const run = await world.cli(['plan'], { TERMSYNC_BASE_URL: 'http://127.0.0.1:1' });
     expect(run.code).toBe(7);
-    expect(run.stderr).toMatch(/network failure \(ECONNREFUSED\)/);
+    expect(run.stderr).toContain('cannot reach http://127.0.0.1:1 (ECONNREFUSED), retrying 2 more times…');
+    expect(run.stderr).toMatch(/Error: GET \/v\S+: cannot reach http:\/\/127\.0\.0\.1:1 \(ECONNREFUSED\) after 3 attempts: check TERMSYNC_BASE_URL and that the service is running\n/);
     expect(world.mark()).toBe(0);
   });
 });

@@ -126,5 +126,14 @@ describe('termsync verify', () => {
     const plan = await world.cli(['plan', '--detailed-exitcode']);
     expect(plan.code).toBe(0);
     expect(plan.stdout).toContain('No changes.');
+    // As JSON: stdout is one document holding both results (the cost line goes to stderr).
+    const json = await world.cli(['apply', '--verify', '--format', 'json']);
+    expect(json.code).toBe(8);
+    const doc = JSON.parse(json.stdout) as { apply: { applied: number }; verify: { target: string; failed: number } };
+    expect(Object.keys(doc)).toEqual(['apply', 'verify']);
+    expect(doc.apply.applied).toBe(0);
+    expect(doc.verify.target).toBe('default');
+    expect(doc.verify.failed).toBeGreaterThan(0);
+    expect(json.stderr).toContain('Verify target "default":');
   });
 });

@@ -4,7 +4,7 @@ import { Option, type Command } from 'commander';
 import { InputError, isTermsyncError } from '../../lib/errors.js';
 import type { Plan } from '../../model/plan.js';
 import { isSuccess, reconcile, resultOf, type TargetOutcome } from '../../reconcile/index.js';
-import { guardLines, parsePlanJson, renderPlanText } from '../../report/index.js';
+import { guardLines, parsePlanJson, renderPlanText, stableJson } from '../../report/index.js';
 import { addCommonOptions } from '../common-options.js';
 import { runVerifyTargets, type VerifyOptions } from '../print-verify.js';
 import { addVerifyOptions } from './verify.js';
@@ -14,11 +14,13 @@ import {
   configPathOf,
   createCliLogger,
   printDiagnostics,
+  jsonValueOf,
   printTargetOutcome,
   repositoryDir,
   runProblem,
   serviceContext,
   withNewline,
+  type JsonParts,
 } from '../print-outcome.js';
 
 interface ApplyOptions extends CommonOptions, VerifyOptions {
@@ -61,6 +63,9 @@ async function runApply(ctx: CommandContext, file: string | undefined, options: 
   // The plan is shown before it is applied, as text; a saved plan was shown when it was made.
   const showPlan = savedPlan === undefined && options.format === 'text';
   let multi = false;
+  // stdout carries one JSON document: the apply results (one target: its object; several: an
+  // array), or with --verify `{apply, verify}` (verify null when it did not run).
+  const applyJson: JsonParts = [];
   const run = await reconcile(
     {
       dir: repositoryDir(io, options),
@@ -84,7 +89,7 @@ async function runApply(ctx: CommandContext, file: string | undefined, options: 
       },
       finished: (outcome) => {
         if (outcome.kind === 'blocked') printBlocked(io, outcome, showPlan);
-        else printTargetOutcome(io, outcome, { multi, format: options.format });
+        else printTargetOutcome(io, outcome, { multi, format: options.format, json: applyJson });
       },
     },
   );
@@ -92,15 +97,27 @@ async function runApply(ctx: CommandContext, file: string | undefined, options: 
   if (problem !== undefined) io.stderr(problem);
   const result = run.kind === 'done' && run.targets[0] !== undefined ? resultOf(run.targets[0]) : undefined;
   if (options.idsOut !== undefined && result !== undefined) await writeFile(resolve(io.cwd, options.idsOut), `${JSON.stringify(result.ids, null, 2)}\n`);
-  const code = runExitCode(run);
-  if (options.verify !== true || run.kind !== 'done') return code;
-  if (!run.targets.every(isSuccess)) {
-    io.stderr('Verify skipped: the apply did not succeed on every target.\n');
-    return code;
+  let code: number = runExitCode(run);
+  const verifyJson: JsonParts | undefined = options.format === 'json' ? [] : undefined;
+  let verified = false;
+  if (options.verify === true && run.kind === 'done') {
+    if (run.targets.every(isSuccess)) {
+      const names = new Set(run.targets.map((t) => t.target));
+      const targets = run.desired.config.targets.filter((t) => names.has(t.name));
+      code = Math.max(code, await runVerifyTargets(io, logger, run.desired, targets, options, verifyJson));
+      verified = true;
+    } else {
+      io.stderr('Verify skipped: the apply did not succeed on every target.\n');
+    }
   }
-  const names = new Set(run.targets.map((t) => t.target));
-  const targets = run.desired.config.targets.filter((t) => names.has(t.name));
-  return Math.max(code, await runVerifyTargets(io, logger, run.desired, targets, options));
+  if (options.format === 'json') {
+    if (options.verify === true) {
+      io.stdout(stableJson({ apply: applyJson.length === 0 ? null : jsonValueOf(applyJson), verify: verified && verifyJson !== undefined && verifyJson.length > 0 ? jsonValueOf(verifyJson) : null }));
+    } else if (applyJson.length > 0) {
+      io.stdout(stableJson(jsonValueOf(applyJson)));
+    }
+  }
+  return code;
 }
 
 export function registerApply(program: Command, ctx: CommandContext): Command {

@@ -1,0 +1,151 @@
+// Shared pieces of the CPU/memory benchmarks (cpu-rows.js, compare-plans.js): the benchmark
+// repositories, an emulator in its own process, and a CLI run measured as a whole process (user +
+// system CPU seconds and peak RSS from /usr/bin/time, wall time). Nothing here writes outside the
+// temporary folders it is given and bench/out/.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { Buffer } from 'node:buffer';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+
+export const HERE = path.dirname(fileURLToPath(import.meta.url));
+export const ROOT = path.resolve(HERE, '..');
+export const OUT = path.join(HERE, 'out');
+const TEN_MIB = 10 * 1024 * 1024;
+
+const CONFIG =
+  'version: 1\nresources: [glossaries]\nprune: "off"\nrate_limit: { requests_per_second: 1000, concurrency: 8 }\n' +
+  'targets:\n  - name: default\n    base_url_env: TERMSYNC_BASE_URL\n    api_key_env: TERMSYNC_API_KEY\n';
+
+/** One 10 MiB dictionary (about 175,000 entries) in one glossary. */
+export async function generateBig(root) {
+  await mkdir(path.join(root, 'config'), { recursive: true });
+  await mkdir(path.join(root, 'glossaries'), { recursive: true });
+  await writeFile(path.join(root, 'config', 'termsync.yaml'), CONFIG);
+  await writeFile(
+    path.join(root, 'glossaries', 'big.yaml'),
+    'kind: glossary\nname: Catalogue\ndictionaries:\n  - source_lang: en\n    target_lang: de\n    entries_file: big.en-de.tsv\n',
+  );
+  const lines = [];
+  let size = 0;
+  for (let i = 0; size < TEN_MIB - 100; i++) {
+    const line = `waterproof jacket ${i}\tWasserdichte Jacke ${i} Größe\n`;
+    size += Buffer.byteLength(line);
+    lines.push(line);
+  }
+  await writeFile(path.join(root, 'glossaries', 'big.en-de.tsv'), lines.join(''));
+  return { file: path.join(root, 'glossaries', 'big.en-de.tsv'), entries: lines.length };
+}
+
+/** Edits one term of the big dictionary (`undo` puts it back). */
+export async function editBig(root, undo = false) {
+  const file = path.join(root, 'glossaries', 'big.en-de.tsv');
+  const text = await readFile(file, 'utf8');
+  const [from, to] = ['Wasserdichte Jacke 4242 Größe', 'Wasserdichte Jacke 4242 geändert'];
+  await writeFile(file, undo ? text.replace(to, from) : text.replace(from, to));
+}
+
+/** 1,000 glossaries × 2 dictionaries × 1,000 entries. */
+export async function generateMany(root, glossaries = 1000, entries = 1000) {
+  await mkdir(path.join(root, 'config'), { recursive: true });
+  await mkdir(path.join(root, 'glossaries', 'entries'), { recursive: true });
+  await writeFile(path.join(root, 'config', 'termsync.yaml'), CONFIG);
+  const langs = ['de', 'fr'];
+  for (let g = 0; g < glossaries; g++) {
+    const dictionaries = langs.map((lang) => `  - source_lang: en\n    target_lang: ${lang}\n    entries_file: entries/g${g}.en-${lang}.tsv\n`).join('');
+    await writeFile(path.join(root, 'glossaries', `g${g}.yaml`), `kind: glossary\nname: Catalogue ${g}\ndictionaries:\n${dictionaries}`);
+    for (const lang of langs) {
+      let text = '';
+      for (let i = 0; i < entries; i++) text += `product term ${g}-${i} (catalogue)\tProduktbegriff ${lang} ${g}-${i} Größe\n`;
+      await writeFile(path.join(root, 'glossaries', 'entries', `g${g}.en-${lang}.tsv`), text);
+    }
+  }
+}
+
+/** Starts `termsync emulator` of the current build in its own process; its CPU is not measured. */
+export async function startEmulatorProcess({ latency = '20-40' } = {}) {
+  const args = [path.join(ROOT, 'bin', 'termsync.js'), 'emulator', '--port', '0', '--log-level', 'silent', '--seed', '1'];
+  if (latency) args.push('--faults', `latency=${latency}`);
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise((resolve, reject) => {
+    let text = '';
+    child.stdout.on('data', (chunk) => {
+      text += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(text);
+      if (match) resolve(match[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`emulator exited with ${code}`)));
+  });
+  child.stdout.resume();
+  return {
+    url,
+    async reset() {
+      await fetch(`${url}/__emulator/reset`, { method: 'POST' });
+    },
+    async close() {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    },
+  };
+}
+
+/**
+ * Runs `node <build>/bin/termsync.js ...args` (or `node ...nodeArgs` for a bare node) as one
+ * measured process: CPU seconds (user + system), peak RSS (MB) and wall seconds.
+ */
+export function measure(args, { cwd = ROOT, env = {}, expect = [0], bare = false, build = ROOT, stdin } = {}) {
+  const argv = bare ? [process.execPath, ...args] : [process.execPath, path.join(build, 'bin', 'termsync.js'), ...args];
+  const start = performance.now();
+  const run = spawnSync('/usr/bin/time', ['-f', '__time__ %U %S %M', ...argv], {
+    cwd,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+    ...(stdin === undefined ? {} : { input: stdin }),
+  });
+  const wall = (performance.now() - start) / 1000;
+  const line = run.stderr.split('\n').reverse().find((l) => l.startsWith('__time__'));
+  if (line === undefined) throw new Error(`no timing for ${args.join(' ')}: ${run.stderr}`);
+  const [, user, sys, maxKb] = line.split(' ');
+  const code = run.status;
+  if (!expect.includes(code)) throw new Error(`${args.join(' ')} exited ${code} (expected ${expect.join(' or ')}):\n${run.stderr.slice(-2000)}`);
+  return { cpu: Number(user) + Number(sys), user: Number(user), sys: Number(sys), rssMb: (Number(maxKb) * 1024) / 1e6, wall, code, stdout: run.stdout };
+}
+
+export function stats(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  const median = sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  return { median, min: sorted[0], max: sorted.at(-1), n: sorted.length };
+}
+
+export function fmt(s, digits = 2, unit = '') {
+  return `${s.median.toFixed(digits)}${unit} (${s.min.toFixed(digits)}–${s.max.toFixed(digits)}, n=${s.n})`;
+}
+
+/** A build to measure: a folder holding bin/termsync.js and a built dist/ (default: this one). */
+export function resolveBuild(dir) {
+  const build = path.resolve(dir ?? ROOT);
+  if (!existsSync(path.join(build, 'bin', 'termsync.js')) || !existsSync(path.join(build, 'dist', 'cli', 'main.js'))) {
+    throw new Error(`${build} is not a built termsync (no bin/termsync.js or dist/cli/main.js; run npm run build there)`);
+  }
+  return build;
+}
+
+/** `--name value` and `--flag` of argv. */
+export function parseArgs(argv) {
+  const out = {};
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (!a.startsWith('--')) continue;
+    const next = argv[i + 1];
+    if (next === undefined || next.startsWith('--')) out[a.slice(2)] = true;
+    else {
+      out[a.slice(2)] = next;
+      i++;
+    }
+  }
+  return out;
+}
