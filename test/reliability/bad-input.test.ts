@@ -110,6 +110,10 @@ const FIXTURES: readonly (readonly [fixture: string, code: string, file: string,
   ['config-resource-folder-outside', 'config/resource-folder-outside', 'termsync.yaml', 2, 12],
   ['config-unknown-field', 'schema/unknown-field', 'termsync.yaml', 3, 3],
   ['config-verify-invalid', 'schema/invalid-value', 'termsync.yaml', 7, 19],
+  ['config-env-name-not-allowed', 'config/env-name-not-allowed', 'termsync.yaml', 5, 18],
+  ['config-env-name-conflict', 'config/env-name-conflict', 'termsync.yaml', 4, 19],
+  ['config-secret-in-entries', 'config/api-key-in-repo', 'glossaries/terms.tsv', 2, 9],
+  ['config-secret-in-comment', 'config/api-key-in-repo', 'glossaries/x.yaml', 3, 7],
 ];
 
 /** The commands that contact the service; each bad repository meets one, chosen by the seed. */
@@ -121,6 +125,9 @@ const SEED = 11;
  */
 const AS_PROCESS = /pipe|dev-zero|passwd|bomb|megabyte|over-10-mib|too-many|deep|binary/;
 const SAMPLE_AS_PROCESS = 0.1;
+
+/** Credentials planted in the bad repositories: a message may point at them, never repeat them. */
+const PLANTED = ['0c6d3b1f-9a27-4e58-b4d0-2f7e91c3a865', 'ghp_R8tY4uK6nB1cD5eF0g', 'AKIAQW3XZ7LMP2VR8TY4', 'sk-Qw3Xz7LmP2vR8tY4', '3f9a2c71', 'sk9Qw3Xz7LmP2vR8tY4uK6nB1cD5eF0g'];
 
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -203,6 +210,8 @@ describe('bad input: broken and malicious repositories exit 3, located, before a
         if (!locatedLine(repo).test(run.stderr)) problems.push(`no line "${repo.file}:${repo.at ?? 'L:C'}: error: [${repo.code}]" on stderr`);
         if (looksLikeStackTrace(output)) problems.push('a stack trace or internal error name in the output');
         if (requests !== 0) problems.push(`${requests} requests reached the emulator`);
+        const echoed = PLANTED.filter((p) => output.includes(p));
+        if (echoed.length > 0) problems.push(`repeats a planted credential: ${echoed.join(', ')}`);
         if (repo.withinMs !== undefined && run.ms > repo.withinMs) problems.push(`took ${Math.round(run.ms)} ms (limit ${repo.withinMs})`);
         if (asProcess) processes += 1;
         const first = run.stderr.split('\n').find((l) => / error: \[/.test(l)) ?? run.stderr.split('\n')[0] ?? '';

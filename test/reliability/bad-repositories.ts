@@ -122,5 +122,33 @@ export const GENERATED_CASES: readonly GeneratedCase[] = [
   { name: 'dir-is-a-file', code: 'repository/not-a-folder', file: 'a-file', at: '1:1', dirArg: 'a-file', files: { 'a-file': 'kind: glossary\n' } },
   { name: 'config-a-list', code: 'yaml/not-a-mapping', file: 'termsync.yaml', at: '1:1', files: { 'termsync.yaml': '- version: 1\n' } },
   { name: 'config-empty', code: 'yaml/empty', file: 'termsync.yaml', at: '1:1', files: { 'termsync.yaml': '' } },
+  // A pull request that chooses which secret of the job goes where.
+  ...(
+    [
+      ['api_key_env', 'AWS_SECRET_ACCESS_KEY'],
+      ['api_key_env', 'GITHUB_TOKEN'],
+      ['api_key_env', 'HOME'],
+      ['base_url_env', 'ATTACKER_URL'],
+      ['base_url_env', 'CI_SERVER_URL'],
+    ] as const
+  ).map(
+    ([field, variable]): GeneratedCase => ({
+      name: `config-${field}-${variable.toLowerCase()}`,
+      code: 'config/env-name-not-allowed',
+      file: 'termsync.yaml',
+      at: field === 'api_key_env' ? '5:18' : '4:19',
+      files: { 'termsync.yaml': CONFIG.replace(field === 'api_key_env' ? 'api_key_env: TERMSYNC_API_KEY' : 'base_url_env: TERMSYNC_BASE_URL', `${field}: ${variable}`) },
+    }),
+  ),
+  // Credentials committed where they would be uploaded: entries cells, names, labels, prompts, comments, TBX, workbooks.
+  { name: 'secret-service-key-in-tsv-cell', code: 'config/api-key-in-repo', file: 'glossaries/t.tsv', at: '2:7', files: { 'termsync.yaml': CONFIG, 'glossaries/x.yaml': 'kind: glossary\nname: T\ndictionaries:\n  - source_lang: en\n    target_lang: de\n    entries_file: t.tsv\n', 'glossaries/t.tsv': 'cart\tWagen\ntoken\t0c6d3b1f-9a27-4e58-b4d0-2f7e91c3a865:fx\n' } },
+  { name: 'secret-github-token-in-csv-cell', code: 'config/api-key-in-repo', file: 'glossaries/t.csv', files: { 'termsync.yaml': CONFIG, 'glossaries/x.yaml': 'kind: glossary\nname: T\ndictionaries:\n  - source_lang: en\n    target_lang: de\n    entries_file: t.csv\n', 'glossaries/t.csv': 'cart,Wagen\nrelease,ghp_R8tY4uK6nB1cD5eF0gQw3Xz7LmP2vR8tY4uK\n' } },
+  glossary('secret-aws-key-in-name', 'kind: glossary\nname: AKIAQW3XZ7LMP2VR8TY4\ndictionaries:\n  - {source_lang: en, target_lang: de, entries: {a: b}}\n', 'config/api-key-in-repo', '2:7'),
+  glossary('secret-openai-key-in-prompt', 'kind: style_rules\nname: S\nlanguage: de\ncustom_instructions:\n  - label: Formal\n    prompt: "use sk-Qw3Xz7LmP2vR8tY4uK6nB1cD5eF0gQw3Xz7LmP2vR8 for this"\n', 'config/api-key-in-repo'),
+  glossary('secret-service-key-in-label', 'kind: style_rules\nname: S\nlanguage: de\ncustom_instructions:\n  - label: 0c6d3b1f-9a27-4e58-b4d0-2f7e91c3a865\n    prompt: Be formal.\n', 'config/api-key-in-repo'),
+  glossary('secret-in-a-comment', '# deploy key: 0c6d3b1f-9a27-4e58-b4d0-2f7e91c3a865:fx\nkind: glossary\nname: T\ndictionaries:\n  - {source_lang: en, target_lang: de, entries: {a: b}}\n', 'config/api-key-in-repo', '1:15'),
+  glossary('secret-in-inline-entries', 'kind: glossary\nname: T\ndictionaries:\n  - source_lang: en\n    target_lang: de\n    entries:\n      token: ghp_R8tY4uK6nB1cD5eF0gQw3Xz7LmP2vR8tY4uK\n', 'config/api-key-in-repo'),
+  tbx('secret-in-a-tbx-term', `<martif><text><body><termEntry><langSet xml:lang="en"><tig><term>cart</term></tig></langSet><langSet xml:lang="de"><tig><term>AKIAQW3XZ7LMP2VR8TY4</term></tig></langSet></termEntry></body></text></martif>`, 'config/api-key-in-repo'),
+  { name: 'secret-in-a-workbook-cell', code: 'config/api-key-in-repo', file: 'glossaries/t.xlsx', files: async (b) => ({ 'termsync.yaml': CONFIG, 'glossaries/x.yaml': XLSX_GLOSSARY, 'glossaries/t.xlsx': await b.workbookBytes({ Terms: [['en', 'de'], ['cart', 'Wagen'], ['token', 'sk-Qw3Xz7LmP2vR8tY4uK6nB1cD5eF0gQw3Xz7LmP2vR8']] }) }) },
   { name: 'config-key-as-literal', code: 'config/api-key-in-repo', file: 'termsync.yaml', files: { 'termsync.yaml': 'version: 1\ntargets:\n  - name: default\n    base_url_env: TERMSYNC_BASE_URL\n    api_key_env: 0c6d3b1f-9a27-4e58-b4d0-2f7e91c3a865:fx\n' } },
 ];

@@ -97,6 +97,13 @@ describe('secrets: the key is never printed, logged, written or served', () => {
       if (!codes.includes(run.code ?? -1)) problems.push(`${name}: exit ${run.code ?? run.signal}, expected ${codes.join(' or ')}: ${run.stderr.slice(-300)}`);
     }
 
+    // TERMSYNC_ALLOWED_HOSTS (environment only) naming another host: the key goes nowhere.
+    const before = emulator.requests().length;
+    const fenced = await area.run(['plan', '--dir', '.', ...TRACE], { cwd: dir, env: { ...env, TERMSYNC_ALLOWED_HOSTS: 'api.service.example' } });
+    const sent = emulator.requests().length - before;
+    area.tried(`TERMSYNC_ALLOWED_HOSTS=api.service.example, URL on 127.0.0.1: exit ${fenced.code}, ${sent} requests; said: ${fenced.stderr.trim().split('\n').pop() ?? ''}`);
+    if (fenced.code !== 7 || sent !== 0) problems.push(`TERMSYNC_ALLOWED_HOSTS: exit ${fenced.code}, ${sent} requests (expected 7 and none)`);
+
     // The daemon: its endpoints are outputs too.
     const port = await freePort();
     let child: ChildProcess | undefined;
