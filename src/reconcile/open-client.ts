@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { checkAllowedHost, createClient, readApiKey, readBaseUrl, type ClientMetricsHooks, type ServiceClient } from '../api/index.js';
 import type { Clock } from '../lib/clock.js';
-import { MAX_ATTEMPTS_ENV } from '../lib/defaults.js';
+import { MAX_ATTEMPTS_ENV, MAX_RESPONSE_BYTES_ENV, OPERATION_DEADLINE_ENV, REQUEST_TIMEOUT_ENV } from '../lib/defaults.js';
 import { InputError } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
 import type { DesiredState, TargetConfig } from '../model/desired.js';
@@ -33,19 +33,36 @@ function maxAttempts(env: Env): number | undefined {
   return value;
 }
 
+/** A whole number from the environment within [min, max], or undefined when unset. */
+function wholeNumber(env: Env, name: string, min: number, max: number): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new InputError('invalid_env', `expected ${name} to be a whole number from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
 /** A client for one target: URL and key from the target's environment variables, rate from the config. */
 export function openClient(ctx: ServiceContext, desired: DesiredState, target: TargetConfig): ServiceClient {
   const attempts = maxAttempts(ctx.env);
+  // Limits of one exchange and of one operation: the defaults suit every real service; tests and
+  // slow links change them.
+  const requestDeadlineMs = wholeNumber(ctx.env, REQUEST_TIMEOUT_ENV, 1, 3_600_000);
+  const operationDeadlineMs = wholeNumber(ctx.env, OPERATION_DEADLINE_ENV, 1, 86_400_000);
+  const maxResponseBytes = wholeNumber(ctx.env, MAX_RESPONSE_BYTES_ENV, 1024, 2 ** 31);
+  const retry = {
+    ...(attempts === undefined ? {} : { maxAttempts: attempts }),
+    ...(operationDeadlineMs === undefined ? {} : { deadlineMs: operationDeadlineMs }),
+  };
   const baseUrl = readBaseUrl(ctx.env, target);
   // Before the key is even read: with TERMSYNC_ALLOWED_HOSTS set, only those hosts may receive it.
   checkAllowedHost(ctx.env, target, baseUrl);
   const apiKey = readApiKey(ctx.env, target);
-  // Every request in flight and every waiting operation listens on the one signal: an apply hands
-  // all its operations to the queue at once, and while the service throttles each one waits (a
-  // back-off, or the paused queue) with its own listener, removed when the wait ends. Their number
-  // is the number of operations, not a leak and not bounded by the concurrency, so Node's leak
-  // warning (printed as a plain line on stderr, among the JSON log lines) is turned off here.
-  setMaxListeners(0, ctx.signal);
+  // Every request in flight and every paced wait listens on the one signal: that is no leak, so
+  // Node's warning at 10 listeners is lifted to what the configured concurrency can reach.
+  setMaxListeners(Math.max(10, desired.config.rateLimit.concurrency * 4 + 10), ctx.signal);
   return createClient({
     baseUrl,
     apiKey,
@@ -57,6 +74,10 @@ export function openClient(ctx: ServiceContext, desired: DesiredState, target: T
     signal: ctx.signal,
     ...(ctx.metrics === undefined ? {} : { metrics: ctx.metrics }),
     ...(ctx.clock === undefined ? {} : { clock: ctx.clock }),
-    ...(attempts === undefined ? {} : { retry: { maxAttempts: attempts } }),
+    retry,
+    limits: {
+      ...(requestDeadlineMs === undefined ? {} : { deadlineMs: requestDeadlineMs }),
+      ...(maxResponseBytes === undefined ? {} : { maxResponseBytes }),
+    },
   });
 }
