@@ -22,7 +22,7 @@ import {
   type LiveGlossaryInfo,
 } from './parse-responses.js';
 import { createRequestQueue, type ApiCall, type ClientMetricsHooks, type OperationBudget, type RetryOptions } from './request-queue.js';
-import { createAgent, requestTarget, type HttpAnswer } from './send-request.js';
+import { createAgent, formatBytes, isHtml, requestTarget, type ExchangeLimits, type HttpAnswer } from './send-request.js';
 import { encodeEntries, parseTsvEntries } from './tsv-entries.js';
 
 export interface ClientOptions {
@@ -41,6 +41,8 @@ export interface ClientOptions {
   readonly dispatcher?: Dispatcher;
   readonly signal?: AbortSignal;
   readonly retry?: RetryOptions;
+  /** Size and time limits of one exchange (defaults: `DEFAULTS.maxResponseBytes`, `DEFAULTS.requestDeadlineMs`). */
+  readonly limits?: Partial<ExchangeLimits>;
   readonly metrics?: ClientMetricsHooks;
   /** Jitter source (tests make it deterministic). */
   readonly random?: () => number;
@@ -138,6 +140,17 @@ function newest<T extends { id: string; creationTime: string }>(items: readonly 
   return [...items].sort((a, b) => (a.creationTime === b.creationTime ? (a.id < b.id ? 1 : -1) : a.creationTime < b.creationTime ? 1 : -1))[0];
 }
 
+/** What came instead of JSON, without repeating it (a hostile server chooses the body). */
+export function describeNotJson(answer: Pick<HttpAnswer, 'text' | 'contentType'>): string {
+  const size = formatBytes(Buffer.byteLength(answer.text));
+  const type = answer.contentType === undefined ? '' : `, Content-Type ${JSON.stringify(answer.contentType.slice(0, 80))}`;
+  if (answer.text.trim() === '') return `the body is empty, not JSON${type}`;
+  if (isHtml(answer)) {
+    return `an HTML page (${size}${type}), not the service's JSON: is the base URL the service's own, not a proxy, gateway or login page?`;
+  }
+  return `the body is not JSON (${size}${type})`;
+}
+
 export function createClient(options: ClientOptions): ServiceClient {
   const base = checkBaseUrl(options.baseUrl);
   const clock = options.clock ?? systemClock;
@@ -157,6 +170,10 @@ export function createClient(options: ClientOptions): ServiceClient {
     concurrency,
     requestsPerSecond,
     retry: options.retry ?? {},
+    limits: {
+      maxResponseBytes: Math.floor(checkPositive('maxResponseBytes', options.limits?.maxResponseBytes, DEFAULTS.maxResponseBytes)),
+      deadlineMs: checkPositive('requestDeadlineMs', options.limits?.deadlineMs, DEFAULTS.requestDeadlineMs),
+    },
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
     ...(options.random === undefined ? {} : { random: options.random }),
@@ -177,7 +194,7 @@ export function createClient(options: ClientOptions): ServiceClient {
     try {
       return JSON.parse(answer.text) as unknown;
     } catch {
-      throw new ServiceError('invalid_response', where, 'unexpected response: the body is not JSON');
+      throw new ServiceError('invalid_response', { ...where, status: answer.status }, `unexpected response: ${describeNotJson(answer)}`);
     }
   };
 
@@ -299,6 +316,9 @@ export function createClient(options: ClientOptions): ServiceClient {
         accept: 'text/tab-separated-values',
       } as const;
       const answer = await send(request);
+      if (isHtml(answer)) {
+        throw new ServiceError('invalid_response', { method: 'GET', path: request.path, status: answer.status }, `unexpected response: ${describeNotJson(answer)}`);
+      }
       return parseTsvEntries(answer.text, { method: 'GET', path: request.path });
     },
     async createGlossary(name, dictionaries) {

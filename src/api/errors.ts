@@ -24,7 +24,8 @@ export interface ServiceFailure {
  * Stable codes: `http_<status>` (a final 4xx/5xx), `throttled` (429/529 beyond the deadline),
  * `glossary_quota` (456 beyond the cool-down budget), `network`, `unreachable` (the connection was
  * never made: refused, unknown host), `deadline`, `aborted`,
- * `invalid_response`, `ambiguous_create`.
+ * `invalid_response`, `ambiguous_create`, `too_large` (an answer over the size limit), `redirect`
+ * (a 3xx, never followed).
  */
 export type ServiceErrorCode =
   | `http_${number}`
@@ -35,7 +36,12 @@ export type ServiceErrorCode =
   | 'deadline'
   | 'aborted'
   | 'invalid_response'
-  | 'ambiguous_create';
+  | 'ambiguous_create'
+  | 'too_large'
+  | 'redirect';
+
+/** Codes that say the destination is not the service termsync can work with (exit 7). */
+const DESTINATION_CODES: ReadonlySet<ServiceErrorCode> = new Set(['unreachable', 'too_large', 'redirect']);
 
 function describe(failure: ServiceFailure, summary: string): string {
   let text = `${failure.method} ${failure.path}: ${summary}`;
@@ -62,8 +68,9 @@ export class ServiceError extends TermsyncError implements ServiceFailure {
   constructor(code: ServiceErrorCode, failure: ServiceFailure, summary: string, options: { cause?: unknown } = {}) {
     // Service failures end an apply incomplete (exit 6); the apply layer reports them per operation.
     // A service that cannot be reached at all (connection refused, unknown host) is a destination
-    // error (exit 7), so that `plan` against a wrong URL fails with the contract's code for it.
-    const exitCode = code === 'unreachable' ? ExitCode.authOrDestination : ExitCode.applyIncomplete;
+    // error (exit 7), so that `plan` against a wrong URL fails with the contract's code for it; so is
+    // one that answers with a redirect or with more than any real answer holds.
+    const exitCode = DESTINATION_CODES.has(code) ? ExitCode.authOrDestination : ExitCode.applyIncomplete;
     super(code, describe(failure, summary), { ...options, exitCode });
     this.method = failure.method;
     this.path = failure.path;

@@ -10,7 +10,19 @@ import { ServiceAuthError, ServiceError, type ServiceFailure } from './errors.js
 import { createFlowControl, type FlowControl } from './flow-control.js';
 import { parseErrorBody } from './parse-responses.js';
 import { classifyStatus, describeNetworkError, fullJitterBackoff, isNobodyThere, parseRetryAfter } from './retry-policy.js';
-import { requestTarget, sendRequest, type HttpAnswer, type HttpRequest } from './send-request.js';
+import {
+  AnswerRejected,
+  clip,
+  ExchangeDeadline,
+  formatMs,
+  isHtml,
+  requestTarget,
+  sendRequest,
+  TransportError,
+  type ExchangeLimits,
+  type HttpAnswer,
+  type HttpRequest,
+} from './send-request.js';
 
 export interface RetryOptions {
   /** Transient failures (5xx, network) one operation may meet before it fails. Throttling answers do not count: the deadline bounds them. */
@@ -69,6 +81,8 @@ export interface RequestQueueOptions {
   readonly concurrency: number;
   readonly requestsPerSecond: number;
   readonly retry: RetryOptions;
+  /** Size and time limits of one exchange (defaults in `DEFAULTS`). */
+  readonly limits?: Partial<ExchangeLimits>;
   readonly metrics?: ClientMetricsHooks;
   readonly random?: () => number;
 }
@@ -117,6 +131,8 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
   const random = options.random ?? Math.random;
   const maxAttempts = options.retry.maxAttempts ?? DEFAULTS.maxAttempts;
   const deadlineMs = options.retry.deadlineMs ?? DEFAULTS.operationDeadlineMs;
+  const requestDeadlineMs = options.limits?.deadlineMs ?? DEFAULTS.requestDeadlineMs;
+  const maxResponseBytes = options.limits?.maxResponseBytes ?? DEFAULTS.maxResponseBytes;
   // Redaction again on our child, in case the injected logger was built without it. We log no
   // headers at all; this guards against a future slip.
   const log = options.logger.child({ component: 'api' }, { redact: { paths: REDACT_PATHS, censor: '[redacted]' } });
@@ -147,6 +163,7 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
       if (body.message !== undefined) failure.serviceMessage = body.message;
       if (body.code !== undefined) failure.serviceCode = body.code;
       if (body.detail !== undefined) failure.detail = body.detail;
+      else if (body.message === undefined && isHtml(answer)) failure.detail = "an HTML page, not the service's answer: a proxy or gateway may have answered";
       if (answer.traceId !== undefined) failure.traceId = answer.traceId;
     }
     return failure;
@@ -176,7 +193,8 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
   };
 
   /** One send: wait for the gates outside any slot, then take a slot, pace, and send. */
-  const attempt = async (request: ApiCall, op: OperationBudget, glossary: boolean): Promise<{ answer: HttpAnswer; sentAt: number } | { network: unknown; sentAt: number }> => {
+  type Attempt = { answer: HttpAnswer; sentAt: number } | { network: unknown; sentAt: number; atOperationDeadline: boolean };
+  const attempt = async (request: ApiCall, op: OperationBudget, glossary: boolean): Promise<Attempt> => {
     for (;;) {
       throwIfAborted(request, op);
       // Waiting outside the slot: a glossary call cooling down must not hold a slot a style-rule call could use.
@@ -190,13 +208,17 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
         // recalled, but this one has not left yet.
         if (flow.openAt(glossary) > clock.now()) return GATE_CLOSED;
         const sentAt = clock.now();
+        // The operation's deadline holds during the exchange too, not only between attempts.
+        const left = op.deadline - sentAt;
+        if (left <= 0) throw new ServiceError('deadline', failureOf(request, op), `gave up: the operation deadline (${formatMs(deadlineMs)}) has passed`);
+        const limits = { maxResponseBytes, deadlineMs: Math.min(requestDeadlineMs, left) };
         const record = flow.markSent();
         op.attempts += 1;
         log.trace({ method: request.method, path: requestTarget(request), attempt: op.attempts }, 'sending');
         try {
-          return { answer: await track(sendRequest(options.dispatcher, options.base, options.apiKey, request, signal)), sentAt };
+          return { answer: await track(sendRequest(options.dispatcher, options.base, options.apiKey, request, signal, limits)), sentAt };
         } catch (error) {
-          return { network: error, sentAt };
+          return { network: error, sentAt, atOperationDeadline: left <= requestDeadlineMs };
         } finally {
           record.done();
         }
@@ -236,7 +258,17 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
 
       if ('network' in result) {
         throwIfAborted(request, op);
-        const net = describeNetworkError(result.network);
+        const problem = result.network;
+        if (problem instanceof AnswerRejected) {
+          metrics?.onRequest?.(request.method, request.route, problem.status, ms);
+          const failure = { ...failureOf(request, op), status: problem.status, ...(problem.traceId === undefined ? {} : { traceId: problem.traceId }) };
+          throw new ServiceError(problem.code, failure, problem.message);
+        }
+        if (problem instanceof ExchangeDeadline && result.atOperationDeadline) {
+          metrics?.onRequest?.(request.method, request.route, 'network', ms);
+          throw new ServiceError('deadline', failureOf(request, op), `no complete answer before the operation deadline (${formatMs(deadlineMs)}) passed`, { cause: problem });
+        }
+        const net = describeNetworkError(problem);
         metrics?.onRequest?.(request.method, request.route, 'network', ms);
         log.debug({ method: request.method, route: request.route, error: net.code, attempt: op.attempts }, 'network failure');
         if (net.maybeSent) op.outcomeUnknown = true;
@@ -249,8 +281,9 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
         }
         await retryAfterBackoff(request, op, `network:${net.code}`, undefined, limit);
         if (op.failures >= limit) {
+          const why = problem instanceof TransportError || problem instanceof ExchangeDeadline ? `: ${problem.message}` : '';
           const summary = net.maybeSent
-            ? `network failure (${net.code}) after ${op.attempts} attempts`
+            ? `network failure (${net.code}${why}) after ${op.attempts} attempts`
             : `cannot reach ${shownUrl} (${net.code}) after ${op.attempts} attempts: check ${options.baseUrlEnv ?? 'the service URL'} and that the service is running`;
           throw new ServiceError(net.maybeSent ? 'network' : 'unreachable', failureOf(request, op), summary, { cause: result.network });
         }
@@ -313,6 +346,15 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
           throw new ServiceAuthError({ ...failureOf(request, op, answer), status }, summary);
         }
         case 'final':
+          if (answer.status >= 300 && answer.status < 400) {
+            // Never followed: the key would go along to wherever it points.
+            const to = answer.location === undefined ? '' : ` to ${clip(answer.location)}`;
+            throw new ServiceError(
+              'redirect',
+              failureOf(request, op, answer),
+              `the service answered with a redirect (${answer.status})${to}, which termsync does not follow (the API key would go along): point the target's base URL at the service itself`,
+            );
+          }
           if (answer.status === 404 && request.goneMeansDone && op.outcomeUnknown) {
             // The earlier attempt did the delete; its answer was lost.
             return { kind: 'answer', answer: { status: 204, text: '' } };

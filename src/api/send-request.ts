@@ -17,10 +17,72 @@ export interface HttpAnswer {
   readonly retryAfter?: string;
   readonly traceId?: string;
   readonly contentType?: string;
+  /** `Location` of a redirect (never followed). */
+  readonly location?: string;
+  /** The body; of an answer that is not 2xx only its first `ERROR_BODY_KEPT` bytes. */
   readonly text: string;
 }
 
+/** What one exchange may cost: bytes of answer and time, headers and body together. */
+export interface ExchangeLimits {
+  /** Largest answer body accepted, in bytes (counted as it arrives, whatever `Content-Length` says). */
+  readonly maxResponseBytes: number;
+  /** Real time the whole exchange may take, from sending to the last byte of the answer. */
+  readonly deadlineMs: number;
+}
+
 export const USER_AGENT = 'termsync/0.1';
+
+/** An error answer is only ever shown as a one-line message: its first bytes are all we keep. */
+const ERROR_BODY_KEPT = 64 * 1024;
+
+/**
+ * The answer came but termsync will not use it: bigger than the limit, or encoded in a way it did
+ * not ask for. Not retried (the same server would send the same again).
+ */
+export class AnswerRejected extends Error {
+  override readonly name = 'AnswerRejected';
+  constructor(
+    readonly code: 'too_large' | 'invalid_response',
+    readonly status: number,
+    readonly traceId: string | undefined,
+    summary: string,
+  ) {
+    super(summary);
+  }
+}
+
+/** The exchange did not finish within its deadline (`ExchangeLimits.deadlineMs`). */
+export class ExchangeDeadline extends Error {
+  override readonly name = 'ExchangeDeadline';
+  readonly code = 'request_deadline';
+  constructor(readonly ms: number) {
+    super(`no complete answer within ${formatMs(ms)}`);
+  }
+}
+
+/**
+ * A transport failure with a sentence a person can act on. `code` is the original's (undici or
+ * Node), so the retry policy reads it as before; the original stays in `cause`.
+ */
+export class TransportError extends Error {
+  override readonly name = 'TransportError';
+  readonly code: string;
+  constructor(code: string, explanation: string, cause: unknown) {
+    super(explanation, { cause });
+    this.code = code;
+  }
+}
+
+export function formatMs(ms: number): string {
+  return ms >= 1000 ? `${Number((ms / 1000).toFixed(1))} s` : `${ms} ms`;
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${Number((bytes / (1024 * 1024)).toFixed(1))} MiB`;
+  if (bytes >= 1024) return `${Number((bytes / 1024).toFixed(1))} KiB`;
+  return `${bytes} bytes`;
+}
 
 /** One pooled agent: keep-alive, a bounded number of connections, header and body timeouts. */
 export function createAgent(connections: number): Agent {
@@ -44,10 +106,55 @@ function header(headers: Record<string, string | string[] | undefined>, name: st
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** Whether an answer is a web page (a proxy's, a gateway's, a login page) rather than the service's. */
+export function isHtml(answer: Pick<HttpAnswer, 'text' | 'contentType'>): boolean {
+  return /html/i.test(answer.contentType ?? '') || /^\s*<(!doctype|html|head|body)/i.test(answer.text.slice(0, 200));
+}
+
+/** A header value from an untrusted server, fit for a one-line message. */
+export function clip(value: string, max = 120): string {
+  // eslint-disable-next-line no-control-regex
+  const clean = value.replace(/[\x00-\x1f\x7f]/g, '?');
+  return clean.length > max ? `${clean.slice(0, max)}…` : clean;
+}
+
+function codeOf(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
 /**
- * Sends one request and reads the whole answer. The Authorization header is built here and goes
- * nowhere else: not into logs, errors or metrics. Redirects are not followed (undici's default),
- * so the key never reaches another host.
+ * A transport error, explained. Errors of unknown kind, and failures before any answer came (the
+ * code says it all: refused, reset), pass unchanged.
+ */
+function explain(error: unknown, progress: { answered: boolean; received: number; declared: number | undefined }): unknown {
+  if (!(error instanceof Error)) return error;
+  const code = codeOf(error);
+  const got = progress.declared === undefined ? `${formatBytes(progress.received)} of the answer` : `${progress.received} of the ${progress.declared} bytes its Content-Length declares`;
+  if (error.name === 'HTTPParserError') {
+    return new TransportError(code ?? 'HTTP_PARSER', `the answer is not valid HTTP/1.1 (${clip(error.message)})`, error);
+  }
+  if (code === 'UND_ERR_HEADERS_TIMEOUT') return new TransportError(code, `no answer within ${formatMs(DEFAULTS.headersTimeoutMs)}`, error);
+  if (!progress.answered) return error;
+  switch (code) {
+    case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
+      return new TransportError(code, `the answer's length does not match its Content-Length (${got})`, error);
+    case 'UND_ERR_SOCKET':
+      return new TransportError(code, `the connection closed before the answer was complete (received ${got})`, error);
+    case 'UND_ERR_BODY_TIMEOUT':
+      return new TransportError(code, `the answer stalled: no data for ${formatMs(DEFAULTS.bodyTimeoutMs)} (received ${got})`, error);
+    default:
+      return error;
+  }
+}
+
+/**
+ * Sends one request and reads the whole answer, within `limits`: the body is counted as it
+ * arrives and the connection dropped as soon as it passes the size limit (a lying or missing
+ * `Content-Length` changes nothing), and the exchange is aborted at its deadline even while bytes
+ * still trickle in (undici's timeouts are idle timeouts). The Authorization header is built here
+ * and goes nowhere else: not into logs, errors or metrics. Redirects are not followed (undici's
+ * default), so the key never reaches another host.
  */
 export async function sendRequest(
   dispatcher: Dispatcher,
@@ -55,34 +162,83 @@ export async function sendRequest(
   apiKey: string,
   request: HttpRequest,
   signal: AbortSignal | undefined,
+  limits: ExchangeLimits = { maxResponseBytes: DEFAULTS.maxResponseBytes, deadlineMs: DEFAULTS.requestDeadlineMs },
 ): Promise<HttpAnswer> {
   const headers: Record<string, string> = {
     authorization: `Service-Auth-Key ${apiKey}`,
     'user-agent': USER_AGENT,
     accept: request.accept ?? 'application/json',
+    // Answers are read as they come: a compressed one could inflate past any limit.
+    'accept-encoding': 'identity',
   };
   let body: string | undefined;
   if (request.json !== undefined) {
     body = JSON.stringify(request.json);
     headers['content-type'] = 'application/json';
   }
-  const res = await dispatcher.request({
-    origin: base.origin,
-    path: base.prefix + requestTarget(request),
-    method: request.method,
-    headers,
-    body: body ?? null,
-    signal: signal ?? null,
-  });
-  const text = await res.body.text();
-  const retryAfter = header(res.headers, 'retry-after');
-  const traceId = header(res.headers, 'x-trace-id');
-  const contentType = header(res.headers, 'content-type');
-  return {
-    status: res.statusCode,
-    text,
-    ...(retryAfter === undefined ? {} : { retryAfter }),
-    ...(traceId === undefined ? {} : { traceId }),
-    ...(contentType === undefined ? {} : { contentType }),
-  };
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new ExchangeDeadline(limits.deadlineMs)), limits.deadlineMs);
+  const progress = { answered: false, received: 0, declared: undefined as number | undefined };
+  try {
+    const res = await dispatcher.request({
+      origin: base.origin,
+      path: base.prefix + requestTarget(request),
+      method: request.method,
+      headers,
+      body: body ?? null,
+      signal: signal === undefined ? deadline.signal : AbortSignal.any([signal, deadline.signal]),
+    });
+    progress.answered = true;
+    const status = res.statusCode;
+    const retryAfter = header(res.headers, 'retry-after');
+    const traceId = header(res.headers, 'x-trace-id');
+    const contentType = header(res.headers, 'content-type');
+    const location = header(res.headers, 'location');
+    const reject = (code: AnswerRejected['code'], summary: string): never => {
+      // Destroying the body drops the connection; the abort it reports is ours, not news.
+      res.body.on('error', () => undefined);
+      res.body.destroy();
+      throw new AnswerRejected(code, status, traceId, summary);
+    };
+
+    const encoding = header(res.headers, 'content-encoding')?.trim().toLowerCase();
+    if (encoding !== undefined && encoding !== '' && encoding !== 'identity') {
+      reject('invalid_response', `unexpected response: Content-Encoding "${clip(encoding)}" (termsync asks for none and decodes none)`);
+    }
+    const length = header(res.headers, 'content-length');
+    if (length !== undefined && /^\d+$/.test(length.trim())) progress.declared = Number(length.trim());
+    if (progress.declared !== undefined && progress.declared > limits.maxResponseBytes) {
+      reject('too_large', `the answer declares ${formatBytes(progress.declared)}, over the limit of ${formatBytes(limits.maxResponseBytes)}; nothing was read`);
+    }
+
+    const keep = status >= 200 && status < 300 ? limits.maxResponseBytes : ERROR_BODY_KEPT;
+    const chunks: Buffer[] = [];
+    let kept = 0;
+    for await (const chunk of res.body as AsyncIterable<Buffer>) {
+      progress.received += chunk.length;
+      if (progress.received > limits.maxResponseBytes) {
+        reject('too_large', `the answer is over the limit of ${formatBytes(limits.maxResponseBytes)}; stopped reading at byte ${progress.received}`);
+      }
+      if (kept < keep) {
+        const part = kept + chunk.length > keep ? chunk.subarray(0, keep - kept) : chunk;
+        chunks.push(part);
+        kept += part.length;
+      }
+    }
+    return {
+      status,
+      text: Buffer.concat(chunks, kept).toString('utf8'),
+      ...(retryAfter === undefined ? {} : { retryAfter }),
+      ...(traceId === undefined ? {} : { traceId }),
+      ...(contentType === undefined ? {} : { contentType }),
+      ...(location === undefined ? {} : { location }),
+    };
+  } catch (error) {
+    if (error instanceof AnswerRejected) throw error;
+    // The deadline fired (and not the caller's signal): say so, whatever undici made of the abort.
+    if (deadline.signal.aborted && signal?.aborted !== true) throw deadline.signal.reason as ExchangeDeadline;
+    throw explain(error, progress);
+  } finally {
+    clearTimeout(timer);
+  }
 }

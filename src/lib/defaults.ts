@@ -16,7 +16,17 @@ export const DEFAULTS = {
   firstContactAttempts: 3,
   /** Overall time one operation may take, waits for throttling and back-off included. */
   operationDeadlineMs: 600_000,
-  /** The HTTP agent's timeouts. */
+  /**
+   * Total time one HTTP exchange may take, headers and body (`TERMSYNC_REQUEST_TIMEOUT_MS`). The
+   * agent's timeouts below are idle timeouts: a server sending a byte now and then never trips them.
+   */
+  requestDeadlineMs: 120_000,
+  /**
+   * Largest answer body accepted, in bytes (`TERMSYNC_MAX_RESPONSE_BYTES`): far above the largest
+   * legitimate answer (a 10 MiB glossary as JSON), far below what would exhaust memory.
+   */
+  maxResponseBytes: 64 * 1024 * 1024,
+  /** The HTTP agent's timeouts (idle: between bytes). */
   connectTimeoutMs: 10_000,
   headersTimeoutMs: 30_000,
   bodyTimeoutMs: 60_000,
@@ -33,3 +43,9 @@ export const DEFAULTS = {
 
 /** Environment variable: how many attempts a request gets before it counts as failed (retries + 1). */
 export const MAX_ATTEMPTS_ENV = 'TERMSYNC_MAX_ATTEMPTS';
+/** Environment variable: `requestDeadlineMs`, in milliseconds. */
+export const REQUEST_TIMEOUT_ENV = 'TERMSYNC_REQUEST_TIMEOUT_MS';
+/** Environment variable: `operationDeadlineMs`, in milliseconds. */
+export const OPERATION_DEADLINE_ENV = 'TERMSYNC_OPERATION_DEADLINE_MS';
+/** Environment variable: `maxResponseBytes`. */
+export const MAX_RESPONSE_BYTES_ENV = 'TERMSYNC_MAX_RESPONSE_BYTES';

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MockAgent } from 'undici';
 import { createClient, isServiceError, type ClientOptions, type ServiceClient } from '../../src/api/index.js';
@@ -182,7 +183,7 @@ describe('client over a mocked dispatcher', () => {
     expect((error as Error).message).toMatch(/^GET \/v3\/glossaries\/g1: unexpected response: `name`: .*string/);
     s.pool.intercept({ path: '/v3/glossaries', method: 'GET' }).reply(200, 'not json');
     const notJson = await s.client.listGlossaries().catch((e: unknown) => e);
-    expect((notJson as Error).message).toBe('GET /v3/glossaries: unexpected response: the body is not JSON');
+    expect((notJson as Error).message).toBe('GET /v3/glossaries: unexpected response: the body is not JSON (8 bytes)');
   });
 
   it('retries 503 on a GET up to maxAttempts, then fails with the attempt count', async () => {
@@ -303,7 +304,7 @@ describe('client concurrency', () => {
         maxInFlight = Math.max(maxInFlight, inFlight);
         for (let i = 0; i < 3; i += 1) await new Promise((r) => setImmediate(r));
         inFlight -= 1;
-        return { statusCode: 200, headers: {}, body: { text: () => Promise.resolve(JSON.stringify({ glossaries: [] })) } };
+        return { statusCode: 200, headers: {}, body: Readable.from([Buffer.from(JSON.stringify({ glossaries: [] }))]) };
       },
     } as unknown as NonNullable<ClientOptions['dispatcher']>;
     // Without `track`, virtual time moves while requests are out, so paced sends can overlap.

@@ -1,0 +1,241 @@
+import { gzipSync } from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createClient, isServiceError, type ClientOptions, type ServiceClient } from '../../src/api/index.js';
+import { ExitCode } from '../../src/lib/exit-codes.js';
+import { endlessBody, lyingLength, startHttpServer, startRawServer, trickle, type HostileServer } from './hostile-server.js';
+
+/**
+ * The client against servers that misbehave: each ends with a clear error and the right exit code,
+ * within its limits (small ones here, so that each case takes milliseconds), with bounded memory.
+ */
+
+const open: { server?: HostileServer; client?: ServiceClient }[] = [];
+afterEach(async () => {
+  for (const o of open.splice(0)) {
+    await o.client?.close();
+    await o.server?.close();
+  }
+});
+
+async function against(server: Promise<HostileServer>, options: Partial<ClientOptions> = {}): Promise<{ server: HostileServer; client: ServiceClient }> {
+  const s = await server;
+  const client = createClient({
+    baseUrl: s.url,
+    apiKey: 'hostile-test-key',
+    random: () => 0,
+    retry: { maxAttempts: 1 },
+    limits: { maxResponseBytes: 1024 * 1024, deadlineMs: 2_000 },
+    ...options,
+  });
+  open.push({ server: s, client });
+  return { server: s, client };
+}
+
+async function failure(work: Promise<unknown>): Promise<{ code: string; exitCode: number; message: string }> {
+  try {
+    await work;
+  } catch (error) {
+    if (!isServiceError(error)) throw error;
+    expect(error.message).not.toContain('hostile-test-key');
+    return { code: error.code, exitCode: error.exitCode, message: error.message };
+  }
+  throw new Error('expected the call to fail');
+}
+
+describe('answers too large', () => {
+  it('an endless body: the read stops just past the limit, the connection is dropped, exit 7', async () => {
+    const { server, client } = await against(endlessBody());
+    const error = await failure(client.listGlossaries());
+    expect(error).toMatchObject({ code: 'too_large', exitCode: ExitCode.authOrDestination });
+    expect(error.message).toMatch(/^GET \/v3\/glossaries: the answer is over the limit of 1 MiB; stopped reading at byte \d+$/);
+    // Memory stays bounded: the server could write only the limit plus what socket buffers hold.
+    await new Promise((r) => setTimeout(r, 50));
+    const after = server.written();
+    expect(after).toBeLessThan(16 * 1024 * 1024);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(server.written()).toBe(after); // nobody is reading any more
+  });
+
+  it('a declared Content-Length over the limit: refused before reading a byte, not retried', async () => {
+    const { server, client } = await against(
+      startRawServer((socket) => socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 5000000000\r\n\r\n{"glo')),
+      { retry: { maxAttempts: 3 } },
+    );
+    const error = await failure(client.listGlossaries());
+    expect(error.code).toBe('too_large');
+    expect(error.message).toContain('the answer declares 4768.4 MiB, over the limit of 1 MiB; nothing was read');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('an answer at the limit is read whole (a large legitimate glossary passes)', async () => {
+    const entries = 'a\tb\n'.repeat(150_000); // 900 KB as JSON, under the 1 MiB limit
+    const { client } = await against(
+      startHttpServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ dictionaries: [{ source_lang: 'en', target_lang: 'de', entries, entries_format: 'tsv' }] }));
+      }),
+    );
+    const list = await client.getEntries('g1', 'en', 'de');
+    expect(list).toHaveLength(150_000);
+  });
+
+  it('a huge error page keeps only its first bytes but is still bounded by the limit', async () => {
+    const { client } = await against(
+      startHttpServer((_req, res) => {
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ message: 'bad', detail: 'x'.repeat(900 * 1024) }));
+      }),
+    );
+    const error = await failure(client.listGlossaries());
+    expect(error.code).toBe('http_400');
+    // The body was cut to its first 64 KiB: not JSON any more, so the message names only the status.
+    expect(error.message).toBe('GET /v3/glossaries: bad request (400)');
+  });
+});
+
+describe('answers that take too long', () => {
+  it('a body trickling a byte at a time never trips the idle timeout, but the exchange deadline ends it', async () => {
+    const { client } = await against(trickle(20), { limits: { deadlineMs: 200 } });
+    const error = await failure(client.listGlossaries());
+    expect(error).toMatchObject({ code: 'network', exitCode: ExitCode.applyIncomplete });
+    expect(error.message).toBe('GET /v3/glossaries: network failure (request_deadline: no complete answer within 200 ms) after 1 attempts');
+  });
+
+  it('a deadline-hit read is retried like any network failure, and succeeds when the server recovers', async () => {
+    let calls = 0;
+    const { client, server } = await against(
+      startHttpServer((_req, res) => {
+        calls += 1;
+        if (calls === 1) {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.write('{"glossaries": '); // and nothing more
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"glossaries": []}');
+      }),
+      { retry: { maxAttempts: 2 }, limits: { deadlineMs: 150 } },
+    );
+    expect(await client.listGlossaries()).toEqual([]);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("the operation's deadline holds during an exchange, not only between attempts", async () => {
+    const { client, server } = await against(trickle(20), { retry: { maxAttempts: 10, deadlineMs: 250 }, limits: { deadlineMs: 60_000 } });
+    const error = await failure(client.listGlossaries());
+    expect(error.code).toBe('deadline');
+    expect(error.message).toBe('GET /v3/glossaries: no complete answer before the operation deadline (250 ms) passed');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('a Content-Length longer than the body, connection held open: ended by the deadline', async () => {
+    const { client } = await against(lyingLength(500, '{"glossaries": []}', 'hold'), { limits: { deadlineMs: 200 } });
+    const error = await failure(client.listGlossaries());
+    expect(error.message).toContain('no complete answer within 200 ms');
+  });
+});
+
+describe('answers that lie or are not the service', () => {
+  it('a Content-Length longer than the body, then the connection closes: says how much came', async () => {
+    const { client } = await against(lyingLength(500, '{"glossaries": []}', 'close'), { retry: { maxAttempts: 2 } });
+    const error = await failure(client.listGlossaries());
+    expect(error.code).toBe('network');
+    expect(error.message).toMatch(/the connection closed before the answer was complete \(received 18 of the 500 bytes its Content-Length declares\)\) after 2 attempts$/);
+  });
+
+  it('a Content-Length shorter than the body: the cut answer is not JSON, and says so', async () => {
+    const { client } = await against(lyingLength(5, '{"glossaries": []}', 'close'));
+    const error = await failure(client.listGlossaries());
+    expect(error.code).toBe('invalid_response');
+    expect(error.message).toBe('GET /v3/glossaries: unexpected response: the body is not JSON (5 bytes, Content-Type "application/json")');
+  });
+
+  it('a malformed Content-Length is a protocol error, named', async () => {
+    const { client } = await against(startRawServer((socket) => socket.end('HTTP/1.1 200 OK\r\nContent-Length: abc\r\n\r\n{}')));
+    const error = await failure(client.listGlossaries());
+    expect(error.message).toMatch(/the answer is not valid HTTP\/1\.1 \(Response does not match the HTTP\/1\.1 protocol \(Invalid character in Content-Length\)\)/);
+  });
+
+  it('a Content-Encoding termsync did not ask for is refused, compressed or junk, and not retried', async () => {
+    for (const [encoding, body] of [
+      ['gzip', gzipSync('{"glossaries": []}')],
+      ['x-junk', Buffer.from('\u0000\u0001garbage')],
+    ] as const) {
+      let asked: string | undefined;
+      const { client, server } = await against(
+        startHttpServer((req, res) => {
+          asked = req.headers['accept-encoding'];
+          res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': encoding });
+          res.end(body);
+        }),
+        { retry: { maxAttempts: 3 } },
+      );
+      const error = await failure(client.listGlossaries());
+      expect(asked).toBe('identity');
+      expect(error).toMatchObject({ code: 'invalid_response', exitCode: ExitCode.applyIncomplete });
+      expect(error.message).toBe(`GET /v3/glossaries: unexpected response: Content-Encoding "${encoding}" (termsync asks for none and decodes none)`);
+      expect(server.requests).toHaveLength(1);
+    }
+  });
+
+  it('malformed JSON and a wrong shape: named as such', async () => {
+    const { client: broken } = await against(
+      startHttpServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"glossaries": [');
+      }),
+    );
+    expect((await failure(broken.listGlossaries())).message).toBe('GET /v3/glossaries: unexpected response: the body is not JSON (16 bytes, Content-Type "application/json")');
+    const { client: shape } = await against(
+      startHttpServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"glossaries": {"a": 1}}');
+      }),
+    );
+    expect((await failure(shape.listGlossaries())).message).toBe('GET /v3/glossaries: unexpected response: `glossaries`: Invalid input: expected array, received object');
+  });
+
+  it('an HTML page instead of JSON (a login page, a captive portal) is named as one, for JSON and TSV answers', async () => {
+    const { client } = await against(
+      startHttpServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end('<!DOCTYPE html><html><body>Sign in</body></html>');
+      }),
+    );
+    const expected = 'unexpected response: an HTML page (48 bytes, Content-Type "text/html; charset=utf-8"), not the service\'s JSON: is the base URL the service\'s own, not a proxy, gateway or login page?';
+    expect((await failure(client.listGlossaries())).message).toBe(`GET /v3/glossaries: ${expected}`);
+    expect((await failure(client.getEntriesV2('g1'))).message).toBe(`GET /v2/glossaries/g1/entries: ${expected}`);
+  });
+
+  it("an HTML error page of a gateway: retried as a 5xx, then reported with the status and what it was", async () => {
+    const { client, server } = await against(
+      startHttpServer((_req, res) => {
+        res.writeHead(502, { 'content-type': 'text/html' });
+        res.end('<html><body><h1>502 Bad Gateway</h1></body></html>');
+      }),
+      { retry: { maxAttempts: 2 } },
+    );
+    const error = await failure(client.listGlossaries());
+    expect(error.code).toBe('http_502');
+    expect(error.message).toBe("GET /v3/glossaries: HTTP 502 after 2 attempts (an HTML page, not the service's answer: a proxy or gateway may have answered)");
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('a redirect is never followed (the key would go along): a destination error, exit 7', async () => {
+    const elsewhere = await startHttpServer((_req, res) => res.end('{}'));
+    open.push({ server: elsewhere });
+    for (const method of ['GET', 'DELETE'] as const) {
+      const { client } = await against(
+        startHttpServer((_req, res) => {
+          res.writeHead(307, { location: `${elsewhere.url}/v3/glossaries` });
+          res.end();
+        }),
+      );
+      const error = await failure(method === 'GET' ? client.listGlossaries() : client.deleteGlossary('g1'));
+      expect(error).toMatchObject({ code: 'redirect', exitCode: ExitCode.authOrDestination });
+      expect(error.message).toContain(`the service answered with a redirect (307) to ${elsewhere.url}/v3/glossaries`);
+      expect(error.message).toContain("which termsync does not follow (the API key would go along): point the target's base URL at the service itself");
+    }
+    expect(elsewhere.requests).toEqual([]);
+  });
+});
