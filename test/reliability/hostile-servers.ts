@@ -69,7 +69,10 @@ export interface Behaviour {
   start(): Promise<Hostile>;
   /** Added to the run's environment (limits made small where the default would take minutes). */
   readonly env?: Record<string, string>;
-  /** The run must end within this (its deadline plus start-up). */
+  /**
+   * The run must end within this: its limits (the request and operation deadlines, the attempts)
+   * plus Node's start-up, generous for a shared machine; a hang is what it catches.
+   */
   readonly deadlineMs: number;
   /** Peak resident memory allowed, MiB. */
   readonly maxRssMiB: number;
@@ -77,12 +80,110 @@ export interface Behaviour {
   readonly says: RegExp;
 }
 
-export const json = (res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void => {
+const json = (res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void => {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(body);
 };
 
 export const BEHAVIOURS: readonly Behaviour[] = [
+  {
+    name: 'endless body (200, chunked, never ends), default size limit',
+    start: () =>
+      httpServer((_req, res, count) => {
+        const chunk = Buffer.alloc(64 * 1024, 0x20);
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"glossaries": [');
+        let open = true;
+        res.on('close', () => (open = false));
+        const pump = (): void => {
+          while (open) {
+            count(chunk.length);
+            if (!res.write(chunk)) {
+              res.once('drain', pump);
+              return;
+            }
+          }
+        };
+        pump();
+      }),
+    deadlineMs: 90_000,
+    maxRssMiB: 400,
+    says: /over the limit/,
+  },
+  {
+    name: 'trickle (one byte a second, never idle long enough for an idle timeout)',
+    start: () =>
+      httpServer((_req, res, count) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const timer = setInterval(() => {
+          count(1);
+          res.write(' ');
+        }, 1000);
+        res.on('close', () => clearInterval(timer));
+      }),
+    env: { TERMSYNC_REQUEST_TIMEOUT_MS: '3000', TERMSYNC_OPERATION_DEADLINE_MS: '10000' },
+    deadlineMs: 60_000,
+    maxRssMiB: 250,
+    says: /request_deadline|no complete answer/,
+  },
+  {
+    name: 'lying Content-Length (declares 400 bytes, sends 18, closes)',
+    start: () =>
+      rawServer((socket) => {
+        socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 400\r\n\r\n{"glossaries": []}');
+        socket.end();
+      }),
+    deadlineMs: 60_000,
+    maxRssMiB: 250,
+    says: /closed before the answer was complete|Content-Length/,
+  },
+  {
+    name: 'lying Content-Length (declares 400 bytes, sends 18, holds the connection open)',
+    start: () =>
+      rawServer((socket) => {
+        socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 400\r\n\r\n{"glossaries": []}');
+      }),
+    env: { TERMSYNC_REQUEST_TIMEOUT_MS: '3000', TERMSYNC_OPERATION_DEADLINE_MS: '10000' },
+    deadlineMs: 60_000,
+    maxRssMiB: 250,
+    says: /request_deadline|no complete answer/,
+  },
+  {
+    name: 'junk Content-Encoding (br on bytes that are not brotli)',
+    start: () => httpServer((_req, res) => json(res, 200, '\u0001\u0002', { 'content-encoding': 'br' })),
+    deadlineMs: 60_000,
+    maxRssMiB: 250,
+    says: /Content-Encoding/,
+  },
+  {
+    name: 'gzip Content-Encoding the client never asked for',
+    start: () => httpServer((_req, res) => json(res, 200, 'not gzip at all', { 'content-encoding': 'gzip' })),
+    deadlineMs: 60_000,
+    maxRssMiB: 250,
+    says: /Content-Encoding/,
+  },
+  {
+    name: 'redirect (301 to another host)',
+    start: () =>
+      httpServer((_req, res) => {
+        res.writeHead(301, { location: 'https://elsewhere.example/v3/glossaries' });
+        res.end();
+      }),
+    deadlineMs: 60_000,
+    maxRssMiB: 250,
+    says: /redirect \(301\) to https:\/\/elsewhere\.example/,
+  },
+  {
+    name: 'HTML page with 200 (a captive portal)',
+    start: () =>
+      httpServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end('<html><body>Please sign in</body></html>');
+      }),
+    deadlineMs: 60_000,
+    maxRssMiB: 250,
+    says: /HTML/,
+  },
   {
     name: 'HTML error page (502 from a proxy)',
     start: () =>
@@ -90,21 +191,21 @@ export const BEHAVIOURS: readonly Behaviour[] = [
         res.writeHead(502, { 'content-type': 'text/html' });
         res.end('<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>');
       }),
-    deadlineMs: 30_000,
+    deadlineMs: 60_000,
     maxRssMiB: 250,
     says: /502/,
   },
   {
     name: 'malformed JSON (200)',
     start: () => httpServer((_req, res) => json(res, 200, '{"glossaries": [{"glossary_id": "a", ')),
-    deadlineMs: 30_000,
+    deadlineMs: 60_000,
     maxRssMiB: 250,
     says: /JSON/,
   },
   {
     name: 'JSON of the wrong shape (200)',
     start: () => httpServer((_req, res) => json(res, 200, '{"glossaries": 5, "style_rules": "none"}')),
-    deadlineMs: 30_000,
+    deadlineMs: 60_000,
     maxRssMiB: 250,
     says: /unexpected|expected/i,
   },
