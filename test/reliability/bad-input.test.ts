@@ -1,6 +1,8 @@
 // Bad input: broken and malicious repositories. Each one, given to a command that talks to the
 // service, must exit 3 with a located message (`file:line:col: error: [code]`, or the cell of a
 // workbook), print no stack trace, and send not a single request.
+import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { cp, readdir, readFile, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pino } from 'pino';
@@ -8,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { workbookBomb, workbookBytes, zipBytes } from '../fixtures/build-files.js';
 import { createArea, inParallel, looksLikeStackTrace, PROJECT_ROOT, seeded, serviceEnv, writeRepo, type RepoFiles } from './harness.js';
-import { GENERATED_CASES, type BadRepo } from './bad-repositories.js';
+import { CONFIG, GENERATED_CASES, type BadRepo } from './bad-repositories.js';
 
 const area = createArea('bad-input');
 const RULES = join(PROJECT_ROOT, 'test', 'fixtures', 'rules');
@@ -114,6 +116,9 @@ const FIXTURES: readonly (readonly [fixture: string, code: string, file: string,
   ['config-env-name-conflict', 'config/env-name-conflict', 'termsync.yaml', 4, 19],
   ['config-secret-in-entries', 'config/api-key-in-repo', 'glossaries/terms.tsv', 2, 9],
   ['config-secret-in-comment', 'config/api-key-in-repo', 'glossaries/x.yaml', 3, 7],
+  ['config-outside-repo', 'config/outside-repo', 'termsync.yaml', 1, 1],
+  ['resource-control-character', 'resource/control-character', 'glossaries/x.yaml', 2, 7],
+  ['style-control-character', 'resource/control-character', 'glossaries/s.yaml', 5, 12],
 ];
 
 /** The commands that contact the service; each bad repository meets one, chosen by the seed. */
@@ -123,7 +128,7 @@ const SEED = 11;
  * Repositories also run as a real `bin/termsync.js` process (the rest run the same CLI in this
  * process, which costs no Node start-up): the hostile ones, and a seeded sample of the others.
  */
-const AS_PROCESS = /pipe|dev-zero|passwd|bomb|megabyte|over-10-mib|too-many|deep|binary/;
+const AS_PROCESS = /pipe|dev-zero|passwd|bomb|megabyte|over-10-mib|too-many|deep|binary|inline-entries/;
 const SAMPLE_AS_PROCESS = 0.1;
 
 /** Credentials planted in the bad repositories: a message may point at them, never repeat them. */
@@ -131,6 +136,16 @@ const PLANTED = ['0c6d3b1f-9a27-4e58-b4d0-2f7e91c3a865', 'ghp_R8tY4uK6nB1cD5eF0g
 
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** CPU seconds a process has used (user and system, from /proc). */
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
 }
 
 /** Codes of the validator that only ever warn (valid input) or are not codes at all. */
@@ -225,6 +240,43 @@ describe('bad input: broken and malicious repositories exit 3, located, before a
     expect(repos.length).toBeGreaterThanOrEqual(60);
     expect(failures).toEqual([]);
     expect(emulator.requests()).toEqual([]);
+  });
+
+  it('SIGTERM while a huge repository is being read: exit 130 promptly, nothing sent', async () => {
+    const dir = await area.folder('huge');
+    const files: RepoFiles = { 'termsync.yaml': CONFIG };
+    const rows = Array.from({ length: 300 }, (_, i) => `term ${i}\tBegriff ${i}`).join('\n');
+    for (let g = 0; g < 3000; g++) {
+      files[`glossaries/g${g}.yaml`] = `kind: glossary\nname: G${g}\ndictionaries:\n  - source_lang: en\n    target_lang: de\n    entries_file: g${g}.tsv\n`;
+      files[`glossaries/g${g}.tsv`] = rows;
+    }
+    await writeRepo(dir, files);
+    const before = emulator.requests().length;
+    let child: ChildProcess | undefined;
+    let signalledAt = 0;
+    let cpuAtSignal = 0;
+    const running = area.run(['plan', '--dir', '.'], { cwd: dir, env: serviceEnv(emulator.url), timeoutMs: 120_000, onSpawn: (c) => (child = c) });
+    // Once the process has spent more CPU than starting Node and termsync costs, it is reading the repository.
+    const sampler = setInterval(() => {
+      const pid = child?.pid;
+      if (pid === undefined || signalledAt > 0) return;
+      cpuAtSignal = cpuSeconds(pid);
+      if (cpuAtSignal >= 1.5) {
+        signalledAt = performance.now();
+        child?.kill('SIGTERM');
+      }
+    }, 20);
+    const run = await running;
+    clearInterval(sampler);
+    const afterSignalMs = signalledAt > 0 ? performance.now() - signalledAt : Number.NaN;
+    const sent = emulator.requests().length - before;
+    area.tried(`SIGTERM after ${cpuAtSignal.toFixed(1)} CPU s of reading 3,000 glossaries: exit ${run.code ?? run.signal} ${afterSignalMs.toFixed(0)} ms later, ${sent} requests; said: ${run.stderr.trim().split('\n').pop() ?? ''}`);
+    expect(signalledAt).toBeGreaterThan(0);
+    expect(run.code).toBe(130);
+    expect(run.stderr).toContain('interrupted while reading the repository (received SIGTERM): nothing was sent');
+    expect(afterSignalMs).toBeLessThan(10_000);
+    expect(sent).toBe(0);
+    expect(looksLikeStackTrace(run.stdout + run.stderr)).toBe(false);
   });
 
   it('covers every rule of the validator that reports an error', async () => {

@@ -150,5 +150,19 @@ export const GENERATED_CASES: readonly GeneratedCase[] = [
   glossary('secret-in-inline-entries', 'kind: glossary\nname: T\ndictionaries:\n  - source_lang: en\n    target_lang: de\n    entries:\n      token: ghp_R8tY4uK6nB1cD5eF0gQw3Xz7LmP2vR8tY4uK\n', 'config/api-key-in-repo'),
   tbx('secret-in-a-tbx-term', `<martif><text><body><termEntry><langSet xml:lang="en"><tig><term>cart</term></tig></langSet><langSet xml:lang="de"><tig><term>AKIAQW3XZ7LMP2VR8TY4</term></tig></langSet></termEntry></body></text></martif>`, 'config/api-key-in-repo'),
   { name: 'secret-in-a-workbook-cell', code: 'config/api-key-in-repo', file: 'glossaries/t.xlsx', files: async (b) => ({ 'termsync.yaml': CONFIG, 'glossaries/x.yaml': XLSX_GLOSSARY, 'glossaries/t.xlsx': await b.workbookBytes({ Terms: [['en', 'de'], ['cart', 'Wagen'], ['token', 'sk-Qw3Xz7LmP2vR8tY4uK6nB1cD5eF0gQw3Xz7LmP2vR8']] }) }) },
+  // Hostile sizes and characters in YAML.
+  glossary(
+    'yaml-80000-inline-entries-one-duplicate',
+    `kind: glossary\nname: Big\ndictionaries:\n  - source_lang: en\n    target_lang: de\n    entries:\n${Array.from({ length: 80_000 }, (_, i) => `      term ${i === 40_000 ? 7 : i}: Begriff ${i}\n`).join('')}`,
+    'yaml/duplicate-key',
+    '40007:7',
+  ),
+  { name: 'yaml-resource-over-10-mib', code: 'yaml/too-large', file: 'glossaries/big.yaml', at: '1:1', files: { 'termsync.yaml': CONFIG }, sparse: { 'glossaries/big.yaml': 10 * 1024 * 1024 + 1 } },
+  { name: 'yaml-config-over-10-mib', code: 'yaml/too-large', file: 'termsync.yaml', at: '1:1', files: {}, sparse: { 'termsync.yaml': 10 * 1024 * 1024 + 1 } },
+  glossary('name-with-a-nul', 'kind: glossary\nname: "Shop\\0terms"\ndictionaries:\n  - {source_lang: en, target_lang: de, entries: {a: b}}\n', 'resource/control-character', '2:7'),
+  glossary('renamed-from-with-a-bell', 'kind: glossary\nname: Shop\nrenamed_from: old\u0007name\ndictionaries:\n  - {source_lang: en, target_lang: de, entries: {a: b}}\n', 'resource/control-character', '3:15'),
+  glossary('label-with-an-escape', 'kind: style_rules\nname: S\nlanguage: de\ncustom_instructions:\n  - label: "esc\\e[31m"\n    prompt: Be formal.\n', 'resource/control-character', '5:12'),
+  glossary('prompt-with-a-next-line', 'kind: style_rules\nname: S\nlanguage: de\ncustom_instructions:\n  - label: formal\n    prompt: "Use the formal\\u0085address"\n', 'resource/control-character', '6:13'),
+  { name: 'config-a-link-to-passwd', code: 'config/outside-repo', file: 'termsync.yaml', at: '1:1', files: { 'termsync.yaml': { symlink: '/etc/passwd' }, 'glossaries/x.yaml': 'kind: glossary\nname: G\ndictionaries:\n  - {source_lang: en, target_lang: de, entries: {a: b}}\n' } },
   { name: 'config-key-as-literal', code: 'config/api-key-in-repo', file: 'termsync.yaml', files: { 'termsync.yaml': 'version: 1\ntargets:\n  - name: default\n    base_url_env: TERMSYNC_BASE_URL\n    api_key_env: 0c6d3b1f-9a27-4e58-b4d0-2f7e91c3a865:fx\n' } },
 ];
