@@ -30,6 +30,8 @@ export interface ClientOptions {
   readonly apiKey: string;
   /** The variable the key came from, named in the 401 message (default TERMSYNC_API_KEY). */
   readonly apiKeyEnv?: string;
+  /** The Authorization scheme: the target's `auth_scheme` (default Service-Auth-Key). */
+  readonly authScheme?: string;
   /** The variable the URL came from, named when nobody listens there. */
   readonly baseUrlEnv?: string;
   /** From the project config's `rate_limit` (defaults 5 and 4). */
@@ -86,10 +88,17 @@ export interface ServiceClient {
   }): Promise<LiveStyleRules>;
   renameStyleRules(id: string, name: string): Promise<LiveStyleRules>;
   putConfiguredRules(id: string, rules: ConfiguredRules): Promise<LiveStyleRules>;
-  createInstruction(id: string, instruction: InstructionInput): Promise<LiveStyleRules>;
+  /** The instruction as the service holds it (the answer may be the whole list or just the instruction). */
+  createInstruction(id: string, instruction: InstructionInput): Promise<LiveInstruction>;
   getInstruction(id: string, instructionId: string): Promise<LiveInstruction>;
-  updateInstruction(id: string, instructionId: string, instruction: { label: string; prompt: string }): Promise<LiveInstruction>;
+  /** Sends the source language too when given, so a server that resets omitted fields keeps it. */
+  updateInstruction(id: string, instructionId: string, instruction: InstructionInput): Promise<LiveInstruction>;
   deleteStyleRules(id: string): Promise<void>;
+  /**
+   * `DELETE /v3/style_rules/{id}/custom_instructions/{instruction_id}`: the vendor's API has it, the
+   * project's spec does not show it. A server without it answers 404, 405 or 501 (an `http_<status>` error).
+   */
+  deleteInstruction(id: string, instructionId: string): Promise<void>;
   listLanguages(resource: 'translate_text' | 'translate_document' | 'glossary' | 'voice' | 'write'): Promise<unknown[]>;
   /** The translations of `texts`, in order (each costs its characters of the account's quota). */
   translate(input: TranslateInput): Promise<string[]>;
@@ -114,6 +123,36 @@ function dictionaryBody(d: DictionaryPayload): Record<string, string> {
 
 function instructionBody(i: InstructionInput): Record<string, string> {
   return { label: i.label, prompt: i.prompt, ...(i.sourceLanguage === undefined ? {} : { source_language: i.sourceLanguage }) };
+}
+
+type Where = { method: string; path: string; traceId?: string };
+
+/**
+ * The added instruction from a POST's answer: the project's spec answers with the whole list, the
+ * vendor's API description with just the new instruction; both are accepted.
+ */
+function instructionOfAnswer(data: unknown, label: string, where: Where): LiveInstruction {
+  if (data !== null && typeof data === 'object' && 'style_id' in data) {
+    const list = toStyleRules(parseWith(schemas.styleRules, data, where));
+    const found = list.customInstructions.filter((i) => i.label === label);
+    // Several of this label (one left by an earlier run): the newest is last in the service's order.
+    const added = found.at(-1);
+    if (added === undefined) throw new ServiceError('invalid_response', where, `unexpected response: the style rule list does not hold the instruction "${label}" just added`);
+    return added;
+  }
+  return toInstruction(parseWith(schemas.instruction, data, where));
+}
+
+/** What the service holds must be what was sent (a server that drops or changes a field is reported). */
+function checkSentInstruction(held: LiveInstruction, sent: InstructionInput, where: Where): LiveInstruction {
+  const differs: string[] = [];
+  if (held.label !== sent.label) differs.push('label');
+  if (held.prompt !== sent.prompt) differs.push('prompt');
+  if (sent.sourceLanguage !== undefined && canonicalLang(held.sourceLanguage ?? '') !== canonicalLang(sent.sourceLanguage)) differs.push('source_language');
+  if (differs.length > 0) {
+    throw new ServiceError('invalid_response', where, `unexpected response: the instruction "${sent.label}" was stored with a different ${differs.join(' and ')} than sent`);
+  }
+  return held;
 }
 
 /**
@@ -164,6 +203,7 @@ export function createClient(options: ClientOptions): ServiceClient {
     base,
     apiKey: options.apiKey,
     apiKeyEnv: options.apiKeyEnv ?? 'TERMSYNC_API_KEY',
+    ...(options.authScheme === undefined ? {} : { authScheme: options.authScheme }),
     ...(options.baseUrlEnv === undefined ? {} : { baseUrlEnv: options.baseUrlEnv }),
     clock,
     logger,
@@ -442,11 +482,11 @@ export function createClient(options: ClientOptions): ServiceClient {
       // lost answer, an instruction with this label means the POST landed.
       return createOnce(
         request,
-        (answer) => toStyleRules(parseWith(schemas.styleRules, json(answer, request), { method: 'POST', path: request.path })),
-        async () => {
-          const list = await client.getStyleRules(id);
-          return list.customInstructions.some((i) => i.label === instruction.label) ? list : undefined;
+        (answer) => {
+          const where = { method: 'POST', path: request.path, ...(answer.traceId === undefined ? {} : { traceId: answer.traceId }) };
+          return checkSentInstruction(instructionOfAnswer(json(answer, request), instruction.label, where), instruction, where);
         },
+        async () => (await client.getStyleRules(id)).customInstructions.find((i) => i.label === instruction.label),
       );
     },
     getInstruction: (id, instructionId) =>
@@ -464,12 +504,20 @@ export function createClient(options: ClientOptions): ServiceClient {
           method: 'PUT',
           path: `/v3/style_rules/${enc(id)}/custom_instructions/${enc(instructionId)}`,
           route: '/v3/style_rules/{id}/custom_instructions/{instructionId}',
-          json: { label: instruction.label, prompt: instruction.prompt },
+          json: instructionBody(instruction),
         },
         (data, where) => toInstruction(parseWith(schemas.instruction, data, where)),
       ),
     async deleteStyleRules(id) {
       await send({ method: 'DELETE', path: `/v3/style_rules/${enc(id)}`, route: '/v3/style_rules/{id}', goneMeansDone: true });
+    },
+    async deleteInstruction(id, instructionId) {
+      await send({
+        method: 'DELETE',
+        path: `/v3/style_rules/${enc(id)}/custom_instructions/${enc(instructionId)}`,
+        route: '/v3/style_rules/{id}/custom_instructions/{instructionId}',
+        goneMeansDone: true,
+      });
     },
 
     listLanguages: (resource) =>

@@ -4,9 +4,24 @@ import { fullJitterBackoff, glossaryCooldownMs } from './retry-policy.js';
 
 /**
  * The shared state that keeps the client polite: the send pacer, the throttle gate (429/529
- * pause every request), the glossary cool-down (456 pauses glossary endpoints only) and the
- * adaptive rate (halved on a throttling answer, down to a quarter of the configured rate;
- * doubled back after a short run of successes).
+ * pause every request for the Retry-After the service names), the glossary cool-down (456 pauses
+ * glossary endpoints only) and the adaptive rate that finds the service's limit.
+ *
+ * The adaptive rate. The service publishes no limit, so users configure more than it allows. Every
+ * send carries its *load*: our sends in the second up to and including it, which is what a
+ * per-second limiter counts. A pause (the gate closed by one or more throttling answers) is judged
+ * when the gate opens again, with every answer of that round in:
+ * - If some success of the last few seconds was sent at a load at least as high as the lowest load
+ *   that was refused, the refusals are not correlated with load (random refusals of a shared
+ *   service, a refusal at low load or in the burst right after a pause): the rate stays.
+ * - Otherwise the refusal may be correlated with load. Once confirmed (rounds in a row refused at
+ *   the same load or lower: two if the second refused several requests, else three, four on a
+ *   service that has recently refused at loads it accepted; or one at a load refused before) the
+ *   rate is capped just below the refused load, and then climbs back additively, one small step
+ *   after each ~20 seconds' worth of successes, to find out whether the limit has risen.
+ * After a pause the window's allowance is released together (a burst of up to `rate` requests,
+ * bounded by the queue's concurrency), so that requests refused at the same time share one pause
+ * and the pause does not repeat with every evenly spaced request.
  *
  * Pacing is our own, on the injected clock, rather than p-queue's `interval`: p-queue counts with
  * real timers, so fake-time tests could not drive it, and its window counts task *starts* while we
@@ -21,6 +36,18 @@ export interface FlowControlOptions {
   readonly glossaryCooldownBudgetMs?: number;
   /** Extra room in the one-second window, for millisecond rounding (default 5 ms). */
   readonly windowMarginMs?: number;
+  /** Called when the adaptive rate changes. */
+  readonly onRate?: (requestsPerSecond: number) => void;
+  /** Called when the throttle gate closes or is pushed further out, with the time added (ms). */
+  readonly onPause?: (addedMs: number) => void;
+}
+
+/** A request that has left: when, and at which load (our sends in the second up to it, itself included). */
+export interface SendTicket {
+  readonly at: number;
+  readonly load: number;
+  /** Call when the answer (or the failure) has come back. */
+  done(): void;
 }
 
 export interface FlowControl {
@@ -33,18 +60,29 @@ export interface FlowControl {
    * (0: send now). Checked just before sending, again after each wait.
    */
   windowWaitMs(): number;
-  /** Records a request leaving now; call `done` when its answer (or failure) has come back. */
-  markSent(): { done(): void };
+  /** Records a request leaving now. */
+  markSent(): SendTicket;
   /** 429/529: closes the gate for every request. Returns the wait applied. */
-  onThrottle(retryAfterMs: number | undefined, sentAt: number): number;
+  onThrottle(retryAfterMs: number | undefined, sent: Pick<SendTicket, 'at' | 'load'>): number;
   /** 456: extends the glossary cool-down; `undefined` when the budget is spent. */
   onGlossaryQuota(retryAfterMs: number | undefined): number | undefined;
-  onSuccess(glossary: boolean): void;
+  onSuccess(glossary: boolean, sent: Pick<SendTicket, 'at' | 'load'>): void;
   currentRate(): number;
 }
 
 /** While the request that bounds the window is still in flight, look again this often. */
 const IN_FLIGHT_POLL_MS = 10;
+/** How long a success at some load counts as proof that the service accepts that load. */
+const PROOF_MS = 10_000;
+/** After a refusal that was not about load, the service counts as noisy for this long. */
+const NOISY_MS = 30_000;
+/** The rate climbs one step after this many seconds' worth of successes at the current rate. */
+const CLIMB_AFTER_SECONDS = 20;
+
+interface Round {
+  /** Loads of the requests refused while the gate was closed (or that closed it). */
+  readonly loads: number[];
+}
 
 export function createFlowControl(options: FlowControlOptions): FlowControl {
   const { clock } = options;
@@ -55,11 +93,11 @@ export function createFlowControl(options: FlowControlOptions): FlowControl {
   }
   const margin = options.windowMarginMs ?? 5;
   const budget = options.glossaryCooldownBudgetMs ?? 300_000;
-  // Halving stops at a quarter of the configured rate. What protects the service from a throttling
-  // answer is the gate (the whole queue waits out Retry-After); the lower rate only spreads the
-  // requests after it. A deeper floor made random, load-independent 429s (a shared service's
-  // other traffic) cost many seconds per answer: 21 creates took a minute instead of five seconds.
-  const minRate = Math.max(0.05, configured / 4);
+  // A cut never goes below one request per second (or the configured rate, if lower): a refusal
+  // at a load of one is not about load at all.
+  const minRate = Math.min(1, configured);
+  // Additive step: about 1 request/s, proportionally more for large configured rates, less for tiny ones.
+  const step = Math.max(configured / 40, Math.min(1, configured / 4));
 
   let rate = configured;
   let lastReserved = -Infinity;
@@ -67,22 +105,89 @@ export function createFlowControl(options: FlowControlOptions): FlowControl {
   const sent: { at: number; answeredAt: number | undefined }[] = [];
   let throttleUntil = -Infinity;
   let throttleStreak = 0;
-  let lastDecreaseAt = -Infinity;
-  let successRun = 0;
   let glossaryUntil = -Infinity;
   let glossaryStreak = 0;
   let glossarySpent = 0;
 
-  // The window guards the service's count at the configured rate; the lowered adaptive rate is
-  // applied by the even spacing alone. Counting the window at the lowered rate too made a rate
-  // below 2 send one request per second *after the previous answer*, far under the rate itself.
-  const windowCount = (): number => Math.max(1, Math.floor(configured));
+  // Loads of recent successes, newest last, each greater than every later one (a max-queue): the
+  // front is the highest load the service accepted within PROOF_MS.
+  const accepted: { at: number; load: number }[] = [];
+  let round: Round | undefined;
+  /** Consecutive rounds refused above every recent success, not yet acted on, and their lowest refused load. */
+  let streak: { readonly rounds: number; readonly load: number } | undefined;
+  /** When a round last showed refusals that were not about load. */
+  let noisyAt = -Infinity;
+  /** The lowest load of the last confirmed cut: a refusal at or above it again needs no confirmation. */
+  let refusedLoad = Infinity;
+  let successesSinceChange = 0;
+  /** Sends the pacer lets go at once when the gate reopens (the window's allowance). */
+  let burst = 0;
+
+  // The window counts what the service counts: no more than `rate` requests in any second.
+  const windowCount = (): number => Math.max(1, Math.floor(rate + 1e-9));
+
+  const setRate = (next: number): void => {
+    if (next === rate) return;
+    rate = next;
+    successesSinceChange = 0;
+    options.onRate?.(rate);
+  };
+
+  const highestAccepted = (now: number): number => {
+    while (accepted.length > 0 && (accepted[0]?.at ?? 0) < now - PROOF_MS) accepted.shift();
+    return accepted[0]?.load ?? 0;
+  };
+
+  /** Judges the round of refusals once the gate has opened again; prepares the burst. */
+  const settle = (): void => {
+    const now = clock.now();
+    if (round === undefined || now < throttleUntil) return;
+    const proven = highestAccepted(now);
+    const above = round.loads.filter((load) => load > proven && load > 1);
+    round = undefined;
+    if (above.length === 0) {
+      // Refused at a load the service has just accepted: not about load. The service is noisy.
+      streak = undefined;
+      noisyAt = now;
+    } else {
+      const lowest = Math.min(...above);
+      // A streak holds while the service keeps refusing at the same load or lower; once it accepts
+      // more than it refused before, the earlier refusals were chance.
+      streak = streak !== undefined && lowest <= streak.load ? { rounds: streak.rounds + 1, load: lowest } : { rounds: 1, load: lowest };
+      // One round is not proof: the top load of a burst is refused by chance one time in five at
+      // 20 % random refusals, and a wrong cut costs far more than one more pause. A limit refuses
+      // every request above it, so a second round with several refusals at the top confirms it;
+      // otherwise a third round does, a fourth on a service known to refuse by chance.
+      const noisy = now - noisyAt < NOISY_MS;
+      const confirmed = noisy
+        ? streak.rounds >= 4
+        : streak.rounds >= 3 || (streak.rounds >= 2 && above.length >= 2) || lowest >= refusedLoad;
+      if (confirmed) {
+        refusedLoad = lowest;
+        streak = undefined;
+        // Just below the refused load; never raised by a refusal.
+        if (lowest - 1 < rate) setRate(Math.max(minRate, lowest - 1));
+      }
+    }
+    burst = windowCount();
+    lastReserved = now;
+  };
 
   return {
-    openAt: (glossary) => (glossary ? Math.max(throttleUntil, glossaryUntil) : throttleUntil),
+    openAt(glossary) {
+      settle();
+      return glossary ? Math.max(throttleUntil, glossaryUntil) : throttleUntil;
+    },
 
     reserveSend() {
-      lastReserved = Math.max(clock.now(), lastReserved + 1000 / rate);
+      settle();
+      const now = clock.now();
+      if (burst > 0) {
+        burst -= 1;
+        lastReserved = Math.max(now, lastReserved);
+      } else {
+        lastReserved = Math.max(now, lastReserved + 1000 / rate);
+      }
       return Math.ceil(lastReserved); // whole milliseconds, never a hair early
     },
 
@@ -98,29 +203,32 @@ export function createFlowControl(options: FlowControlOptions): FlowControl {
     },
 
     markSent() {
-      const record: { at: number; answeredAt: number | undefined } = { at: clock.now(), answeredAt: undefined };
+      const now = clock.now();
+      let load = 1;
+      for (let i = sent.length - 1; i >= 0 && (sent[i]?.at ?? -Infinity) > now - 1000; i -= 1) load += 1;
+      const record: { at: number; answeredAt: number | undefined } = { at: now, answeredAt: undefined };
       sent.push(record);
       const keep = Math.ceil(configured) + 1;
       if (sent.length > keep * 2) sent.splice(0, sent.length - keep);
       return {
+        at: now,
+        load,
         done: () => {
           record.answeredAt ??= clock.now();
         },
       };
     },
 
-    onThrottle(retryAfterMs, sentAt) {
+    onThrottle(retryAfterMs, ticket) {
       const now = clock.now();
       const wait = retryAfterMs ?? fullJitterBackoff(throttleStreak, random, 500, 30_000);
       throttleStreak += 1;
-      throttleUntil = Math.max(throttleUntil, now + wait);
-      // One decrease per round: answers to requests sent before the last decrease say nothing
-      // about the new rate (a burst of concurrent 429s must not divide the rate by 16).
-      if (sentAt > lastDecreaseAt) {
-        rate = Math.max(minRate, rate / 2);
-        lastDecreaseAt = now;
-      }
-      successRun = 0;
+      const until = Math.max(throttleUntil, now + wait);
+      const added = until - Math.max(throttleUntil, now);
+      throttleUntil = until;
+      if (added > 0) options.onPause?.(added);
+      round ??= { loads: [] };
+      round.loads.push(ticket.load);
       return wait;
     },
 
@@ -136,17 +244,16 @@ export function createFlowControl(options: FlowControlOptions): FlowControl {
       return wait;
     },
 
-    onSuccess(glossary) {
+    onSuccess(glossary, ticket) {
       throttleStreak = 0;
       if (glossary) glossaryStreak = 0;
-      successRun += 1;
-      // Multiplicative increase after a short run of successes (about half a second's worth at the
-      // current rate, at least 3): from the floor, two clean runs restore the configured rate. An
-      // additive step needed a run of 5+ that a 20–35 % fault rate rarely allows, so the rate stayed
-      // low long after the service had recovered. Never above the configured rate.
-      if (rate < configured && successRun >= Math.max(3, Math.ceil(rate / 2))) {
-        rate = Math.min(configured, rate * 2);
-        successRun = 0;
+      const now = clock.now();
+      while (accepted.length > 0 && (accepted[accepted.length - 1]?.load ?? 0) <= ticket.load) accepted.pop();
+      accepted.push({ at: now, load: ticket.load });
+      successesSinceChange += 1;
+      // Additive climb: one step after about CLIMB_AFTER_SECONDS of successes at the current rate.
+      if (rate < configured && successesSinceChange >= Math.ceil(rate * CLIMB_AFTER_SECONDS)) {
+        setRate(Math.min(configured, rate + step));
       }
     },
 

@@ -7,7 +7,7 @@ import { REDACT_PATHS, type Logger } from '../lib/logger.js';
 import { isTrackingClock } from '../lib/virtual-clock.js';
 import type { BaseUrl } from './check-base-url.js';
 import { ServiceAuthError, ServiceError, type ServiceFailure } from './errors.js';
-import { createFlowControl, type FlowControl } from './flow-control.js';
+import { createFlowControl, type FlowControl, type SendTicket } from './flow-control.js';
 import { parseErrorBody } from './parse-responses.js';
 import { classifyStatus, describeNetworkError, fullJitterBackoff, isNobodyThere, parseRetryAfter } from './retry-policy.js';
 import {
@@ -36,7 +36,12 @@ export interface RetryOptions {
 /** Optional callbacks; a daemon feeds its metrics registry from them. */
 export interface ClientMetricsHooks {
   onRequest?(method: string, route: string, status: number | 'network', ms: number): void;
+  /** One throttling answer and the wait it asked for (concurrent answers share one pause: see onPause). */
   onThrottle?(kind: '429' | '529' | '456', waitMs: number): void;
+  /** The queue paused (429/529: every request; 456: glossary requests) or its pause was pushed out; `ms` is the time added. */
+  onPause?(kind: '429' | '529' | '456', ms: number): void;
+  /** The adaptive send rate in requests per second: once at the start (the configured rate), then at every change. */
+  onRate?(requestsPerSecond: number): void;
   onRetry?(method: string, route: string, reason: string, attempt: number): void;
 }
 
@@ -73,6 +78,8 @@ export interface RequestQueueOptions {
   readonly apiKey: string;
   /** Named in the 401 message (the variable, never the value). */
   readonly apiKeyEnv: string;
+  /** The Authorization scheme (default Service-Auth-Key). */
+  readonly authScheme?: string;
   /** Named when nobody listens at the URL (the variable, never its value's secrets: URLs carry none). */
   readonly baseUrlEnv?: string;
   readonly clock: Clock;
@@ -136,12 +143,20 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
   // Redaction again on our child, in case the injected logger was built without it. We log no
   // headers at all; this guards against a future slip.
   const log = options.logger.child({ component: 'api' }, { redact: { paths: REDACT_PATHS, censor: '[redacted]' } });
+  // The status of the answer being handled, for the pause hook (set just before onThrottle).
+  let pauseKind: '429' | '529' | '456' = '429';
   const flow = createFlowControl({
     clock,
     requestsPerSecond: options.requestsPerSecond,
     random,
+    onRate: (rate) => {
+      log.debug({ rate }, 'adaptive rate changed');
+      metrics?.onRate?.(rate);
+    },
+    onPause: (ms) => metrics?.onPause?.(pauseKind, ms),
     ...(options.retry.glossaryCooldownBudgetMs === undefined ? {} : { glossaryCooldownBudgetMs: options.retry.glossaryCooldownBudgetMs }),
   });
+  metrics?.onRate?.(flow.currentRate());
   const slots = new PQueue({ concurrency: options.concurrency });
   const track = <T>(work: Promise<T>): Promise<T> => (isTrackingClock(clock) ? clock.track(work) : work);
   const shownUrl = `${options.base.origin}${options.base.prefix}`;
@@ -193,7 +208,7 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
   };
 
   /** One send: wait for the gates outside any slot, then take a slot, pace, and send. */
-  type Attempt = { answer: HttpAnswer; sentAt: number } | { network: unknown; sentAt: number; atOperationDeadline: boolean };
+  type Attempt = { answer: HttpAnswer; sent: SendTicket } | { network: unknown; sent: SendTicket; atOperationDeadline: boolean };
   const attempt = async (request: ApiCall, op: OperationBudget, glossary: boolean): Promise<Attempt> => {
     for (;;) {
       throwIfAborted(request, op);
@@ -207,20 +222,19 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
         // The gate may have closed while we waited for our turn: requests already sent cannot be
         // recalled, but this one has not left yet.
         if (flow.openAt(glossary) > clock.now()) return GATE_CLOSED;
-        const sentAt = clock.now();
         // The operation's deadline holds during the exchange too, not only between attempts.
-        const left = op.deadline - sentAt;
+        const left = op.deadline - clock.now();
         if (left <= 0) throw new ServiceError('deadline', failureOf(request, op), `gave up: the operation deadline (${formatMs(deadlineMs)}) has passed`);
         const limits = { maxResponseBytes, deadlineMs: Math.min(requestDeadlineMs, left) };
-        const record = flow.markSent();
+        const sent = flow.markSent();
         op.attempts += 1;
         log.trace({ method: request.method, path: requestTarget(request), attempt: op.attempts }, 'sending');
         try {
-          return { answer: await track(sendRequest(options.dispatcher, options.base, options.apiKey, request, signal, limits)), sentAt };
+          return { answer: await track(sendRequest(options.dispatcher, options.base, options.apiKey, request, signal, limits, options.authScheme)), sent };
         } catch (error) {
-          return { network: error, sentAt, atOperationDeadline: left <= requestDeadlineMs };
+          return { network: error, sent, atOperationDeadline: left <= requestDeadlineMs };
         } finally {
-          record.done();
+          sent.done();
         }
       }).catch((error: unknown) => {
         throwIfAborted(request, op); // a wait inside the slot was aborted
@@ -254,7 +268,7 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
     const glossary = isGlossaryPath(request.path);
     for (;;) {
       const result = await attempt(request, op, glossary);
-      const ms = clock.now() - result.sentAt; // the exchange itself, not the wait in the queue
+      const ms = clock.now() - result.sent.at; // the exchange itself, not the wait in the queue
 
       if ('network' in result) {
         throwIfAborted(request, op);
@@ -290,7 +304,7 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
         continue;
       }
 
-      const { answer, sentAt } = result;
+      const { answer, sent } = result;
       answered = true;
       metrics?.onRequest?.(request.method, request.route, answer.status, ms);
       log.debug({ method: request.method, route: request.route, status: answer.status, ms, attempt: op.attempts }, 'service answer');
@@ -298,11 +312,12 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
 
       switch (classifyStatus(answer.status)) {
         case 'ok':
-          flow.onSuccess(glossary);
+          flow.onSuccess(glossary, sent);
           return { kind: 'answer', answer };
         case 'throttle': {
           const pausing = flow.openAt(false) <= clock.now();
-          const wait = flow.onThrottle(retryAfterMs, sentAt);
+          pauseKind = answer.status === 529 ? '529' : '429';
+          const wait = flow.onThrottle(retryAfterMs, sent);
           if (pausing) notePause(`service throttled (${answer.status}): pausing all requests`, wait);
           metrics?.onThrottle?.(answer.status === 529 ? '529' : '429', wait);
           log.debug({ status: answer.status, waitMs: wait, rate: flow.currentRate() }, 'throttled: pausing the queue');
@@ -313,7 +328,9 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
         }
         case 'glossary_quota': {
           const pausing = flow.openAt(glossary) <= clock.now();
-          const wait = glossary ? flow.onGlossaryQuota(retryAfterMs) : flow.onThrottle(retryAfterMs, sentAt);
+          const glossaryOpenBefore = Math.max(flow.openAt(true), clock.now());
+          pauseKind = '456';
+          const wait = glossary ? flow.onGlossaryQuota(retryAfterMs) : flow.onThrottle(retryAfterMs, sent);
           if (wait === undefined) {
             throw new ServiceError(
               'glossary_quota',
@@ -322,6 +339,8 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
             );
           }
           if (pausing) notePause(`glossary quota exceeded (456): pausing ${glossary ? 'glossary' : 'all'} requests`, wait);
+          // The glossary cool-down is not the flow's throttle gate: report the time it added here.
+          if (glossary && flow.openAt(true) > glossaryOpenBefore) metrics?.onPause?.('456', flow.openAt(true) - glossaryOpenBefore);
           metrics?.onThrottle?.('456', wait);
           log.debug({ status: 456, waitMs: wait }, 'glossary quota: cooling down glossary calls');
           continue;

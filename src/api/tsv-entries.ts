@@ -1,4 +1,5 @@
 import type { EntryList } from '../model/entries.js';
+import { entriesUploadText } from '../lib/entries-tsv.js';
 import { InputError } from '../lib/errors.js';
 import { ServiceError } from './errors.js';
 
@@ -18,7 +19,7 @@ export function encodeEntries(entries: EntryList): { entries: string; entries_fo
       }
     }
   }
-  return { entries: entries.map(([s, t]) => `${s}\t${t}`).join('\n'), entries_format: 'tsv' };
+  return { entries: entriesUploadText(entries), entries_format: 'tsv' };
 }
 
 /** Raw pairs in the order the service returned them; canonical form is the live layer's job. */

@@ -3,6 +3,8 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { loadResourceFile, withNullPrototypes, type LoadedResource, type RepositoryRoot, type ResourceOutcome } from './load-resources.js';
+import { TermsyncError } from '../lib/errors.js';
+import { ExitCode } from '../lib/exit-codes.js';
 import { readEntriesBatch, type EntriesJob, type EntriesOutcome } from './read-entries.js';
 
 /** Resource files per batch: parsed by one thread, between two turns of the event loop. */
@@ -19,6 +21,9 @@ const ENTRIES_BATCH = 20;
  * about 0.6 s) load faster on one thread; 1000 glossaries of 2,000 entries load 20-30 % faster on two.
  */
 export const PARALLEL_MIN_WORK_MS = 1000;
+
+/** Within a batch of slow resource files, the main thread listens for a signal after each file once this much time has passed. */
+const SIGNAL_CHECK_MS = 200;
 
 /** Batches handed to the worker ahead of time, so that it never waits for the main thread. */
 const WORKER_AHEAD = 4;
@@ -114,6 +119,14 @@ export interface LoadResourcesOptions {
   readonly onBatch?: (thread: 'main' | 'worker', kind: 'resources' | 'entries', files: number) => void;
   /** The worker's module (tests); by default the compiled load-worker.js next to this module. */
   readonly workerFile?: string;
+  /** Aborted (SIGINT/SIGTERM): the load stops after the batch in hand, the worker is terminated. */
+  readonly signal?: AbortSignal;
+}
+
+/** The error of a load stopped by its signal: exit 130, like every interrupted run. */
+export function loadInterrupted(signal: AbortSignal): TermsyncError {
+  const reason = signal.reason instanceof Error ? ` (${signal.reason.message})` : '';
+  return new TermsyncError('interrupted', `interrupted while reading the repository${reason}: nothing was sent`, { exitCode: ExitCode.interrupted });
 }
 
 /**
@@ -224,6 +237,7 @@ export async function loadResources(repo: RepositoryRoot, files: readonly string
     startIfWorthIt();
     worker?.feed();
     for (;;) {
+      if (options.signal?.aborted === true) throw loadInterrupted(options.signal);
       const started = performance.now();
       let id = work.takeEntries() ?? worker?.takeBack('entries');
       if (id !== undefined) {
@@ -234,7 +248,16 @@ export async function loadResources(repo: RepositoryRoot, files: readonly string
         id = work.takeResources() ?? worker?.takeBack('resources');
         if (id === undefined) break;
         const batch = work.resourceBatches[id] as string[];
-        work.resourcesDone(id, batch.map((file) => loadResourceFile(repo, file)));
+        const loaded: LoadedResource[] = [];
+        for (const file of batch) {
+          loaded.push(loadResourceFile(repo, file));
+          // Large files (up to 10 MiB of YAML each): a signal is heard after the file in hand, not after ten.
+          if (options.signal !== undefined && performance.now() - started > SIGNAL_CHECK_MS) {
+            await new Promise((resolve) => setImmediate(resolve));
+            if (options.signal.aborted) throw loadInterrupted(options.signal);
+          }
+        }
+        work.resourcesDone(id, loaded);
         options.onBatch?.('main', 'resources', batch.length);
       }
       busyMs += performance.now() - started;

@@ -62,8 +62,19 @@ export function createDaemonMetrics(options: { readonly defaultMetrics?: boolean
   const retries = new Counter({ name: 'termsync_api_retries_total', help: 'Requests sent again, by reason', labelNames: ['reason'], registers });
   const throttleWaits = new Counter({
     name: 'termsync_api_throttle_wait_seconds_total',
-    help: 'Time the request queue waited because the service throttled (429, 529) or cooled down glossary calls (456)',
+    help: 'Time the request queue paused because the service throttled (429, 529) or cooled down glossary calls (456); concurrent throttling answers share one pause',
     labelNames: ['status'],
+    registers,
+  });
+  const pauses = new Counter({
+    name: 'termsync_api_pauses_total',
+    help: 'Pauses of the request queue (started or pushed further out) by the status that asked for them',
+    labelNames: ['status'],
+    registers,
+  });
+  const rate = new Gauge({
+    name: 'termsync_api_rate_requests_per_second',
+    help: 'The request rate the client currently sends at: the configured rate, or just below the load the service refused',
     registers,
   });
   const throttles = new Counter({ name: 'termsync_api_throttled_total', help: 'Throttling answers by status', labelNames: ['status'], registers });
@@ -109,10 +120,12 @@ export function createDaemonMetrics(options: { readonly defaultMetrics?: boolean
       requestSeconds.observe({ method, endpoint: route }, ms / 1000);
     },
     onRetry: (_method, _route, reason) => retries.inc({ reason }),
-    onThrottle: (kind, waitMs) => {
-      throttles.inc({ status: kind });
-      throttleWaits.inc({ status: kind }, waitMs / 1000);
+    onThrottle: (kind) => throttles.inc({ status: kind }),
+    onPause: (kind, ms) => {
+      pauses.inc({ status: kind });
+      throttleWaits.inc({ status: kind }, ms / 1000);
     },
+    onRate: (requestsPerSecond) => rate.set(requestsPerSecond),
   };
 
   return {

@@ -65,8 +65,30 @@ export type Operation =
       readonly instructionId: string;
       readonly label: string;
       readonly prompt: string;
+      /** Sent along so a server that resets an omitted field keeps it (the declared value, else the live one). */
+      readonly sourceLanguage?: string;
+    })
+  | (OperationBase & {
+      readonly type: 'style_rules.delete_instruction';
+      readonly styleId: string;
+      readonly instructionId: string;
+      readonly label: string;
+      /**
+       * With `capabilities.delete_custom_instruction: auto`: the whole declared list. When the
+       * service has no such route (404/405/501) and the instruction is still there, apply replaces
+       * the list with this one (create new, then delete old) instead.
+       */
+      readonly fallback?: StyleRulesPayload;
     })
   | (OperationBase & { readonly type: 'style_rules.delete'; readonly styleId: string });
+
+/** A whole style rule list as created. */
+export interface StyleRulesPayload {
+  readonly name: string;
+  readonly language: string;
+  readonly configuredRules: ConfiguredRules;
+  readonly customInstructions: readonly { readonly label: string; readonly prompt: string; readonly sourceLanguage?: string }[];
+}
 
 export type OperationType = Operation['type'];
 

@@ -57,9 +57,10 @@ export function createPlan(input: PlanInput): Plan {
 
   const glossaryMatching = matchGlossaries(desired.glossaries, live.glossaries, (d, g) => v2Equals(d, g, entriesOf));
   const styleMatching = matchStyleRules(desired.styleRules, live.styleRules, styleRulesEqual);
+  const deleteInstruction = desired.config.targets.find((t) => t.name === input.target)?.capabilities?.deleteCustomInstruction ?? 'auto';
   const drafts: DraftChange[] = [
     ...glossaryMatching.matches.flatMap((m) => planGlossary(m, entriesOf, refs)),
-    ...styleMatching.matches.flatMap((m) => planStyleRules(m, refs)),
+    ...styleMatching.matches.flatMap((m) => planStyleRules(m, refs, deleteInstruction)),
   ];
   const prune = planPrune(desired.config, glossaryMatching.unclaimed, styleMatching.unclaimed, refs);
   const glossaryConflicts = renameConflicts('glossary', glossaryMatching.matches, glossaryMatching.unclaimed, prune.changes, prune.notManaged);

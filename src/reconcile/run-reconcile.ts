@@ -38,8 +38,8 @@ export interface LoadedRepository {
 }
 
 /** Reads and validates the repository; `desired` is absent when it has any error. */
-export async function loadDesired(dir: string, configPath?: string): Promise<LoadedRepository> {
-  const loaded = await loadRepository(configPath === undefined ? { dir } : { dir, configPath });
+export async function loadDesired(dir: string, configPath?: string, signal?: AbortSignal): Promise<LoadedRepository> {
+  const loaded = await loadRepository({ dir, ...(configPath === undefined ? {} : { configPath }), ...(signal === undefined ? {} : { signal }) });
   // A repository with errors is never acted on: the loader leaves out what failed to parse, and a
   // plan of the rest would prune it.
   if (hasErrors(loaded.diagnostics) || loaded.desired === undefined) return { diagnostics: loaded.diagnostics };
@@ -79,7 +79,15 @@ export function refreshSelection(desired: DesiredState, refresh: RefreshRequest 
  * only a bug throws. The CLI and the daemon both call this.
  */
 export async function reconcile(request: ReconcileRequest, ctx: ServiceContext, observer: ReconcileObserver = {}): Promise<RunOutcome> {
-  const { desired, diagnostics } = await loadDesired(request.dir, request.configPath);
+  let loaded: LoadedRepository;
+  try {
+    loaded = await loadDesired(request.dir, request.configPath, ctx.signal);
+  } catch (error) {
+    // SIGINT/SIGTERM while the repository was read: no target was reached (exit 130).
+    if (isTermsyncError(error) && error.code === 'interrupted') return { kind: 'rejected', error, diagnostics: [] };
+    throw error;
+  }
+  const { desired, diagnostics } = loaded;
   observer.loaded?.(diagnostics);
   if (desired === undefined) return { kind: 'invalid', diagnostics };
   return reconcileDesired(desired, diagnostics, request, ctx, observer);

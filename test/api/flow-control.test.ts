@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createFlowControl } from '../../src/api/flow-control.js';
+import { createFlowControl, type FlowControl } from '../../src/api/flow-control.js';
 import { classifyStatus, describeNetworkError, fullJitterBackoff, glossaryCooldownMs, parseRetryAfter } from '../../src/api/retry-policy.js';
-import { createVirtualClock } from '../../src/lib/virtual-clock.js';
+import { createVirtualClock, type VirtualClock } from '../../src/lib/virtual-clock.js';
 
 describe('retry policy', () => {
   it('reads Retry-After as seconds or as an HTTP date', () => {
@@ -56,80 +56,120 @@ describe('flow control', () => {
     expect(flow.windowWaitMs()).toBe(10); // look again until the bounding request is answered
   });
 
-  it('halves the rate once per round of throttling and raises it after a run of successes, never above the configured rate', () => {
-    const clock = createVirtualClock({ start: 0 });
-    const flow = createFlowControl({ clock, requestsPerSecond: 10 });
-    flow.onThrottle(1000, 0);
-    expect(flow.currentRate()).toBe(5);
-    flow.onThrottle(1000, 0); // an answer to a request sent before the decrease: no second halving
-    expect(flow.currentRate()).toBe(5);
-    clock.advance(10);
-    flow.onThrottle(1000, 5);
-    expect(flow.currentRate()).toBe(2.5);
-    const rates: number[] = [];
-    for (let i = 0; i < 60; i += 1) {
-      flow.onSuccess(false);
-      rates.push(flow.currentRate());
+  /** Successes at loads 1..n, one millisecond apart, as the answers of one second's sends. */
+  const acceptUpTo = (flow: FlowControl, clock: VirtualClock, n: number): void => {
+    for (let load = 1; load <= n; load += 1) {
+      flow.onSuccess(false, { at: clock.now(), load });
+      clock.advance(1);
     }
-    expect(rates[1]).toBe(2.5); // not raised before a run of successes
-    expect(rates.every((r, i) => i === 0 || r >= (rates[i - 1] ?? 0))).toBe(true);
-    expect(Math.max(...rates)).toBe(10);
+  };
+  /** Refusals (Retry-After: 1) at these loads, then the pause sat out and the gate opened again. */
+  const refuse = (flow: FlowControl, clock: VirtualClock, ...loads: number[]): void => {
+    for (const load of loads) flow.onThrottle(1000, { at: clock.now(), load });
+    clock.advance(Math.max(0, flow.openAt(false) - clock.now()));
+    flow.openAt(false);
+  };
+
+  it('caps the rate just below the load the service refused, once a second round confirms it', () => {
+    const clock = createVirtualClock({ start: 0 });
+    const rates: number[] = [];
+    const flow = createFlowControl({ clock, requestsPerSecond: 40, onRate: (r) => rates.push(r) });
+    acceptUpTo(flow, clock, 20);
+    refuse(flow, clock, 21); // one round: the top load of a burst may be refused by chance
+    expect(flow.currentRate()).toBe(40);
+    acceptUpTo(flow, clock, 20);
+    flow.onThrottle(1000, { at: clock.now(), load: 23 });
+    flow.onThrottle(1000, { at: clock.now(), load: 21 });
+    flow.onThrottle(1000, { at: clock.now(), load: 22 });
+    expect(flow.currentRate()).toBe(40); // judged when the pause is over, with every answer in
+    refuse(flow, clock);
+    expect(flow.currentRate()).toBe(20);
+    expect(rates).toEqual([20]);
+    // The window now holds 20 a second, not 40.
+    for (let i = 0; i < 20; i += 1) flow.markSent().done();
+    expect(flow.windowWaitMs()).toBe(1005);
   });
 
-  it('never drops below a quarter of the configured rate and is back at it after a few short runs of successes', () => {
+  it('needs a third round when the refusals at the top were single, and forgets rounds the service has since disproved', () => {
     const clock = createVirtualClock({ start: 0 });
-    const flow = createFlowControl({ clock, requestsPerSecond: 5 });
-    for (let i = 0; i < 10; i += 1) {
-      clock.advance(100);
-      flow.onThrottle(1000, clock.now() - 1); // each sent after the previous decrease
-    }
-    expect(flow.currentRate()).toBe(1.25);
-    let successes = 0;
-    while (flow.currentRate() < 5) {
-      flow.onSuccess(false);
-      successes += 1;
-      expect(successes).toBeLessThanOrEqual(6);
-    }
-    expect(flow.currentRate()).toBe(5);
+    const flow = createFlowControl({ clock, requestsPerSecond: 25 });
+    acceptUpTo(flow, clock, 20);
+    refuse(flow, clock, 21);
+    acceptUpTo(flow, clock, 22); // accepted above the refused load: that refusal was chance
+    refuse(flow, clock, 23);
+    acceptUpTo(flow, clock, 22);
+    refuse(flow, clock, 23);
+    expect(flow.currentRate()).toBe(25); // two rounds at 23, one refusal each
+    refuse(flow, clock, 23);
+    expect(flow.currentRate()).toBe(22);
   });
 
-  it('recovers under random throttling: 20 % of answers 429, the mean rate stays near the configured one', () => {
-    // Simulated on the virtual clock: one request per 1/rate seconds, each answered 429 with
-    // probability 0.2 (a seeded draw), the gate pausing 1 s as Retry-After: 1 asks.
+  it('climbs back additively, one step per ~20 s of successes, and a refusal at the refused load again cuts at once', () => {
     const clock = createVirtualClock({ start: 0 });
-    let seed = 42;
-    const draw = (): number => {
-      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-      return seed / 2 ** 31;
-    };
-    const flow = createFlowControl({ clock, requestsPerSecond: 5, random: draw });
-    const rates: number[] = [];
-    let done = 0;
-    while (done < 200) {
-      const at = Math.max(flow.openAt(false), flow.reserveSend());
-      clock.advance(Math.max(0, at - clock.now()));
-      const sentAt = clock.now();
-      clock.advance(20);
-      if (draw() < 0.2) flow.onThrottle(1000, sentAt);
-      else {
-        flow.onSuccess(false);
-        done += 1;
-      }
-      rates.push(flow.currentRate());
+    const flow = createFlowControl({ clock, requestsPerSecond: 40 });
+    acceptUpTo(flow, clock, 20);
+    refuse(flow, clock, 21, 22);
+    refuse(flow, clock, 21, 22);
+    expect(flow.currentRate()).toBe(20);
+    const seen: number[] = [];
+    for (let i = 0; i < 20 * 20 + 21 * 20; i += 1) {
+      flow.onSuccess(false, { at: clock.now(), load: 20 });
+      seen.push(flow.currentRate());
     }
-    expect(Math.min(...rates)).toBeGreaterThanOrEqual(1.25);
-    const mean = rates.reduce((a, b) => a + b, 0) / rates.length;
-    expect(mean).toBeGreaterThan(2.5);
-    // 263 sends at 5/s are 53 s and the 63 throttles pause 1 s each: 116 s at best. (With the
-    // old floor of 1/16 and additive increase this took 600 s.)
-    expect(rates).toHaveLength(263);
-    expect(clock.now()).toBeLessThan(140_000);
+    expect(seen.indexOf(21)).toBe(20 * 20 - 1); // after 400 successes at 20/s
+    expect(seen.at(-1)).toBe(22); // +1 each step, not doubling
+    expect(new Set(seen)).toEqual(new Set([20, 21, 22]));
+    refuse(flow, clock, 21); // refused where it was refused before: no second round needed
+    expect(flow.currentRate()).toBe(20);
+  });
+
+  it('keeps the rate for refusals not correlated with load: at a load just accepted, at load 1, and on a noisy service', () => {
+    const clock = createVirtualClock({ start: 0 });
+    const rates: number[] = [];
+    const flow = createFlowControl({ clock, requestsPerSecond: 20, onRate: (r) => rates.push(r) });
+    acceptUpTo(flow, clock, 12);
+    refuse(flow, clock, 3, 7, 12); // the service accepted 12 a second moments ago
+    refuse(flow, clock, 1); // a lone request right after a pause
+    refuse(flow, clock, 1);
+    expect(rates).toEqual([]);
+    // The service has refused at loads it accepts: it is noisy, so three rounds refused at the top
+    // are not yet proof; the fourth in a row is.
+    acceptUpTo(flow, clock, 12);
+    refuse(flow, clock, 13, 14);
+    refuse(flow, clock, 13, 14);
+    refuse(flow, clock, 13);
+    expect(flow.currentRate()).toBe(20);
+    refuse(flow, clock, 13);
+    expect(flow.currentRate()).toBe(12);
+    // Proof expires (an accepted load counts for 10 s) and so does the noise (30 s): two rounds
+    // refused above every load accepted since then cut.
+    clock.advance(30_001);
+    refuse(flow, clock, 5, 6);
+    refuse(flow, clock, 5, 6);
+    expect(flow.currentRate()).toBe(4);
+  });
+
+  it('releases the window\'s allowance together after a pause, so that concurrent refusals share one pause', () => {
+    const clock = createVirtualClock({ start: 0 });
+    const pauses: number[] = [];
+    const flow = createFlowControl({ clock, requestsPerSecond: 4, onPause: (ms) => pauses.push(ms) });
+    expect([flow.reserveSend(), flow.reserveSend()]).toEqual([0, 250]); // evenly spaced at first
+    clock.advance(300);
+    flow.onSuccess(false, { at: 0, load: 3 }); // the service has accepted this load: the refusals are not about it
+    flow.onThrottle(1000, { at: 250, load: 2 });
+    clock.advance(20);
+    flow.onThrottle(1000, { at: 260, load: 3 }); // in flight when the first refusal came: same pause
+    expect(pauses).toEqual([1000, 20]);
+    expect(flow.openAt(false)).toBe(1320);
+    clock.advance(1000);
+    // Four (the rate) at once when the gate opens, then the even spacing again.
+    expect(Array.from({ length: 5 }, () => flow.reserveSend())).toEqual([1320, 1320, 1320, 1320, 1570]);
   });
 
   it('closes the gate for everyone on a throttle, and only for glossaries on 456, within the budget', () => {
     const clock = createVirtualClock({ start: 0 });
     const flow = createFlowControl({ clock, requestsPerSecond: 10, glossaryCooldownBudgetMs: 25_000 });
-    expect(flow.onThrottle(2000, 0)).toBe(2000);
+    expect(flow.onThrottle(2000, { at: 0, load: 1 })).toBe(2000);
     expect(flow.openAt(false)).toBe(2000);
     expect(flow.onGlossaryQuota(10_000)).toBe(10_000);
     expect(flow.openAt(false)).toBe(2000);

@@ -56,6 +56,11 @@ function fakeClient(fail: Record<string, Error> = {}): { client: ApplyWriter; ca
     createInstruction: (id) => call(`createInstruction:${id}`),
     updateInstruction: (id) => call(`updateInstruction:${id}`),
     deleteStyleRules: (id) => call(`deleteStyleRules:${id}`),
+    deleteInstruction: (id, instructionId) => call(`deleteInstruction:${id}/${instructionId}`),
+    getStyleRules: async (id) => {
+      await call(`getStyleRules:${id}`);
+      return { customInstructions: [{ id: 'i-kept' }] };
+    },
   };
   return { client, calls };
 }

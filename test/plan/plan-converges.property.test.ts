@@ -138,16 +138,18 @@ function minimumWrites(desired: DesiredState, live: LiveState): number {
     }
     claimedS.add(l.id);
     const labels = new Map(d.customInstructions.map((i) => [i.label, i]));
+    // A source language is compared only when declared; a removed instruction is one DELETE.
     const mustReplace =
       l.language !== d.language ||
       l.customInstructions.some((i) => {
         const want = labels.get(i.label);
-        return want === undefined || (want.sourceLanguage ?? '') !== (i.sourceLanguage ?? '');
+        return want !== undefined && want.sourceLanguage !== undefined && want.sourceLanguage !== (i.sourceLanguage ?? '');
       });
     if (mustReplace) {
       writes += 2;
       continue;
     }
+    writes += l.customInstructions.filter((i) => !labels.has(i.label)).length;
     const rulesKey = (r: object): string => JSON.stringify(Object.entries(r).map(([c, o]) => [c, Object.entries(o as object).sort()]).sort());
     writes += (l.name !== d.name ? 1 : 0) + (rulesKey(l.configuredRules) !== rulesKey(d.configuredRules) ? 1 : 0);
     for (const i of d.customInstructions) {

@@ -67,8 +67,8 @@ describe('plan order and summary', () => {
       entriesChanged: 1,
       entriesRemoved: 2,
       calls: { POST: 2, PUT: 2, PATCH: 1, DELETE: 2 },
-      // Alpha a\tA2\n (5) + Zeta a\tA\n (4) + Mid en-de patch b\tB\n (4) + Mid en-fr put é\tü\n (2+2+2)
-      uploadBytes: 5 + 4 + 4 + 6,
+      // Alpha a\tA2 (4) + Zeta a\tA (3) + Mid en-de patch b\tB (3) + Mid en-fr put é\tü (2+1+2): no final line break
+      uploadBytes: 4 + 3 + 3 + 5,
     });
   });
 });

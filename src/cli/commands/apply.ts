@@ -1,7 +1,8 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { InputError, isTermsyncError } from '../../lib/errors.js';
+import { ExitCode } from '../../lib/exit-codes.js';
 import type { Plan } from '../../model/plan.js';
 import { isSuccess, reconcile, resultOf, type TargetOutcome } from '../../reconcile/index.js';
 import { guardLines, parsePlanJson, renderPlanText, stableJson } from '../../report/index.js';
@@ -10,6 +11,7 @@ import { runVerifyTargets, type VerifyOptions } from '../print-verify.js';
 import { addVerifyOptions } from './verify.js';
 import { runExitCode } from '../exit-code-of.js';
 import type { CliIo, CommandContext, CommonOptions } from '../io.js';
+import { checkOutputFile, shownPath, writeOutputFile } from '../output-files.js';
 import {
   configPathOf,
   createCliLogger,
@@ -22,6 +24,7 @@ import {
   withNewline,
   type JsonParts,
 } from '../print-outcome.js';
+import { withHelpFooter } from '../help-text.js';
 
 interface ApplyOptions extends CommonOptions, VerifyOptions {
   readonly format: 'text' | 'json';
@@ -60,6 +63,9 @@ async function runApply(ctx: CommandContext, file: string | undefined, options: 
   const { io } = ctx;
   const logger = createCliLogger(io, options.logLevel);
   const savedPlan = file === undefined ? undefined : await readSavedPlan(resolve(io.cwd, file));
+  // Where the ids go is checked before anything is sent.
+  const idsPath = options.idsOut === undefined ? undefined : resolve(io.cwd, options.idsOut);
+  if (idsPath !== undefined) await checkOutputFile(idsPath, '--ids-out', io.cwd);
   // The plan is shown before it is applied, as text; a saved plan was shown when it was made.
   const showPlan = savedPlan === undefined && options.format === 'text';
   let multi = false;
@@ -96,8 +102,19 @@ async function runApply(ctx: CommandContext, file: string | undefined, options: 
   const problem = runProblem(run);
   if (problem !== undefined) io.stderr(problem);
   const result = run.kind === 'done' && run.targets[0] !== undefined ? resultOf(run.targets[0]) : undefined;
-  if (options.idsOut !== undefined && result !== undefined) await writeFile(resolve(io.cwd, options.idsOut), `${JSON.stringify(result.ids, null, 2)}\n`);
   let code: number = runExitCode(run);
+  if (idsPath !== undefined && result !== undefined) {
+    try {
+      await writeOutputFile(idsPath, `${JSON.stringify(result.ids, null, 2)}\n`);
+    } catch (error) {
+      // The service was written (or already matched): the exit code must not say otherwise.
+      const shown = shownPath(idsPath, io.cwd);
+      io.stderr(
+        `Error: the apply ran (see the result above), but the ids could not be written to ${shown} (${(error as Error).message}); run \`apply --ids-out ${shown}\` again to write them\n`,
+      );
+      code = Math.max(code, ExitCode.applyIncomplete);
+    }
+  }
   const verifyJson: JsonParts | undefined = options.format === 'json' ? [] : undefined;
   let verified = false;
   if (options.verify === true && run.kind === 'done') {
@@ -121,7 +138,7 @@ async function runApply(ctx: CommandContext, file: string | undefined, options: 
 }
 
 export function registerApply(program: Command, ctx: CommandContext): Command {
-  return addVerifyOptions(addCommonOptions(program.command('apply').description('make the service equal to the repository (or apply a saved plan exactly)')))
+  return addVerifyOptions(addCommonOptions(withHelpFooter(program.command('apply'), { service: true, exits: [0, 3, 4, 5, 6, 7, [8, 'with --verify: a glossary test or sampled entry failed'], 130] }).description('make the service equal to the repository (or apply a saved plan exactly)')))
     .option('--verify', 'after a successful apply, run `verify` (exit 8 when a glossary test fails)')
     .argument('[file]', 'a plan saved by `plan --out`: applied exactly, or refused if the service changed since')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))

@@ -11,6 +11,7 @@ import { startDaemon } from '../../daemon/start-daemon.js';
 import { addCommonOptions } from '../common-options.js';
 import type { CliIo, CommandContext, CommonOptions } from '../io.js';
 import { configPathOf, repositoryDir } from '../print-outcome.js';
+import { withHelpFooter } from '../help-text.js';
 
 interface WatchOptions extends CommonOptions {
   readonly listen: string;
@@ -101,8 +102,7 @@ async function runWatch(ctx: CommandContext, options: WatchOptions): Promise<voi
 
 export function registerWatch(program: Command, ctx: CommandContext): Command {
   return addCommonOptions(
-    program
-      .command('watch')
+    withHelpFooter(program.command('watch'), { service: true, env: [['GIT_*', "git's own variables (GIT_CONFIG_COUNT …) reach the git that --git-pull runs"]], exits: [[0, 'stopped by SIGTERM/SIGINT (it runs until then)'], [3, 'invalid options, or the listen address cannot be used']] })
       .description('the daemon: reconcile on start, when files change and on the schedule; serve /healthz, /readyz, /metrics, /status'),
     'info',
   )
