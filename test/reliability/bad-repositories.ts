@@ -85,7 +85,7 @@ export const GENERATED_CASES: readonly GeneratedCase[] = [
     name: 'glossary-over-10-mib-across-dictionaries',
     code: 'glossary/too-large',
     file: 'glossaries/big.yaml',
-    at: '2:1',
+    at: '3:1',
     files: {
       'termsync.yaml': CONFIG,
       'glossaries/big.yaml': '# the whole catalogue\nkind: glossary\nname: Catalogue\ndictionaries:\n  - {source_lang: en, target_lang: de, entries_file: de.tsv}\n  - {source_lang: en, target_lang: fr, entries_file: fr.tsv}\n',
@@ -97,7 +97,7 @@ export const GENERATED_CASES: readonly GeneratedCase[] = [
     name: 'more-glossaries-than-an-account-holds',
     code: 'glossary/too-many',
     file: 'glossaries/g1000.yaml',
-    at: '1:1',
+    at: '2:1',
     files: Object.fromEntries([
       ['termsync.yaml', CONFIG],
       ...Array.from({ length: 1001 }, (_, i) => [`glossaries/g${String(i).padStart(4, '0')}.yaml`, `kind: glossary\nname: G${i}\ndictionaries:\n  - {source_lang: en, target_lang: de, entries: {a: b}}\n`]),
