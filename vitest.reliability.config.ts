@@ -9,7 +9,8 @@ export default defineConfig({
     pool: 'forks',
     // Each check spawns termsync processes of its own; two checks at a time fill two cores.
     maxWorkers: 2,
-    testTimeout: 300_000,
+    // Generous: a check that hangs is what fails; on a shared, busy machine each run is slow.
+    testTimeout: 600_000,
     hookTimeout: 60_000,
     globalSetup: ['test/reliability/global-setup.ts'],
     // The counts reporter ends the run with what was tried (CI names it again next to its JSON reporter).

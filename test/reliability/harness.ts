@@ -260,9 +260,10 @@ export async function exists(path: string): Promise<boolean> {
   );
 }
 
-/** A stack trace as Node prints one (`    at fn (file:line:col)`), or an internal error's name. */
+/** A stack trace as Node prints one (`    at fn (file:line:col)`), or an internal error's name or code. */
 export function looksLikeStackTrace(text: string): boolean {
-  return /^\s+at .+(\(.*:\d+:\d+\)|:\d+:\d+)$/m.test(text) || /\b(TypeError|ReferenceError|RangeError|SyntaxError): /.test(text) || /Unhandled|ERR_[A-Z_]+/.test(text);
+  // (An error code in a JSON log line, such as "UND_ERR_SOCKET", is not one: Node prints `[ERR_…]`.)
+  return /^\s+at .+(\(.*:\d+:\d+\)|:\d+:\d+)$/m.test(text) || /\b(TypeError|ReferenceError|RangeError|SyntaxError): /.test(text) || /Unhandled|\[ERR_[A-Z_]+\]/.test(text);
 }
 
 /** The environment a run needs to reach `url` with the suite's key. */

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { createArea, SECRET_KEY, serviceEnv, writeRepo, type RunResult } from './harness.js';
+import { createArea, inParallel, SECRET_KEY, serviceEnv, writeRepo, type RunResult } from './harness.js';
 import { termRepository } from './term-repository.js';
 
 const area = createArea('secrets');
@@ -91,11 +91,16 @@ describe('secrets: the key is never printed, logged, written or served', () => {
       ['an unknown option', ['plan', '--dir', '.', '--no-such-option', ...TRACE], env, dir, [3]],
     ];
     const problems: string[] = [];
-    for (const [name, argv, runEnv, cwd, codes] of runs) {
+    const one = async ([name, argv, runEnv, cwd, codes]: (typeof runs)[number]): Promise<void> => {
       const run = await area.run(argv, { cwd, env: { ...runEnv, TERMSYNC_MAX_ATTEMPTS: '3' }, timeoutMs: 120_000 });
       area.tried(`${name}: exit ${run.code ?? run.signal}, ${run.stdout.length} bytes out, ${run.stderr.split('\n').length - 1} lines on stderr`);
       if (!codes.includes(run.code ?? -1)) problems.push(`${name}: exit ${run.code ?? run.signal}, expected ${codes.join(' or ')}: ${run.stderr.slice(-300)}`);
-    }
+    };
+    // The runs that change the repository or the service go one after the other; those that end
+    // before any write (refusals, failures) run two at a time after them.
+    const refusals = runs.filter(([, , , , codes]) => !codes.includes(0));
+    for (const run of runs.filter((r) => !refusals.includes(r))) await one(run);
+    await inParallel(2, refusals.map((run) => () => one(run)));
 
     // TERMSYNC_ALLOWED_HOSTS (environment only) naming another host: the key goes nowhere.
     const before = emulator.requests().length;
