@@ -1,5 +1,6 @@
 // Concurrency: two applies in one folder (the second finds the lock: exit 5, and the service ends
-// as the first made it), a lock left by a killed run (taken over), and stale locks raced for.
+// as the first made it), a lock left by a run that died (taken over), and two clones applying at
+// once with no lock in common (the next plan shows the duplicates, the next apply removes them).
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,7 +12,7 @@ import { termRepository, type RepoShape } from './term-repository.js';
 const area = createArea('concurrency');
 const SHAPE: RepoShape = { v3: 6, v2: 2, styleLists: 2, entries: 20 };
 
-async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
+async function until(check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<boolean> {
   const end = Date.now() + timeoutMs;
   while (Date.now() < end) {
     if (await check()) return true;
@@ -83,6 +84,40 @@ describe('concurrency: two runners', () => {
     expect(dead.code).toBe(0);
     expect(elsewhere.code).toBe(5);
     expect(emulator.requests().slice(before).filter((r) => r.method !== 'GET')).toEqual([]);
+  });
+
+  it('two clones applying at once (prune: off): the next plan shows the duplicates, the next apply leaves one of each', async () => {
+    const emulator = await startEmulator({ port: 0, seed: 73 });
+    emulators.push(emulator);
+    const proxy = await startKillProxy(emulator.url);
+    closers.push(() => proxy.close());
+    const shape: RepoShape = { ...SHAPE, prune: 'off' };
+    const clones = [await area.folder('clone-a'), await area.folder('clone-b')];
+    for (const dir of clones) await writeRepo(dir, termRepository(73, 0, shape));
+    const env = serviceEnv(proxy.url);
+    // Both read the (empty) service before either writes: the race two CI jobs run.
+    proxy.hold();
+    const runs = clones.map((dir) => area.run(['apply', '--dir', '.'], { cwd: dir, env }));
+    const bothRead = await until(() => proxy.held() >= 6, 60_000);
+    proxy.release();
+    const applied = await Promise.all(runs);
+    const afterRace = duplicateNames(await liveState(emulator.url));
+    const plan = await area.run(['plan', '--detailed-exitcode', '--dir', '.'], { cwd: clones[0] as string, env: serviceEnv(emulator.url) });
+    const next = await area.run(['apply', '--dir', '.'], { cwd: clones[0] as string, env: serviceEnv(emulator.url) });
+    const afterNext = duplicateNames(await liveState(emulator.url));
+    const planAfter = await area.runInProcess(['plan', '--detailed-exitcode', '--dir', '.'], { cwd: clones[1] as string, env: serviceEnv(emulator.url) });
+    area.tried(
+      `two clones at once: exits ${applied.map((r) => r.code).join(' and ')}, ${afterRace.length} names held twice; plan from clone A: exit ${plan.code} ` +
+        `(${plan.stdout.split('\n').find((l) => l.startsWith('Plan:')) ?? ''}); next apply exit ${next.code}: ${afterNext.length} held twice; plan from clone B: exit ${planAfter.code}`,
+    );
+    expect(bothRead).toBe(true);
+    expect(applied.map((r) => r.code)).toEqual([0, 0]);
+    expect(afterRace.length).toBeGreaterThan(0);
+    expect(plan.code).toBe(2);
+    expect(plan.stdout).toMatch(/duplicate|twice|more than one/i);
+    expect(next.code).toBe(0);
+    expect(afterNext).toEqual([]);
+    expect(planAfter.code).toBe(0);
   });
 
   it('the key appears in none of the outputs of this check', async () => {
