@@ -248,7 +248,16 @@ async function scenario(name, note, emulator, relay, make) {
   const s = { name, note, results: await make() };
   json.scenarios.push(s);
   log(scenarioTable(s));
+  await flush(true);
   return s;
+}
+
+/** Writes what has been measured so far (a long run cut short still leaves its figures). */
+async function flush(partial) {
+  await mkdir(OUT, { recursive: true });
+  const tail = partial ? ['', `(partial: written after ${((performance.now() - started) / 1000).toFixed(0)} s; rows so far in results.json)`] : [];
+  await writeFile(path.join(OUT, 'results.md'), `${[...lines, ...tail].join('\n')}\n`);
+  await writeFile(path.join(OUT, 'results.json'), `${JSON.stringify({ ...json, partial }, null, 2)}\n`);
 }
 
 const env = (url) => ({ TERMSYNC_BASE_URL: url, TERMSYNC_API_KEY: 'bench-key' });
@@ -536,6 +545,7 @@ async function repeat(name, n, fn) {
 function record(name, samples) {
   const r = { name, cpu: stats(samples.map((m) => m.cpu)), rssMb: stats(samples.map((m) => m.rssMb)), wall: stats(samples.map((m) => m.wall)) };
   json.rows.push(r);
+  void flush(true);
   console.log(`  ${name}: CPU ${show(r.cpu)} s, peak RSS ${show(r.rssMb, 0)} MB, wall ${show(r.wall)} s`);
   return r;
 }
@@ -585,6 +595,7 @@ async function rateRow(name, service, dir, bound, configured) {
     unasked,
   };
   json.rows.push(r);
+  void flush(true);
   console.log(`  ${name}: ${show(r.ratio)} × calls ÷ ${bound} (whole process ${show(r.processRatio)} ×); ${r.calls.median} calls, ${r.refused.median} refused in ${r.rounds.median} pauses; wall ${show(r.wall)} s`);
   return r;
 }
@@ -658,9 +669,7 @@ for (const t of json.targets) log(`| ${t.row} | ${t.measured} | ${t.goal}${t.how
 log('');
 log(`Whole run: ${wallTotal.toFixed(0)} s wall; load after ${loadavg().map((l) => l.toFixed(2)).join(' ')}.`);
 json.wallSeconds = wallTotal;
-await mkdir(OUT, { recursive: true });
-await writeFile(path.join(OUT, 'results.md'), `${lines.join('\n')}\n`);
-await writeFile(path.join(OUT, 'results.json'), `${JSON.stringify(json, null, 2)}\n`);
+await flush(false);
 const missed = json.targets.filter((t) => !t.met);
 console.log(`\n${missed.length === 0 ? 'every target met' : `${missed.length} target(s) missed: ${missed.map((t) => t.row).join('; ')}`} — bench/out/results.md, bench/out/results.json`);
 process.exitCode = missed.length === 0 ? 0 : 1;
