@@ -23,13 +23,15 @@ import {
 } from './parse-responses.js';
 import { createRequestQueue, type ApiCall, type ClientMetricsHooks, type OperationBudget, type RetryOptions } from './request-queue.js';
 import { createAgent, formatBytes, isHtml, requestTarget, type ExchangeLimits, type HttpAnswer } from './send-request.js';
-import { encodeEntries, parseTsvEntries } from './tsv-entries.js';
+import { checkTsvEntries, encodeEntries, parseTsvEntries } from './tsv-entries.js';
 
 export interface ClientOptions {
   readonly baseUrl: string;
   readonly apiKey: string;
   /** The variable the key came from, named in the 401 message (default TERMSYNC_API_KEY). */
   readonly apiKeyEnv?: string;
+  /** The Authorization scheme: the target's `auth_scheme` (default Service-Auth-Key). */
+  readonly authScheme?: string;
   /** The variable the URL came from, named when nobody listens there. */
   readonly baseUrlEnv?: string;
   /** From the project config's `rate_limit` (defaults 5 and 4). */
@@ -69,6 +71,9 @@ export interface ServiceClient {
   getGlossary(id: string): Promise<LiveGlossaryInfo>;
   getEntries(id: string, sourceLang: string, targetLang: string): Promise<EntryList>;
   getEntriesV2(id: string): Promise<EntryList>;
+  /** The entries of one dictionary as the TSV text the service sent (every line checked to hold a tab). */
+  getEntriesTsv(id: string, sourceLang: string, targetLang: string): Promise<string>;
+  getEntriesV2Tsv(id: string): Promise<string>;
   createGlossary(name: string, dictionaries: readonly DictionaryPayload[]): Promise<LiveGlossaryInfo>;
   createGlossaryV2(name: string, dictionary: DictionaryPayload): Promise<LiveGlossaryInfo>;
   putDictionary(id: string, dictionary: DictionaryPayload): Promise<{ sourceLang: string; targetLang: string; entryCount: number }>;
@@ -86,10 +91,17 @@ export interface ServiceClient {
   }): Promise<LiveStyleRules>;
   renameStyleRules(id: string, name: string): Promise<LiveStyleRules>;
   putConfiguredRules(id: string, rules: ConfiguredRules): Promise<LiveStyleRules>;
-  createInstruction(id: string, instruction: InstructionInput): Promise<LiveStyleRules>;
+  /** The instruction as the service holds it (the answer may be the whole list or just the instruction). */
+  createInstruction(id: string, instruction: InstructionInput): Promise<LiveInstruction>;
   getInstruction(id: string, instructionId: string): Promise<LiveInstruction>;
-  updateInstruction(id: string, instructionId: string, instruction: { label: string; prompt: string }): Promise<LiveInstruction>;
+  /** Sends the source language too when given, so a server that resets omitted fields keeps it. */
+  updateInstruction(id: string, instructionId: string, instruction: InstructionInput): Promise<LiveInstruction>;
   deleteStyleRules(id: string): Promise<void>;
+  /**
+   * `DELETE /v3/style_rules/{id}/custom_instructions/{instruction_id}`: the vendor's API has it, the
+   * project's spec does not show it. A server without it answers 404, 405 or 501 (an `http_<status>` error).
+   */
+  deleteInstruction(id: string, instructionId: string): Promise<void>;
   listLanguages(resource: 'translate_text' | 'translate_document' | 'glossary' | 'voice' | 'write'): Promise<unknown[]>;
   /** The translations of `texts`, in order (each costs its characters of the account's quota). */
   translate(input: TranslateInput): Promise<string[]>;
@@ -114,6 +126,36 @@ function dictionaryBody(d: DictionaryPayload): Record<string, string> {
 
 function instructionBody(i: InstructionInput): Record<string, string> {
   return { label: i.label, prompt: i.prompt, ...(i.sourceLanguage === undefined ? {} : { source_language: i.sourceLanguage }) };
+}
+
+type Where = { method: string; path: string; traceId?: string };
+
+/**
+ * The added instruction from a POST's answer: the project's spec answers with the whole list, the
+ * vendor's API description with just the new instruction; both are accepted.
+ */
+function instructionOfAnswer(data: unknown, label: string, where: Where): LiveInstruction {
+  if (data !== null && typeof data === 'object' && 'style_id' in data) {
+    const list = toStyleRules(parseWith(schemas.styleRules, data, where));
+    const found = list.customInstructions.filter((i) => i.label === label);
+    // Several of this label (one left by an earlier run): the newest is last in the service's order.
+    const added = found.at(-1);
+    if (added === undefined) throw new ServiceError('invalid_response', where, `unexpected response: the style rule list does not hold the instruction "${label}" just added`);
+    return added;
+  }
+  return toInstruction(parseWith(schemas.instruction, data, where));
+}
+
+/** What the service holds must be what was sent (a server that drops or changes a field is reported). */
+function checkSentInstruction(held: LiveInstruction, sent: InstructionInput, where: Where): LiveInstruction {
+  const differs: string[] = [];
+  if (held.label !== sent.label) differs.push('label');
+  if (held.prompt !== sent.prompt) differs.push('prompt');
+  if (sent.sourceLanguage !== undefined && canonicalLang(held.sourceLanguage ?? '') !== canonicalLang(sent.sourceLanguage)) differs.push('source_language');
+  if (differs.length > 0) {
+    throw new ServiceError('invalid_response', where, `unexpected response: the instruction "${sent.label}" was stored with a different ${differs.join(' and ')} than sent`);
+  }
+  return held;
 }
 
 /**
@@ -164,6 +206,7 @@ export function createClient(options: ClientOptions): ServiceClient {
     base,
     apiKey: options.apiKey,
     apiKeyEnv: options.apiKeyEnv ?? 'TERMSYNC_API_KEY',
+    ...(options.authScheme === undefined ? {} : { authScheme: options.authScheme }),
     ...(options.baseUrlEnv === undefined ? {} : { baseUrlEnv: options.baseUrlEnv }),
     clock,
     logger,
@@ -278,6 +321,30 @@ export function createClient(options: ClientOptions): ServiceClient {
     return found;
   };
 
+  /** The TSV text of one v3 dictionary, as the service sent it. */
+  const entriesV3 = (id: string, sourceLang: string, targetLang: string): Promise<{ text: string; where: { method: string; path: string } }> => {
+    const pair = { source_lang: canonicalLang(sourceLang), target_lang: canonicalLang(targetLang) };
+    return getJson({ method: 'GET', path: `/v3/glossaries/${enc(id)}/entries`, query: pair, route: '/v3/glossaries/{id}/entries' }, (data, where) => {
+      const dictionaries = parseWith(schemas.entriesV3, data, where).dictionaries;
+      const match = dictionaries.find((d) => d.source_lang === pair.source_lang && d.target_lang === pair.target_lang) ?? dictionaries[0];
+      if (!match) throw new ServiceError('invalid_response', where, 'unexpected response: no dictionary in the answer');
+      if (match.entries_format !== undefined && match.entries_format.toLowerCase() !== 'tsv') {
+        throw new ServiceError('invalid_response', where, `unexpected response: entries_format "${match.entries_format}", expected tsv`);
+      }
+      return { text: match.entries, where };
+    });
+  };
+
+  /** The TSV text of a v2 glossary's one dictionary. */
+  const entriesV2 = async (id: string): Promise<{ text: string; where: { method: string; path: string } }> => {
+    const request = { method: 'GET', path: `/v2/glossaries/${enc(id)}/entries`, route: '/v2/glossaries/{id}/entries', accept: 'text/tab-separated-values' } as const;
+    const answer = await send(request);
+    if (isHtml(answer)) {
+      throw new ServiceError('invalid_response', { method: 'GET', path: request.path, status: answer.status }, `unexpected response: ${describeNotJson(answer)}`);
+    }
+    return { text: answer.text, where: { method: 'GET', path: request.path } };
+  };
+
   const client: ServiceClient = {
     async listGlossaries() {
       const list = await listV3();
@@ -293,33 +360,23 @@ export function createClient(options: ClientOptions): ServiceClient {
       getJson({ method: 'GET', path: `/v3/glossaries/${enc(id)}`, route: '/v3/glossaries/{id}' }, (data, where) =>
         toGlossaryV3(parseWith(schemas.glossaryV3, data, where)),
       ),
-    getEntries: (id, sourceLang, targetLang) => {
-      const pair = { source_lang: canonicalLang(sourceLang), target_lang: canonicalLang(targetLang) };
-      return getJson(
-        { method: 'GET', path: `/v3/glossaries/${enc(id)}/entries`, query: pair, route: '/v3/glossaries/{id}/entries' },
-        (data, where) => {
-          const dictionaries = parseWith(schemas.entriesV3, data, where).dictionaries;
-          const match = dictionaries.find((d) => d.source_lang === pair.source_lang && d.target_lang === pair.target_lang) ?? dictionaries[0];
-          if (!match) throw new ServiceError('invalid_response', where, 'unexpected response: no dictionary in the answer');
-          if (match.entries_format !== undefined && match.entries_format.toLowerCase() !== 'tsv') {
-            throw new ServiceError('invalid_response', where, `unexpected response: entries_format "${match.entries_format}", expected tsv`);
-          }
-          return parseTsvEntries(match.entries, where);
-        },
-      );
+    getEntries: async (id, sourceLang, targetLang) => {
+      const { text, where } = await entriesV3(id, sourceLang, targetLang);
+      return parseTsvEntries(text, where);
     },
-    async getEntriesV2(id) {
-      const request = {
-        method: 'GET',
-        path: `/v2/glossaries/${enc(id)}/entries`,
-        route: '/v2/glossaries/{id}/entries',
-        accept: 'text/tab-separated-values',
-      } as const;
-      const answer = await send(request);
-      if (isHtml(answer)) {
-        throw new ServiceError('invalid_response', { method: 'GET', path: request.path, status: answer.status }, `unexpected response: ${describeNotJson(answer)}`);
-      }
-      return parseTsvEntries(answer.text, { method: 'GET', path: request.path });
+    getEntriesV2: async (id) => {
+      const { text, where } = await entriesV2(id);
+      return parseTsvEntries(text, where);
+    },
+    getEntriesTsv: async (id, sourceLang, targetLang) => {
+      const { text, where } = await entriesV3(id, sourceLang, targetLang);
+      checkTsvEntries(text, where);
+      return text;
+    },
+    getEntriesV2Tsv: async (id) => {
+      const { text, where } = await entriesV2(id);
+      checkTsvEntries(text, where);
+      return text;
     },
     async createGlossary(name, dictionaries) {
       await ensureListed(seenGlossaries, listV3);
@@ -442,11 +499,11 @@ export function createClient(options: ClientOptions): ServiceClient {
       // lost answer, an instruction with this label means the POST landed.
       return createOnce(
         request,
-        (answer) => toStyleRules(parseWith(schemas.styleRules, json(answer, request), { method: 'POST', path: request.path })),
-        async () => {
-          const list = await client.getStyleRules(id);
-          return list.customInstructions.some((i) => i.label === instruction.label) ? list : undefined;
+        (answer) => {
+          const where = { method: 'POST', path: request.path, ...(answer.traceId === undefined ? {} : { traceId: answer.traceId }) };
+          return checkSentInstruction(instructionOfAnswer(json(answer, request), instruction.label, where), instruction, where);
         },
+        async () => (await client.getStyleRules(id)).customInstructions.find((i) => i.label === instruction.label),
       );
     },
     getInstruction: (id, instructionId) =>
@@ -464,12 +521,20 @@ export function createClient(options: ClientOptions): ServiceClient {
           method: 'PUT',
           path: `/v3/style_rules/${enc(id)}/custom_instructions/${enc(instructionId)}`,
           route: '/v3/style_rules/{id}/custom_instructions/{instructionId}',
-          json: { label: instruction.label, prompt: instruction.prompt },
+          json: instructionBody(instruction),
         },
         (data, where) => toInstruction(parseWith(schemas.instruction, data, where)),
       ),
     async deleteStyleRules(id) {
       await send({ method: 'DELETE', path: `/v3/style_rules/${enc(id)}`, route: '/v3/style_rules/{id}', goneMeansDone: true });
+    },
+    async deleteInstruction(id, instructionId) {
+      await send({
+        method: 'DELETE',
+        path: `/v3/style_rules/${enc(id)}/custom_instructions/${enc(instructionId)}`,
+        route: '/v3/style_rules/{id}/custom_instructions/{instructionId}',
+        goneMeansDone: true,
+      });
     },
 
     listLanguages: (resource) =>

@@ -77,6 +77,8 @@ export interface RequestQueueOptions {
   readonly apiKey: string;
   /** Named in the 401 message (the variable, never the value). */
   readonly apiKeyEnv: string;
+  /** The Authorization scheme (default Service-Auth-Key). */
+  readonly authScheme?: string;
   /** Named when nobody listens at the URL (the variable, never its value's secrets: URLs carry none). */
   readonly baseUrlEnv?: string;
   readonly clock: Clock;
@@ -222,7 +224,7 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
         op.attempts += 1;
         log.trace({ method: request.method, path: requestTarget(request), attempt: op.attempts }, 'sending');
         try {
-          return { answer: await track(sendRequest(options.dispatcher, options.base, options.apiKey, request, signal, limits)), sent };
+          return { answer: await track(sendRequest(options.dispatcher, options.base, options.apiKey, request, signal, limits, options.authScheme)), sent };
         } catch (error) {
           return { network: error, sent, atOperationDeadline: left <= requestDeadlineMs };
         } finally {

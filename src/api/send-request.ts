@@ -33,6 +33,8 @@ export interface ExchangeLimits {
 
 export const USER_AGENT = 'termsync/0.1';
 
+/** The spec's Authorization scheme; a target may name another (`auth_scheme`). */
+export const DEFAULT_AUTH_SCHEME = 'Service-Auth-Key';
 /** An error answer is only ever shown as a one-line message: its first bytes are all we keep. */
 const ERROR_BODY_KEPT = 64 * 1024;
 
@@ -163,9 +165,10 @@ export async function sendRequest(
   request: HttpRequest,
   signal: AbortSignal | undefined,
   limits: ExchangeLimits = { maxResponseBytes: DEFAULTS.maxResponseBytes, deadlineMs: DEFAULTS.requestDeadlineMs },
+  authScheme: string = DEFAULT_AUTH_SCHEME,
 ): Promise<HttpAnswer> {
   const headers: Record<string, string> = {
-    authorization: `Service-Auth-Key ${apiKey}`,
+    authorization: `${authScheme} ${apiKey}`,
     'user-agent': USER_AGENT,
     accept: request.accept ?? 'application/json',
     // Answers are read as they come: a compressed one could inflate past any limit.

@@ -39,6 +39,11 @@ export function collectManagedIds(
     if (op.type === 'style_rules.create' && outcome.createdId) createdStyleRules.set(op.name, outcome.createdId);
     if (op.type === 'glossary.delete') deleted.add(op.glossaryId);
     if (op.type === 'style_rules.delete') deleted.add(op.styleId);
+    // A delete of one instruction that fell back to replacing the whole list.
+    if (op.type === 'style_rules.delete_instruction' && op.fallback !== undefined && outcome.createdId) {
+      createdStyleRules.set(op.fallback.name, outcome.createdId);
+      deleted.add(op.styleId);
+    }
   }
   const resolve = (
     names: ManagedNames['glossaries'],

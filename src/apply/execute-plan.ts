@@ -1,7 +1,7 @@
 import { TermsyncError, InputError, isTermsyncError } from '../lib/errors.js';
 import { ExitCode } from '../lib/exit-codes.js';
 import type { ConfiguredRules } from '../model/desired.js';
-import type { ApplyResult, OperationOutcome } from '../model/apply-result.js';
+import { NOT_STARTED_INTERRUPTED, type ApplyResult, type OperationOutcome } from '../model/apply-result.js';
 import type { DictionaryPayload, Operation, Plan } from '../model/plan.js';
 import type { LiveState } from '../model/live.js';
 import type { Logger } from '../lib/logger.js';
@@ -27,8 +27,75 @@ export interface ApplyWriter {
   renameStyleRules(styleId: string, name: string): Promise<unknown>;
   putConfiguredRules(styleId: string, rules: ConfiguredRules): Promise<unknown>;
   createInstruction(styleId: string, instruction: { label: string; prompt: string; sourceLanguage?: string }): Promise<unknown>;
-  updateInstruction(styleId: string, instructionId: string, instruction: { label: string; prompt: string }): Promise<unknown>;
+  updateInstruction(styleId: string, instructionId: string, instruction: { label: string; prompt: string; sourceLanguage?: string }): Promise<unknown>;
   deleteStyleRules(styleId: string): Promise<unknown>;
+  /** `DELETE /v3/style_rules/{id}/custom_instructions/{instruction_id}`: not in the spec; some servers have it. */
+  deleteInstruction(styleId: string, instructionId: string): Promise<unknown>;
+  getStyleRules(styleId: string): Promise<{ readonly customInstructions: readonly { readonly id: string }[] }>;
+}
+
+/** What one apply run learnt about the target: asked once, then remembered. */
+interface RunMemory {
+  /** The status that showed the target has no route to delete one instruction (404/405/501). */
+  deleteRouteMissing?: number;
+  /** The first delete of an instruction, which the others wait for so the route is tried once. */
+  firstDelete?: Promise<unknown>;
+  /** Lists replaced by the fallback: old id → new id. */
+  readonly replaced: Map<string, string>;
+}
+
+/** Statuses that say a route does not exist (with 404 only once a re-read shows the instruction is still there). */
+const ROUTE_MISSING = new Set([404, 405, 501]);
+
+function routeMissingStatus(error: unknown): number | undefined {
+  const status = isTermsyncError(error) ? (error as { status?: unknown }).status : undefined;
+  return typeof status === 'number' && ROUTE_MISSING.has(status) ? status : undefined;
+}
+
+interface Done {
+  readonly createdId?: string;
+  readonly note?: string;
+}
+
+/**
+ * Deletes one custom instruction by its own route. Where the service answers that the route does
+ * not exist and the instruction is still there, and the plan carries the whole list (`auto`), the
+ * list is replaced instead (create new, then delete old); the answer is remembered for the run.
+ */
+async function deleteInstruction(client: ApplyWriter, op: Operation & { readonly type: 'style_rules.delete_instruction' }, memory: RunMemory): Promise<Done> {
+  const replacedBy = memory.replaced.get(op.styleId);
+  if (replacedBy !== undefined) return { note: `done by the replace of the list (now ${replacedBy})` };
+  // The first delete tries the route; the others wait for its answer, so a missing route costs one request.
+  if (memory.deleteRouteMissing === undefined && memory.firstDelete !== undefined) await memory.firstDelete.catch(() => undefined);
+  let missing = memory.deleteRouteMissing;
+  if (missing === undefined) {
+    const attempt = (async (): Promise<Done | number> => {
+      try {
+        await client.deleteInstruction(op.styleId, op.instructionId);
+        return {};
+      } catch (error) {
+        const status = routeMissingStatus(error);
+        if (status === undefined) throw error;
+        // A 404 may as well mean the instruction is already gone: only the list can tell.
+        const list = await client.getStyleRules(op.styleId);
+        if (!list.customInstructions.some((i) => i.id === op.instructionId)) return { note: 'the instruction was already gone' };
+        memory.deleteRouteMissing ??= status;
+        return status;
+      }
+    })();
+    memory.firstDelete ??= attempt;
+    const answer = await attempt;
+    if (typeof answer !== 'number') return answer;
+    missing = answer;
+  }
+  const why = `the service has no route to delete a custom instruction (HTTP ${missing})`;
+  if (op.fallback === undefined) {
+    throw new TermsyncError('route_missing', `${why}; set capabilities.delete_custom_instruction to auto or no for this target`, { exitCode: ExitCode.applyIncomplete });
+  }
+  const created = await client.createStyleRules({ ...op.fallback, customInstructions: op.fallback.customInstructions.map((i) => ({ ...i })) });
+  await client.deleteStyleRules(op.styleId);
+  memory.replaced.set(op.styleId, created.id);
+  return { createdId: created.id, note: `${why}: replaced the list instead, deleting the old one (${op.styleId})` };
 }
 
 export interface ExecutePlanInput {
@@ -51,8 +118,8 @@ export interface ExecutedPlan {
   readonly refusal?: string;
 }
 
-/** Runs one operation; returns the id of what it created, if anything. */
-async function runOperation(client: ApplyWriter, op: Operation): Promise<string | undefined> {
+/** Runs one operation; returns the id of what it created, if anything, and a note for people. */
+async function runOperation(client: ApplyWriter, op: Operation, memory: RunMemory): Promise<string | Done | undefined> {
   switch (op.type) {
     case 'glossary.create':
       return (await client.createGlossary(op.name, [...op.dictionaries])).id;
@@ -98,8 +165,14 @@ async function runOperation(client: ApplyWriter, op: Operation): Promise<string 
       );
       return undefined;
     case 'style_rules.update_instruction':
-      await client.updateInstruction(op.styleId, op.instructionId, { label: op.label, prompt: op.prompt });
+      await client.updateInstruction(
+        op.styleId,
+        op.instructionId,
+        op.sourceLanguage === undefined ? { label: op.label, prompt: op.prompt } : { label: op.label, prompt: op.prompt, sourceLanguage: op.sourceLanguage },
+      );
       return undefined;
+    case 'style_rules.delete_instruction':
+      return deleteInstruction(client, op, memory);
     case 'style_rules.delete':
       await client.deleteStyleRules(op.styleId);
       return undefined;
@@ -167,6 +240,7 @@ export async function executePlan(input: ExecutePlanInput): Promise<ExecutedPlan
   const byKey = new Map(plan.operations.map((op) => [op.key, op] as const));
   const outcomes = new Map<string, OperationOutcome>();
   const running = new Map<string, Promise<OperationOutcome>>();
+  const memory: RunMemory = { replaced: new Map() };
   // Once the service refuses the key (401/403), every further write would be refused too. Until one
   // write has been answered without such a refusal, writes go out one at a time, so a read-scoped
   // key costs exactly one refused request, whatever the concurrency.
@@ -198,15 +272,16 @@ export async function executePlan(input: ExecutePlanInput): Promise<ExecutedPlan
       if (blocked) {
         return { ...base, status: 'skipped', skippedBecause: `${blocked.key} (${blocked.request}) ${blocked.status === 'failed' ? 'failed' : 'was skipped'}` };
       }
-      if (signal?.aborted) return { ...base, status: 'skipped', skippedBecause: 'apply was interrupted before this operation started' };
+      if (signal?.aborted) return { ...base, status: 'skipped', skippedBecause: NOT_STARTED_INTERRUPTED };
       const release = await awaitTurn();
       try {
         if (refusal !== undefined) return { ...base, status: 'skipped', skippedBecause: `not attempted: the key was refused (${refusal})` };
-        if (signal?.aborted) return { ...base, status: 'skipped', skippedBecause: 'apply was interrupted before this operation started' };
-        const createdId = await runOperation(client, op);
+        if (signal?.aborted) return { ...base, status: 'skipped', skippedBecause: NOT_STARTED_INTERRUPTED };
+        const done = await runOperation(client, op, memory);
         keyAccepted = true;
         logger.debug({ op: op.key, request: base.request }, 'applied');
-        return createdId === undefined ? { ...base, status: 'applied' } : { ...base, status: 'applied', createdId };
+        const { createdId, note } = typeof done === 'string' ? { createdId: done, note: undefined } : (done ?? {});
+        return { ...base, status: 'applied', ...(createdId === undefined ? {} : { createdId }), ...(note === undefined ? {} : { note }) };
       } catch (error) {
         const err = errorOf(error);
         if (isTermsyncError(error) && error.exitCode === ExitCode.authOrDestination) refusal ??= refusalOf(error);
@@ -225,12 +300,17 @@ export async function executePlan(input: ExecutePlanInput): Promise<ExecutedPlan
   for (const outcome of await Promise.all(plan.operations.map(start))) outcomes.set(outcome.key, outcome);
   const ordered = plan.operations.map((op) => outcomes.get(op.key) as OperationOutcome);
   const count = (status: OperationOutcome['status']): number => ordered.filter((o) => o.status === status).length;
+  const duplicateIds = new Set((plan.duplicates ?? []).flatMap((g) => g.remove.map((c) => c.id)));
+  const duplicatesDeleted = plan.operations.filter(
+    (op) => outcomes.get(op.key)?.status === 'applied' && ((op.type === 'glossary.delete' && duplicateIds.has(op.glossaryId)) || (op.type === 'style_rules.delete' && duplicateIds.has(op.styleId))),
+  ).length;
   const result: ApplyResult = {
     target: plan.target,
     outcomes: ordered,
     applied: count('applied'),
     failed: count('failed'),
     skipped: count('skipped'),
+    ...(duplicatesDeleted === 0 ? {} : { duplicatesDeleted }),
     ids: collectManagedIds(input.managed, input.live, plan.operations, ordered),
   };
   return refusal === undefined ? { result } : { result, refusal };

@@ -33,8 +33,10 @@ export function exitCodeOf(outcome: TargetOutcome, options: { readonly detailedE
 export function runExitCode(run: RunOutcome, options: { readonly detailedExitcode?: boolean } = {}): ExitCode {
   switch (run.kind) {
     case 'invalid':
-    case 'rejected':
       return ExitCode.invalidInput;
+    case 'rejected':
+      // A request the repository rules out, or a run stopped by a signal while the repository was read.
+      return run.error.exitCode === ExitCode.interrupted ? ExitCode.interrupted : ExitCode.invalidInput;
     case 'locked':
       return ExitCode.staleOrLocked;
     case 'done':

@@ -12,6 +12,7 @@ type Register = (program: Command, ctx: CommandContext) => Command;
  * client, the planner or the emulator (about 200 ms of module loading on every run).
  */
 const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
+  init: async () => (await import('./commands/init.js')).registerInit,
   validate: async () => (await import('./commands/validate.js')).registerValidate,
   plan: async () => (await import('./commands/plan.js')).registerPlan,
   apply: async () => (await import('./commands/apply.js')).registerApply,

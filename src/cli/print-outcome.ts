@@ -106,7 +106,8 @@ export function printTargetOutcome(
       io.stderr(`Error: ${where}Saved plan is stale: the service changed since the plan was made (${outcome.differences.join('; ')}). Run plan again.\n`);
       return;
     case 'interrupted':
-      io.stderr(`Error: ${where}interrupted: operations that had not started were not started\n`);
+      // An apply's result says it was interrupted, and what was not started; otherwise say it here.
+      if (outcome.result === undefined) io.stderr(`Error: ${where}interrupted before anything was written to the service\n`);
       return;
     case 'blocked':
     case 'converged':

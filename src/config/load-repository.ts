@@ -6,7 +6,7 @@ import type { DesiredGlossary, DesiredState, DesiredStyleRules, ProjectConfig, S
 import { redactSecrets } from './detect-secrets.js';
 import { error } from './diagnostic.js';
 import { readYaml, withEntries } from './load-resources.js';
-import { loadResources } from './parallel-load.js';
+import { loadInterrupted, loadResources } from './parallel-load.js';
 import { positionAt, type YamlFile } from './parse-yaml.js';
 import { findResourceFiles, relativePath } from './read-files.js';
 import { declaredResourceFolders, validateConfig } from './validate-config.js';
@@ -19,6 +19,11 @@ export interface LoadOptions {
   configPath?: string;
   /** Load resource files in a worker thread too: by default, when there are many and more than one CPU. */
   parallel?: boolean;
+  /**
+   * SIGINT/SIGTERM: when aborted, the load stops between two files (the worker thread is
+   * terminated) and throws a TermsyncError `interrupted` (exit 130).
+   */
+  signal?: AbortSignal;
 }
 
 export interface LoadResult {
@@ -40,6 +45,23 @@ async function exists(file: string): Promise<boolean> {
   }
 }
 
+function isInside(root: string, absolute: string): boolean {
+  const rel = path.relative(root, absolute);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+/** True for a path inside the repository whose real location (through symbolic links) is not. */
+async function linksOutside(root: string, rootReal: string, absolute: string): Promise<boolean> {
+  if (!isInside(root, absolute)) return false;
+  const real = await realpath(absolute).catch(() => undefined);
+  return real !== undefined && !isInside(rootReal, real);
+}
+
+/** The load's checkpoints: an aborted signal ends it (the checks below are written once, here). */
+function stopIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted === true) throw loadInterrupted(signal);
+}
+
 /** Lets timers and sockets run between batches of resources (the daemon keeps answering /healthz). */
 function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
@@ -50,6 +72,7 @@ function yieldToEventLoop(): Promise<void> {
  * problem is a diagnostic (sorted by file, line, column). I/O here; the checks are pure functions.
  */
 export async function loadRepository(options: LoadOptions): Promise<LoadResult> {
+  stopIfAborted(options.signal);
   const root = path.resolve(options.dir);
   const diagnostics: Diagnostic[] = [];
   let rootReal: string;
@@ -82,9 +105,13 @@ export async function loadRepository(options: LoadOptions): Promise<LoadResult> 
     // would read as `../../x.yaml` next to a prefix relative to the working directory.
     const message =
       configAbsolute === undefined || options.configPath === undefined
-        ? 'no project config: expected config/termsync.yaml or termsync.yaml (see the contract for the format)'
+        ? 'no project config: expected config/termsync.yaml or termsync.yaml (`termsync init` writes one; see the contract for the format)'
         : `no project config: the \`--config\` file ${configAbsolute} does not exist`;
     diagnostics.push(error('config/not-found', message, configFile, 1, 1));
+  } else if (await linksOutside(root, rootReal, configAbsolute)) {
+    // As for resource and entries files: a file of the repository is never read from elsewhere
+    // through a symbolic link (a `--config` path outside the repository is the caller's choice).
+    diagnostics.push(error('config/outside-repo', 'the project config is a symbolic link that points outside the repository: it is not read', configFile, 1, 1));
   } else {
     files.add(configFile);
     configYaml = readYaml(configAbsolute, configFile, diagnostics);
@@ -99,14 +126,20 @@ export async function loadRepository(options: LoadOptions): Promise<LoadResult> 
   const foldersAt: SourceRef = configYaml ? { file: configFile, ...positionAt(configYaml, ['resources']) } : { file: configFile, line: 1, column: 1 };
   const found = await findResourceFiles(root, folders, foldersAt, configFile);
   diagnostics.push(...found.diagnostics);
+  stopIfAborted(options.signal);
   const glossaries: DesiredGlossary[] = [];
   const styleRules: DesiredStyleRules[] = [];
-  for (const outcome of await loadResources({ root, rootReal }, found.files, new Map(), { yieldToEventLoop, ...(options.parallel === undefined ? {} : { parallel: options.parallel }) })) {
+  for (const outcome of await loadResources({ root, rootReal }, found.files, new Map(), {
+    yieldToEventLoop,
+    ...(options.parallel === undefined ? {} : { parallel: options.parallel }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  })) {
     files.add(outcome.file);
     diagnostics.push(...outcome.diagnostics);
     if (outcome.resource?.kind === 'glossary') glossaries.push(withEntries(outcome.resource, outcome.entries, diagnostics, files));
     else if (outcome.resource?.kind === 'style_rules') styleRules.push(outcome.resource);
   }
+  stopIfAborted(options.signal);
   diagnostics.push(...validateRepository(glossaries, styleRules));
 
   const result: LoadResult = { diagnostics: sortDiagnostics(diagnostics.map(redactSecrets)), files: [...files].sort() };

@@ -1,8 +1,10 @@
 import { existsSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { loadResourceFile, withNullPrototypes, type LoadedResource, type RepositoryRoot, type ResourceOutcome } from './load-resources.js';
+import { TermsyncError } from '../lib/errors.js';
+import { ExitCode } from '../lib/exit-codes.js';
 import { readEntriesBatch, type EntriesJob, type EntriesOutcome } from './read-entries.js';
 
 /** Resource files per batch: parsed by one thread, between two turns of the event loop. */
@@ -19,6 +21,24 @@ const ENTRIES_BATCH = 20;
  * about 0.6 s) load faster on one thread; 1000 glossaries of 2,000 entries load 20-30 % faster on two.
  */
 export const PARALLEL_MIN_WORK_MS = 1000;
+
+/**
+ * Whether a worker thread can make the rest of a load faster: the work left (estimated from the
+ * batches done so far) is worth its start-up, and a whole CPU is free for it besides the one the
+ * main thread keeps busy. On a machine that other processes keep busy (the load average near the
+ * number of CPUs), a second thread only competes with the first and slows the load down.
+ */
+export function worthAWorker(estimatedMs: number, cpus: number, load: number): boolean {
+  return estimatedMs > PARALLEL_MIN_WORK_MS && cpus - load >= 1.5;
+}
+
+/** The CPUs this process may use and the 1-minute load average (0 where the system has none). */
+function machine(): { cpus: number; load: number } {
+  return { cpus: availableParallelism(), load: loadavg()[0] ?? 0 };
+}
+
+/** Within a batch of slow resource files, the main thread listens for a signal after each file once this much time has passed. */
+const SIGNAL_CHECK_MS = 200;
 
 /** Batches handed to the worker ahead of time, so that it never waits for the main thread. */
 const WORKER_AHEAD = 4;
@@ -114,6 +134,16 @@ export interface LoadResourcesOptions {
   readonly onBatch?: (thread: 'main' | 'worker', kind: 'resources' | 'entries', files: number) => void;
   /** The worker's module (tests); by default the compiled load-worker.js next to this module. */
   readonly workerFile?: string;
+  /** CPUs and load average (tests); by default the machine's, read when the decision is made. */
+  readonly machine?: () => { readonly cpus: number; readonly load: number };
+  /** Aborted (SIGINT/SIGTERM): the load stops after the batch in hand, the worker is terminated. */
+  readonly signal?: AbortSignal;
+}
+
+/** The error of a load stopped by its signal: exit 130, like every interrupted run. */
+export function loadInterrupted(signal: AbortSignal): TermsyncError {
+  const reason = signal.reason instanceof Error ? ` (${signal.reason.message})` : '';
+  return new TermsyncError('interrupted', `interrupted while reading the repository${reason}: nothing was sent`, { exitCode: ExitCode.interrupted });
 }
 
 /**
@@ -207,15 +237,17 @@ export async function loadResources(repo: RepositoryRoot, files: readonly string
   const workerFile = options.workerFile ?? WORKER_FILE;
   let worker: RunningWorker | undefined;
   // Decided before each batch: never with `parallel: false`, at once with `true`, and otherwise
-  // once the batches done so far say that the rest is worth a second thread.
-  let undecided = options.parallel === undefined && availableParallelism() > 1;
+  // once the batches done so far say that the rest is worth a second thread and a CPU is free for it.
+  const cpusAndLoad = options.machine ?? machine;
+  let undecided = options.parallel === undefined && cpusAndLoad().cpus > 1;
   let busyMs = 0;
   const startIfWorthIt = (): void => {
     if (worker !== undefined || !existsSync(workerFile)) return;
     if (options.parallel !== true) {
       if (!undecided || work.resourcesDoneCount === 0) return;
       const left = work.resourceBatches.length - work.resourcesDoneCount;
-      if ((busyMs / work.resourcesDoneCount) * left <= PARALLEL_MIN_WORK_MS) return;
+      const { cpus, load } = cpusAndLoad();
+      if (!worthAWorker((busyMs / work.resourcesDoneCount) * left, cpus, load)) return;
       undecided = false;
     }
     if (work.nextResources < work.resourceBatches.length || work.nextEntries < work.entriesBatches.length) worker = startWorker(workerFile, repo, work, options.onBatch);
@@ -224,6 +256,7 @@ export async function loadResources(repo: RepositoryRoot, files: readonly string
     startIfWorthIt();
     worker?.feed();
     for (;;) {
+      if (options.signal?.aborted === true) throw loadInterrupted(options.signal);
       const started = performance.now();
       let id = work.takeEntries() ?? worker?.takeBack('entries');
       if (id !== undefined) {
@@ -234,7 +267,16 @@ export async function loadResources(repo: RepositoryRoot, files: readonly string
         id = work.takeResources() ?? worker?.takeBack('resources');
         if (id === undefined) break;
         const batch = work.resourceBatches[id] as string[];
-        work.resourcesDone(id, batch.map((file) => loadResourceFile(repo, file)));
+        const loaded: LoadedResource[] = [];
+        for (const file of batch) {
+          loaded.push(loadResourceFile(repo, file));
+          // Large files (up to 10 MiB of YAML each): a signal is heard after the file in hand, not after ten.
+          if (options.signal !== undefined && performance.now() - started > SIGNAL_CHECK_MS) {
+            await new Promise((resolve) => setImmediate(resolve));
+            if (options.signal.aborted) throw loadInterrupted(options.signal);
+          }
+        }
+        work.resourcesDone(id, loaded);
         options.onBatch?.('main', 'resources', batch.length);
       }
       busyMs += performance.now() - started;

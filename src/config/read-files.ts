@@ -147,7 +147,14 @@ function readDescriptor(fd: number, size: number): Buffer {
  */
 const OPEN_READ = constants.O_RDONLY | ((constants.O_NONBLOCK as number | undefined) ?? 0);
 
-export function readTextFile(absolute: string, file: string, code: string): { text?: string; diagnostic?: Diagnostic } {
+/** A file larger than `maxBytes` is refused before it is read, with this rule and message. */
+export interface SizeLimit {
+  readonly maxBytes: number;
+  readonly code: string;
+  readonly message: (size: number) => string;
+}
+
+export function readTextFile(absolute: string, file: string, code: string, limit?: SizeLimit): { text?: string; diagnostic?: Diagnostic } {
   try {
     // stat first: a FIFO, socket or device named *.yaml is refused without opening it.
     const info = statSync(absolute);
@@ -159,6 +166,7 @@ export function readTextFile(absolute: string, file: string, code: string): { te
     try {
       const info = fstatSync(fd);
       if (!info.isFile()) return { diagnostic: error('file/not-a-file', 'not a regular file (a pipe, socket or device?): only regular files are read', file, 1, 1) };
+      if (limit !== undefined && info.size > limit.maxBytes) return { diagnostic: error(limit.code, limit.message(info.size), file, 1, 1) };
       return decodeUtf8(readDescriptor(fd, info.size), file, code);
     } finally {
       closeSync(fd);

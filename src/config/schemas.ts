@@ -136,10 +136,32 @@ export const envName = z
   .regex(/^TERMSYNC_[A-Za-z0-9_]+$/, 'expected the name of an environment variable that starts with TERMSYNC_')
   .meta({ description: 'Name of an environment variable; it must start with TERMSYNC_' });
 
+/** The variables a target reads when it does not name its own (the README and `init` say so too). */
+export const DEFAULT_BASE_URL_ENV = 'TERMSYNC_BASE_URL';
+export const DEFAULT_API_KEY_ENV = 'TERMSYNC_API_KEY';
+
+/** Authorization schemes: the spec's, and the one the vendor's own service (and its mock) expect. */
+export const AUTH_SCHEMES = ['Service-Auth-Key', 'DeepL-Auth-Key'] as const;
+
+export const capabilitiesSchema = z.strictObject({
+  delete_custom_instruction: z
+    .enum(['auto', 'yes', 'no'])
+    .default('auto')
+    .meta({
+      description:
+        'Whether the service has DELETE /v3/style_rules/{id}/custom_instructions/{instruction_id} (not in the spec; the vendor API has it). auto (default): try it, and where the service answers 404/405/501 with the instruction still there, replace the list (create new, then delete old), remembered for the run; yes: always use it; no: never (a removed instruction replaces the list)',
+    }),
+});
+
 export const targetSchema = z.strictObject({
   name: z.string().min(1),
-  base_url_env: envName,
-  api_key_env: envName,
+  base_url_env: envName.default(DEFAULT_BASE_URL_ENV),
+  api_key_env: envName.default(DEFAULT_API_KEY_ENV),
+  auth_scheme: z
+    .enum(AUTH_SCHEMES)
+    .default('Service-Auth-Key')
+    .meta({ description: 'The Authorization header scheme: Service-Auth-Key (default, as the spec says) or DeepL-Auth-Key (the vendor service and its mock)' }),
+  capabilities: capabilitiesSchema.default({ delete_custom_instruction: 'auto' }).meta({ description: 'What this target supports beyond the spec' }),
 });
 
 export const guardsSchema = z.strictObject({

@@ -6,12 +6,9 @@ import { positionAt, type YamlFile } from './parse-yaml.js';
 import { configSchema, ENV_PREFIX } from './schemas.js';
 import { schemaDiagnostics, type RuleForIssue } from './validate-schema.js';
 
-const configRules: RuleForIssue = (issue, path, missing) => {
+const configRules: RuleForIssue = (issue, path) => {
   if (path === 'prune') return { code: 'config/unknown-prune-mode', message: 'unknown `prune` mode: expected "off", "owned" or "all" (quote "off")' };
   if (path === 'version') return { code: 'config/unsupported-version', message: 'expected `version: 1`' };
-  if (/^targets\.\d+\.api_key_env$/.test(path) && missing) {
-    return { code: 'config/missing-api-key-env', message: 'this target has no `api_key_env`: name the environment variable that holds its API key (the key itself never goes in the repository)' };
-  }
   if (issue.code === 'invalid_format' && /_env$/.test(path)) return { code: 'config/invalid-env-name', message: `\`${path}\`: expected the name of an environment variable that starts with ${ENV_PREFIX} (then letters, digits, _)` };
   return undefined;
 };
@@ -116,7 +113,13 @@ export function validateConfig(yaml: YamlFile): { config?: ProjectConfig; diagno
     rateLimit: { requestsPerSecond: input.rate_limit.requests_per_second, concurrency: input.rate_limit.concurrency },
     ...(input.schedule === undefined ? {} : { schedule: input.schedule }),
     verify: { maxCharacters: input.verify.max_characters, sample: input.verify.sample, seed: input.verify.seed },
-    targets: input.targets.map((t) => ({ name: t.name, baseUrlEnv: t.base_url_env, apiKeyEnv: t.api_key_env })),
+    targets: input.targets.map((t) => ({
+      name: t.name,
+      baseUrlEnv: t.base_url_env,
+      apiKeyEnv: t.api_key_env,
+      authScheme: t.auth_scheme,
+      capabilities: { deleteCustomInstruction: t.capabilities.delete_custom_instruction },
+    })),
   };
   return { config, diagnostics };
 }

@@ -3,6 +3,7 @@ import type { Diagnostic } from '../lib/diagnostics.js';
 import type { ConfiguredRules, DesiredInstruction, DesiredStyleRules, GlossaryApi, GlossaryTest, SourceRef } from '../model/desired.js';
 import type { TermChoice } from '../model/entries.js';
 import { EntryCollector, MAX_PHRASE_BYTES } from './collect-entries.js';
+import { codePointName } from '../lib/canonical.js';
 import { TARGET_VARIANTS } from '../lib/translation-targets.js';
 import { looksLikeSecret } from './detect-secrets.js';
 import { didYouMeanSuffix } from './did-you-mean.js';
@@ -105,6 +106,34 @@ function checkLang(raw: string, allowed: 'glossary' | 'style_rules', at: SourceR
     }
   }
   return code;
+}
+
+// A name or label is one line of plain text: no C0 control (tab and line breaks included), DEL,
+// C1, line or paragraph separator, or unpaired surrogate. A prompt may span lines (tab, LF).
+// eslint-disable-next-line no-control-regex
+const NOT_IN_NAME = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]|\p{Cs}/u;
+// eslint-disable-next-line no-control-regex
+const NOT_IN_PROMPT = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]|\p{Cs}/u;
+
+/**
+ * A raw NUL or another control character in a name, label or prompt is an error, located at the
+ * value: it would reach the service (and every plan, log line and comment) as it is.
+ */
+function checkPlainText(yaml: YamlFile, value: string | undefined, path: readonly PropertyKey[], what: string, diagnostics: Diagnostic[], multiline = false): void {
+  if (value === undefined) return;
+  const found = (multiline ? NOT_IN_PROMPT : NOT_IN_NAME).exec(value);
+  if (found === null) return;
+  const at = ref(yaml, path);
+  const surrogate = /^U\+D[89A-F]/.test(codePointName(value, found.index)) ? ' (an unpaired surrogate)' : '';
+  diagnostics.push(
+    error(
+      'resource/control-character',
+      `${what} contains the control character ${codePointName(value, found.index)}${surrogate} at character ${found.index + 1}; ${multiline ? 'a prompt is text (tabs and line breaks allowed)' : 'it must be one line of plain text'}`,
+      yaml.file,
+      at.line,
+      at.column,
+    ),
+  );
 }
 
 function byteLength(text: string): number {
@@ -261,6 +290,8 @@ function validateGlossary(yaml: YamlFile): { resource?: GlossaryDraft; diagnosti
   if (input.name.trim() === '') {
     diagnostics.push(error('glossary/blank-name', 'glossary `name` is only whitespace; the service requires a name', yaml.file, nameAt.line, nameAt.column));
   }
+  checkPlainText(yaml, input.name, ['name'], 'glossary `name`', diagnostics);
+  checkPlainText(yaml, input.renamed_from, ['renamed_from'], '`renamed_from`', diagnostics);
   if (byteLength(input.name) > MAX_PHRASE_BYTES) {
     diagnostics.push(error('glossary/name-too-long', `glossary name is ${byteLength(input.name)} UTF-8 bytes; the limit is ${MAX_PHRASE_BYTES}`, yaml.file, nameAt.line, nameAt.column));
   }
@@ -338,7 +369,7 @@ function validateGlossary(yaml: YamlFile): { resource?: GlossaryDraft; diagnosti
     dictionaries: [...dictionaries, ...derived],
     ...(source === undefined ? {} : { source: source.source }),
     ...(tests.length === 0 ? {} : { tests }),
-    origin: ref(yaml, []),
+    origin: ref(yaml, ['name'], 'key'),
   };
   return { resource, diagnostics };
 }
@@ -437,7 +468,11 @@ function validateStyleRules(yaml: YamlFile): { resource?: DesiredStyleRules; dia
     diagnostics.push(error('style/blank-text', `${what} is empty or only whitespace; the service requires a text`, yaml.file, at.line, at.column));
   };
   blank(input.name, ['name'], 'style rule list `name`');
+  checkPlainText(yaml, input.name, ['name'], 'style rule list `name`', diagnostics);
+  checkPlainText(yaml, input.renamed_from, ['renamed_from'], '`renamed_from`', diagnostics);
   input.custom_instructions.forEach((instruction, i) => {
+    checkPlainText(yaml, instruction.label, ['custom_instructions', i, 'label'], 'custom instruction `label`', diagnostics);
+    checkPlainText(yaml, instruction.prompt, ['custom_instructions', i, 'prompt'], 'custom instruction `prompt`', diagnostics, true);
     blank(instruction.label, ['custom_instructions', i, 'label'], 'custom instruction `label`');
     blank(instruction.prompt, ['custom_instructions', i, 'prompt'], 'custom instruction `prompt`');
     if (instruction.source_language !== undefined) checkInstructionLanguage(yaml, instruction.source_language, ['custom_instructions', i, 'source_language'], diagnostics);
@@ -451,7 +486,7 @@ function validateStyleRules(yaml: YamlFile): { resource?: DesiredStyleRules; dia
     ...(input.renamed_from === undefined ? {} : { renamedFrom: input.renamed_from }),
     configuredRules,
     customInstructions,
-    origin: ref(yaml, []),
+    origin: ref(yaml, ['name'], 'key'),
   };
   return { resource, diagnostics };
 }

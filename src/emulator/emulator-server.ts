@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { InputError } from '../lib/errors.js';
 import { silentLogger, type Logger } from '../lib/logger.js';
-import type { EmulatorOptions, InjectOnceFault, RequestLogEntry, RunningEmulator } from './emulator-types.js';
+import type { EmulatorBehaviour, EmulatorOptions, InjectOnceFault, RequestLogEntry, RunningEmulator } from './emulator-types.js';
 import { parseBody, type ParsedBody } from './parse-body.js';
 import { parseFaultSpec } from './parse-faults.js';
 import { parseKeys, type KeyGrant } from './parse-keys.js';
@@ -16,7 +16,7 @@ import { FaultPlan, RateLimiter } from './traffic-control.js';
 const CONTROL_PREFIX = '/__emulator/';
 const MAX_LOG_ENTRIES = 100_000;
 const CONTROL_BODY_LIMIT = 64 * 1024;
-const AUTH_SCHEME = /^Service-Auth-Key (\S+)$/i;
+const DEFAULT_AUTH_SCHEME = 'Service-Auth-Key';
 const FAULT_KINDS = new Set<unknown>(['reset', 'reset_after', 429, 456, 500, 503, 529]);
 
 interface Body {
@@ -92,6 +92,8 @@ export class EmulatorServer {
   private readonly ids: Random;
   private readonly traces: Random;
   private readonly seed: number;
+  private readonly authScheme: string;
+  private readonly behaviour: EmulatorBehaviour;
   private log: RequestLogEntry[] = [];
   private seq = 0;
 
@@ -106,6 +108,11 @@ export class EmulatorServer {
       throw new InputError('invalid_rate_limit', `expected the rate limit to be a positive integer, got ${String(options.rateLimit)}`);
     }
     this.limiter = new RateLimiter(options.rateLimit);
+    this.authScheme = options.authScheme ?? DEFAULT_AUTH_SCHEME;
+    if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(this.authScheme)) {
+      throw new InputError('invalid_auth_scheme', `expected the auth scheme to be one word such as ${DEFAULT_AUTH_SCHEME}, got "${this.authScheme.slice(0, 40)}"`);
+    }
+    this.behaviour = { ...options.behaviour };
     this.faults.setSpec(parseFaultSpec(options.faults ?? ''));
     if (options.keys !== undefined) {
       const grants = parseKeys(options.keys);
@@ -220,7 +227,7 @@ export class EmulatorServer {
       } catch {
         throw badRequest(`The path "${path.slice(0, 200)}" holds an invalid percent-encoding`);
       }
-      const route = matchRoute(method, segments);
+      const route = matchRoute(method, segments, this.behaviour);
       if (route.write && grant.readOnly) throw new ServiceError(403, 'Access denied: this key is scoped to reads and cannot change resources');
       let parsed: ParsedBody | undefined;
       const ctx: RequestContext = {
@@ -229,6 +236,7 @@ export class EmulatorServer {
         query: new URLSearchParams(query),
         headers: req.headers,
         account,
+        behaviour: this.behaviour,
         nowIso: isoTime(this.clock.now()),
         newId: () => createUuid(this.ids),
         newTraceId: () => createUuid(this.traces),
@@ -249,10 +257,11 @@ export class EmulatorServer {
 
   private authenticate(header: string | undefined): KeyGrant {
     if (header === undefined || header === '') {
-      throw new ServiceError(401, 'Authorization failed: send the header `Authorization: Service-Auth-Key <key>`');
+      throw new ServiceError(401, `Authorization failed: send the header \`Authorization: ${this.authScheme} <key>\``);
     }
-    const key = AUTH_SCHEME.exec(header)?.[1];
-    if (key === undefined) throw new ServiceError(401, 'Authorization failed: expected `Authorization: Service-Auth-Key <key>`');
+    const match = /^(\S+) (\S+)$/.exec(header);
+    const key = match !== null && match[1]?.toLowerCase() === this.authScheme.toLowerCase() ? match[2] : undefined;
+    if (key === undefined) throw new ServiceError(401, `Authorization failed: expected \`Authorization: ${this.authScheme} <key>\``);
     if (this.grants === undefined) return { key, readOnly: false };
     const grant = this.grants.get(key);
     if (grant === undefined) throw new ServiceError(401, 'Authorization failed: the key is not valid');

@@ -17,7 +17,37 @@ export interface EmulatorOptions {
   clock?: { now(): number };
   /** Where to log one line per request (never the key); silent by default. */
   logger?: Logger;
+  /** The scheme the Authorization header must use (default `Service-Auth-Key`, as the spec says). */
+  authScheme?: string;
+  /** Behaviours of other servers of this API family; none by default (the emulator follows the spec). */
+  behaviour?: EmulatorBehaviour;
 }
+
+/**
+ * Ways other servers of this API family differ from the spec (observed on the vendor's own mock
+ * server), each off by default, so that the client is tested against them.
+ */
+export interface EmulatorBehaviour {
+  /** Serve `DELETE /v3/style_rules/{id}/custom_instructions/{instruction_id}` (not in the spec: 405 without it). */
+  readonly deleteInstruction?: boolean;
+  /** `POST .../custom_instructions` answers with just the new instruction instead of the whole list. */
+  readonly instructionAnswer?: boolean;
+  /** An instruction created without `source_language` gets the list's language. */
+  readonly fillSourceLanguage?: boolean;
+  /** `PUT .../custom_instructions/{id}` without `source_language` clears it (instead of keeping it). */
+  readonly resetSourceLanguage?: boolean;
+  /** v2 and v3 glossaries in separate stores: `/v3/glossaries` lists no v2 glossary and `/v2/glossaries` no v3 one. */
+  readonly separateStores?: boolean;
+}
+
+/** The names of the behaviours on the command line (`--behave`), and `vendor-mock` for all of them. */
+export const BEHAVIOUR_FLAGS: Readonly<Record<string, keyof EmulatorBehaviour>> = {
+  'delete-instruction': 'deleteInstruction',
+  'instruction-answer': 'instructionAnswer',
+  'fill-source-language': 'fillSourceLanguage',
+  'reset-source-language': 'resetSourceLanguage',
+  'separate-stores': 'separateStores',
+};
 
 export interface RequestLogEntry {
   seq: number;

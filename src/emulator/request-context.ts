@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { EmulatorBehaviour } from './emulator-types.js';
 import type { ParsedBody } from './parse-body.js';
 import type { Account } from './store.js';
 
@@ -9,6 +10,8 @@ export interface RequestContext {
   readonly query: URLSearchParams;
   readonly headers: IncomingHttpHeaders;
   readonly account: Account;
+  /** How this server differs from the spec (all off by default). */
+  readonly behaviour: EmulatorBehaviour;
   /** ISO 8601 with milliseconds and `Z`, from the injected clock. */
   readonly nowIso: string;
   newId(): string;

@@ -1,3 +1,4 @@
+import type { EmulatorBehaviour } from './emulator-types.js';
 import type { RequestContext, ServiceResponse } from './request-context.js';
 import { ServiceError, notFound } from './service-error.js';
 import * as glossaries from './routes-glossaries.js';
@@ -7,9 +8,16 @@ import * as info from './routes-info.js';
 
 type Handler = (ctx: RequestContext, params: readonly string[]) => ServiceResponse;
 
+interface MethodDef {
+  readonly write: boolean;
+  readonly handle: Handler;
+  /** Served only when the server behaves this way (a route the spec does not show). */
+  readonly when?: keyof EmulatorBehaviour;
+}
+
 interface RouteDef {
   readonly pattern: readonly string[];
-  readonly methods: Readonly<Record<string, { readonly write: boolean; readonly handle: Handler }>>;
+  readonly methods: Readonly<Record<string, MethodDef>>;
 }
 
 const read = (handle: Handler): { write: boolean; handle: Handler } => ({ write: false, handle });
@@ -56,6 +64,7 @@ const ROUTES: readonly RouteDef[] = [
     methods: {
       GET: read((c, a) => styleRules.getCustomInstruction(c, p(a, 0), p(a, 1))),
       PUT: write((c, a) => styleRules.putCustomInstruction(c, p(a, 0), p(a, 1))),
+      DELETE: { ...write((c, a) => styleRules.deleteCustomInstruction(c, p(a, 0), p(a, 1))), when: 'deleteInstruction' },
     },
   },
   { pattern: ['v2', 'write', 'rephrase'], methods: { POST: read((c) => text.rephrase(c)) } },
@@ -73,7 +82,7 @@ export interface MatchedRoute {
 }
 
 /** Finds the endpoint for a method and path; 404 for an unknown path, 405 for a known path with another method. */
-export function matchRoute(method: string, segments: readonly string[]): MatchedRoute {
+export function matchRoute(method: string, segments: readonly string[], behaviour: EmulatorBehaviour = {}): MatchedRoute {
   for (const route of ROUTES) {
     if (route.pattern.length !== segments.length) continue;
     const params: string[] = [];
@@ -86,9 +95,10 @@ export function matchRoute(method: string, segments: readonly string[]): Matched
       return part === segment;
     });
     if (!matches) continue;
-    const def = Object.hasOwn(route.methods, method) ? route.methods[method] : undefined;
+    const served = Object.entries(route.methods).filter(([, d]) => d.when === undefined || behaviour[d.when] === true);
+    const def = served.find(([m]) => m === method)?.[1];
     if (def === undefined) {
-      const allowed = Object.keys(route.methods).join(', ');
+      const allowed = served.map(([m]) => m).join(', ');
       throw new ServiceError(405, `Method ${method} is not supported on this endpoint (allowed: ${allowed})`, { headers: { Allow: allowed } });
     }
     return { write: def.write, params, handle: def.handle };

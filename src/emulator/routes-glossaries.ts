@@ -87,15 +87,23 @@ function v2Meta(g: Glossary): Record<string, unknown> {
   };
 }
 
-function findGlossary(ctx: RequestContext, id: string): Glossary {
+/**
+ * Spec: one store serves both APIs. With separate stores (a behaviour of other servers of this
+ * family) each API sees only the glossaries it created.
+ */
+function seenBy(ctx: RequestContext, g: Glossary, api: 'v2' | 'v3' | 'any'): boolean {
+  return api === 'any' || ctx.behaviour.separateStores !== true || g.api === api;
+}
+
+function findGlossary(ctx: RequestContext, id: string, api: 'v2' | 'v3' | 'any' = 'v3'): Glossary {
   const glossary = ctx.account.glossaries.get(id);
-  if (glossary === undefined) throw notFound(`Glossary "${id.slice(0, 80)}" not found`);
+  if (glossary === undefined || !seenBy(ctx, glossary, api)) throw notFound(`Glossary "${id.slice(0, 80)}" not found`);
   return glossary;
 }
 
 /** v2 sees the monolingual glossaries: those with exactly one dictionary. */
 function findV2Glossary(ctx: RequestContext, id: string): Glossary {
-  const glossary = findGlossary(ctx, id);
+  const glossary = findGlossary(ctx, id, 'v2');
   if (glossary.dictionaries.length !== 1) {
     throw notFound(`Glossary "${id}" has ${glossary.dictionaries.length} dictionaries; v2 endpoints only see glossaries with exactly one (use v3)`);
   }
@@ -137,14 +145,14 @@ export function createGlossaryV3(ctx: RequestContext): ServiceResponse {
   });
   checkSize(glossaryBytes(dictionaries));
   checkGlossaryQuota(ctx);
-  const glossary: Glossary = { id: ctx.newId(), name, creationTime: ctx.nowIso, dictionaries };
+  const glossary: Glossary = { id: ctx.newId(), api: 'v3', name, creationTime: ctx.nowIso, dictionaries };
   ctx.account.glossaries.set(glossary.id, glossary);
   const meta = v3Meta(glossary);
   return jsonResponse(201, { glossary_id: meta['glossary_id'], ready: true, ...meta });
 }
 
 export function listGlossariesV3(ctx: RequestContext): ServiceResponse {
-  return jsonResponse(200, { glossaries: [...ctx.account.glossaries.values()].map(v3Meta) });
+  return jsonResponse(200, { glossaries: [...ctx.account.glossaries.values()].filter((g) => seenBy(ctx, g, 'v3')).map(v3Meta) });
 }
 
 export function getGlossaryV3(ctx: RequestContext, id: string): ServiceResponse {
@@ -239,7 +247,7 @@ export function createGlossaryV2(ctx: RequestContext): ServiceResponse {
   const dictionary = readDictionary(reader);
   checkSize(dictionary.bytes);
   checkGlossaryQuota(ctx);
-  const glossary: Glossary = { id: ctx.newId(), name, creationTime: ctx.nowIso, dictionaries: [dictionary] };
+  const glossary: Glossary = { id: ctx.newId(), api: 'v2', name, creationTime: ctx.nowIso, dictionaries: [dictionary] };
   ctx.account.glossaries.set(glossary.id, glossary);
   return jsonResponse(201, v2Meta(glossary));
 }
@@ -251,7 +259,7 @@ export function deleteGlossaryV2(ctx: RequestContext, id: string): ServiceRespon
 }
 
 export function listGlossariesV2(ctx: RequestContext): ServiceResponse {
-  const glossaries = [...ctx.account.glossaries.values()].filter((g) => g.dictionaries.length === 1);
+  const glossaries = [...ctx.account.glossaries.values()].filter((g) => g.dictionaries.length === 1 && seenBy(ctx, g, 'v2'));
   return jsonResponse(200, { glossaries: glossaries.map(v2Meta) });
 }
 
@@ -298,7 +306,8 @@ const VARIANT_BASE: ReadonlyMap<string, string> = new Map([
 
 /** The dictionary a translation with this glossary uses. */
 export function glossaryDictionaryFor(ctx: RequestContext, id: string, sourceLang: string, targetLang: string): Dictionary {
-  const glossary = findGlossary(ctx, id);
+  // Translation uses a glossary of either API.
+  const glossary = findGlossary(ctx, id, 'any');
   const target = targetLang.toLowerCase();
   const pair = { sourceLang: sourceLang.toLowerCase(), targetLang: VARIANT_BASE.get(target) ?? target };
   const dictionary = glossary.dictionaries[dictionaryIndex(glossary, pair)];

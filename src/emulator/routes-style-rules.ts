@@ -73,6 +73,11 @@ function readInstructionFields(reader: FieldReader): { label: string; prompt: st
   return { label, prompt, sourceLanguage };
 }
 
+/** Spec: an omitted `source_language` stays absent; a server behaving so fills in the list's language. */
+function filledSourceLanguage(ctx: RequestContext, sent: string | undefined, listLanguage: string): string | undefined {
+  return sent === undefined && ctx.behaviour.fillSourceLanguage === true ? listLanguage : sent;
+}
+
 function instructionJson(i: CustomInstruction): Record<string, string> {
   return { id: i.id, label: i.label, prompt: i.prompt, ...(i.sourceLanguage === undefined ? {} : { source_language: i.sourceLanguage }) };
 }
@@ -124,7 +129,7 @@ export function createStyleRules(ctx: RequestContext): ServiceResponse {
     updatedTime: ctx.nowIso,
     version: 1,
     configuredRules,
-    instructions: fields.map((f) => ({ id: ctx.newId(), ...f })),
+    instructions: fields.map((f) => ({ id: ctx.newId(), ...f, sourceLanguage: filledSourceLanguage(ctx, f.sourceLanguage, language) })),
   };
   ctx.account.styleRules.set(list.id, list);
   return jsonResponse(201, fullJson(list));
@@ -177,9 +182,11 @@ export function addCustomInstruction(ctx: RequestContext, id: string): ServiceRe
   if (list.instructions.length >= MAX_INSTRUCTIONS) {
     throw badRequest(`The style rule list already has ${MAX_INSTRUCTIONS} custom instructions, the maximum`);
   }
-  list.instructions.push({ id: ctx.newId(), ...fields });
+  const added: CustomInstruction = { id: ctx.newId(), ...fields, sourceLanguage: filledSourceLanguage(ctx, fields.sourceLanguage, list.language) };
+  list.instructions.push(added);
   touch(ctx, list);
-  return jsonResponse(201, fullJson(list));
+  // Spec: the whole updated list; a server behaving so answers with just the new instruction.
+  return jsonResponse(201, ctx.behaviour.instructionAnswer === true ? instructionJson(added) : fullJson(list));
 }
 
 function findInstruction(list: StyleRuleList, instructionId: string): CustomInstruction {
@@ -198,8 +205,17 @@ export function putCustomInstruction(ctx: RequestContext, id: string, instructio
   const fields = readInstructionFields(FieldReader.fromBody(ctx.body()));
   instruction.label = fields.label;
   instruction.prompt = fields.prompt;
-  // `source_language` is optional on PUT: absent keeps the current value.
-  if (fields.sourceLanguage !== undefined) instruction.sourceLanguage = fields.sourceLanguage;
+  // `source_language` is optional on PUT: absent keeps the current value (a server behaving so clears it).
+  if (fields.sourceLanguage !== undefined || ctx.behaviour.resetSourceLanguage === true) instruction.sourceLanguage = fields.sourceLanguage;
   touch(ctx, list);
   return jsonResponse(200, instructionJson(instruction));
+}
+
+/** Not in the spec; served only when the emulator behaves so (`deleteInstruction`). */
+export function deleteCustomInstruction(ctx: RequestContext, id: string, instructionId: string): ServiceResponse {
+  const list = find(ctx, id);
+  const instruction = findInstruction(list, instructionId);
+  list.instructions.splice(list.instructions.indexOf(instruction), 1);
+  touch(ctx, list);
+  return NO_CONTENT;
 }

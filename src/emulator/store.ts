@@ -11,6 +11,8 @@ export interface Dictionary {
 
 export interface Glossary {
   readonly id: string;
+  /** The API that created it: with separate stores (a behaviour), only that API sees it. */
+  readonly api: 'v2' | 'v3';
   name: string;
   readonly creationTime: string;
   readonly dictionaries: Dictionary[];

@@ -19,6 +19,7 @@ export function methodOf(op: Operation): HttpMethod {
       return 'PATCH';
     case 'glossary.delete_dictionary':
     case 'glossary.delete':
+    case 'style_rules.delete_instruction':
     case 'style_rules.delete':
       return 'DELETE';
   }
@@ -67,6 +68,8 @@ export function requestOf(op: Operation): { readonly method: HttpMethod; readonl
     case 'style_rules.create_instruction':
       return { method, path: `/v3/style_rules/${id(op.styleId)}/custom_instructions` };
     case 'style_rules.update_instruction':
+      return { method, path: `/v3/style_rules/${id(op.styleId)}/custom_instructions/${id(op.instructionId)}` };
+    case 'style_rules.delete_instruction':
       return { method, path: `/v3/style_rules/${id(op.styleId)}/custom_instructions/${id(op.instructionId)}` };
     case 'style_rules.delete':
       return { method, path: `/v3/style_rules/${id(op.styleId)}` };

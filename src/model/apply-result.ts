@@ -7,11 +7,26 @@ export interface OperationOutcome {
   /** `POST /v3/glossaries`: for people reading the result. */
   readonly request: string;
   readonly status: 'applied' | 'failed' | 'skipped';
-  /** Id of the resource created by this operation (creates only). */
+  /** Id of the resource created by this operation (creates, and a delete of an instruction that fell back to a replace). */
   readonly createdId?: string;
+  /** What happened besides the request itself (e.g. a fallback), for people. */
+  readonly note?: string;
   /** Why it failed (error code and message, never a key) or why it was skipped. */
   readonly error?: { readonly code: string; readonly message: string; readonly traceId?: string };
   readonly skippedBecause?: string;
+}
+
+/** Why an operation did not start: SIGINT/SIGTERM arrived before its turn. */
+export const NOT_STARTED_INTERRUPTED = 'not started: the run was interrupted';
+
+/**
+ * Whether running apply again may succeed where this error failed: throttling, quota, network,
+ * 5xx, deadlines, lost answers and interruptions pass; a 4xx answer (bad request, refused key,
+ * conflict …) or an answer the client cannot use comes back the same.
+ */
+export function failureMayPass(code: string): boolean {
+  if (/^http_5\d\d$/.test(code)) return true;
+  return ['throttled', 'glossary_quota', 'network', 'unreachable', 'deadline', 'aborted', 'ambiguous_create'].includes(code);
 }
 
 export interface ApplyResult {
@@ -20,6 +35,8 @@ export interface ApplyResult {
   readonly applied: number;
   readonly failed: number;
   readonly skipped: number;
+  /** Duplicates of declared names (see `Plan.duplicates`) this apply deleted; present when some were. */
+  readonly duplicatesDeleted?: number;
   /** Ids of all managed resources after apply: what `--ids-out` writes. */
   readonly ids: { readonly glossaries: Readonly<Record<string, string>>; readonly style_rules: Readonly<Record<string, string>> };
 }

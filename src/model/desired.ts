@@ -76,10 +76,25 @@ export interface Guards {
   readonly allowEmpty: boolean;
 }
 
+/** The Authorization scheme a target expects: the spec's, or the vendor's own service's. */
+export type AuthScheme = 'Service-Auth-Key' | 'DeepL-Auth-Key';
+
+/** `auto`: try the route, fall back when the service does not have it; `yes`/`no`: use it / never. */
+export type CapabilitySetting = 'auto' | 'yes' | 'no';
+
+export interface TargetCapabilities {
+  /** `DELETE /v3/style_rules/{id}/custom_instructions/{instruction_id}` (not in the spec; the vendor's API has it). */
+  readonly deleteCustomInstruction: CapabilitySetting;
+}
+
 export interface TargetConfig {
   readonly name: string;
   readonly baseUrlEnv: string;
   readonly apiKeyEnv: string;
+  /** Default `Service-Auth-Key`. */
+  readonly authScheme?: AuthScheme;
+  /** Default: every capability `auto`. */
+  readonly capabilities?: TargetCapabilities;
 }
 
 export interface ProjectConfig {

@@ -1,8 +1,17 @@
 import { canonicalLang } from '../lib/canonical.js';
-import type { ConfiguredRules, DesiredInstruction, DesiredStyleRules, LiveInstruction, LiveStyleRules, ResourceAddress } from '../model/index.js';
+import type {
+  CapabilitySetting,
+  ConfiguredRules,
+  DesiredInstruction,
+  DesiredStyleRules,
+  LiveInstruction,
+  LiveStyleRules,
+  ResourceAddress,
+  StyleRulesPayload,
+} from '../model/index.js';
 import { compareStrings } from './compare-strings.js';
 import type { DraftChange, DraftOperation, Refs } from './draft.js';
-import type { Match } from './match-live.js';
+import { keptReason, type Match } from './match-live.js';
 
 function flattenRules(rules: ConfiguredRules): Map<string, string> {
   const out = new Map<string, string>();
@@ -37,22 +46,37 @@ function instructionBody(i: DesiredInstruction): { label: string; prompt: string
   return { label: i.label, prompt: i.prompt, ...(i.sourceLanguage === undefined ? {} : { sourceLanguage: i.sourceLanguage }) };
 }
 
-/** Why the list cannot be edited in place (no endpoint removes an instruction or changes the language). */
-function replaceReasons(d: DesiredStyleRules, s: LiveStyleRules): string[] {
+const REPLACE = 'replace (create new, then delete old)';
+
+/**
+ * Why the list cannot be edited in place: the language changed, an instruction appears twice on
+ * the service, or a declared source language differs (no endpoint changes these). `removed`: live
+ * instructions the repository no longer declares: a replace too, unless the target can delete one.
+ */
+function replaceReasons(d: DesiredStyleRules, s: LiveStyleRules): { reasons: string[]; removed: LiveInstruction[] } {
   const reasons: string[] = [];
-  if (canonicalLang(d.language) !== canonicalLang(s.language)) reasons.push(`language changed from ${s.language} to ${d.language} → replace (create new, then delete old)`);
+  const removed: LiveInstruction[] = [];
+  if (canonicalLang(d.language) !== canonicalLang(s.language)) reasons.push(`language changed from ${s.language} to ${d.language} → ${REPLACE}`);
   const desiredByLabel = new Map(d.customInstructions.map((i) => [i.label, i]));
   const seen = new Set<string>();
   for (const live of [...s.customInstructions].sort((a, b) => compareStrings(a.label, b.label))) {
     const want = desiredByLabel.get(live.label);
-    if (want === undefined) reasons.push(`instruction "${live.label}" removed → replace (create new, then delete old)`);
-    else if (seen.has(live.label)) reasons.push(`instruction "${live.label}" appears twice on the service → replace (create new, then delete old)`);
-    else if (!sameSourceLanguage(want.sourceLanguage, live.sourceLanguage)) {
-      reasons.push(`instruction "${live.label}": source_language changed from ${live.sourceLanguage ?? '(none)'} to ${want.sourceLanguage ?? '(none)'} → replace (create new, then delete old)`);
+    if (want === undefined) removed.push(live);
+    else if (seen.has(live.label)) reasons.push(`instruction "${live.label}" appears twice on the service → ${REPLACE}`);
+    // An instruction declared without `source_language` takes whatever the service chose (a
+    // server may fill it in, e.g. with the list's language): compared only when declared.
+    else if (want.sourceLanguage !== undefined && !sameSourceLanguage(want.sourceLanguage, live.sourceLanguage)) {
+      reasons.push(`instruction "${live.label}": source_language changed from ${live.sourceLanguage ?? '(none)'} to ${want.sourceLanguage} → ${REPLACE}`);
     }
     seen.add(live.label);
   }
-  return [...new Set(reasons)];
+  return { reasons: [...new Set(reasons)], removed };
+}
+
+/** The reasons of a replace: the hard ones, then each removed instruction. */
+function allReplaceReasons(found: { reasons: string[]; removed: LiveInstruction[] }, setting: CapabilitySetting): string[] {
+  const why = setting === 'no' ? ' (capabilities.delete_custom_instruction: no)' : '';
+  return [...found.reasons, ...[...new Set(found.removed.map((i) => i.label))].map((label) => `instruction "${label}" removed → ${REPLACE}${why}`)];
 }
 
 export function rulesEqual(a: ConfiguredRules, b: ConfiguredRules): boolean {
@@ -61,23 +85,25 @@ export function rulesEqual(a: ConfiguredRules, b: ConfiguredRules): boolean {
 
 /** Whether a live list already is the declared one. */
 export function styleRulesEqual(d: DesiredStyleRules, s: LiveStyleRules): boolean {
-  if (d.name !== s.name || replaceReasons(d, s).length > 0 || !rulesEqual(d.configuredRules, s.configuredRules)) return false;
+  const replace = replaceReasons(d, s);
+  if (d.name !== s.name || replace.reasons.length > 0 || replace.removed.length > 0 || !rulesEqual(d.configuredRules, s.configuredRules)) return false;
   const live = new Map(s.customInstructions.map((i) => [i.label, i]));
   return d.customInstructions.every((i) => live.get(i.label)?.prompt === i.prompt);
 }
 
-export function planStyleRules(match: Match<DesiredStyleRules, LiveStyleRules>, refs: Refs): DraftChange[] {
+function payloadOf(d: DesiredStyleRules): StyleRulesPayload {
+  return { name: d.name, language: canonicalLang(d.language), configuredRules: d.configuredRules, customInstructions: d.customInstructions.map(instructionBody) };
+}
+
+/**
+ * `deleteInstruction`: the target's `capabilities.delete_custom_instruction`. Unless `no`, a list
+ * that differs only by removed instructions (and in-place edits) keeps its id: each removed one is
+ * deleted by its own route (with `auto`, falling back to a replace where the service lacks it).
+ */
+export function planStyleRules(match: Match<DesiredStyleRules, LiveStyleRules>, refs: Refs, deleteInstruction: CapabilitySetting = 'auto'): DraftChange[] {
   const { desired: d, current: s } = match;
   const address: ResourceAddress = { kind: 'style_rules', name: d.name };
-  const create = (): DraftOperation =>
-    refs.op({
-      type: 'style_rules.create',
-      resource: address,
-      name: d.name,
-      language: canonicalLang(d.language),
-      configuredRules: d.configuredRules,
-      customInstructions: d.customInstructions.map(instructionBody),
-    });
+  const create = (): DraftOperation => refs.op({ type: 'style_rules.create', resource: address, ...payloadOf(d) });
   let main: DraftChange | undefined;
   if (s === undefined) {
     const reasons = ['not on the service → create'];
@@ -85,7 +111,8 @@ export function planStyleRules(match: Match<DesiredStyleRules, LiveStyleRules>, 
     const details = [...diffRules(d.configuredRules, {}), ...d.customInstructions.map((i) => `+ instruction "${i.label}"`)];
     main = { change: { address, action: 'create', reasons, dictionaries: [], details }, ops: [create()] };
   } else {
-    const replace = replaceReasons(d, s);
+    const found = replaceReasons(d, s);
+    const replace = found.reasons.length > 0 || deleteInstruction === 'no' ? allReplaceReasons(found, deleteInstruction) : [];
     const renamed = s.name === d.name ? {} : { renamedFrom: s.name };
     if (replace.length > 0) {
       const reasons = [...replace, ...(s.name === d.name ? [] : [`renamed from "${s.name}"`])];
@@ -94,13 +121,13 @@ export function planStyleRules(match: Match<DesiredStyleRules, LiveStyleRules>, 
       const remove = refs.op({ type: 'style_rules.delete', resource: address, styleId: s.id }, [c.ref]);
       main = { change: { address, action: 'replace', reasons, liveId: s.id, ...renamed, dictionaries: [], details }, ops: [c, remove] };
     } else {
-      main = planInPlace(d, s, address, refs);
+      main = planInPlace(d, s, address, refs, found.removed, deleteInstruction);
     }
   }
   const createRef = main?.ops.find((op) => op.body.type === 'style_rules.create')?.ref;
   const leftovers = match.leftovers.map(
     (l): DraftChange => ({
-      change: { address, action: 'delete', reasons: ['duplicate list of this name (left over by an interrupted run) → delete'], liveId: l.id, dictionaries: [], details: [] },
+      change: { address, action: 'delete', reasons: [`duplicate list of this name (two runs created it, or a run was cut off; ${match.current === undefined ? 'keeps the new one' : keptReason(match.current, match.keptBecause, main?.change.action === 'replace')}) → delete`], liveId: l.id, dictionaries: [], details: [] },
       ops: [refs.op({ type: 'style_rules.delete', resource: address, styleId: l.id }, createRef === undefined ? [] : [createRef])],
     }),
   );
@@ -120,7 +147,14 @@ function instructionDetails(want: readonly DesiredInstruction[], have: readonly 
   return out;
 }
 
-function planInPlace(d: DesiredStyleRules, s: LiveStyleRules, address: ResourceAddress, refs: Refs): DraftChange | undefined {
+function planInPlace(
+  d: DesiredStyleRules,
+  s: LiveStyleRules,
+  address: ResourceAddress,
+  refs: Refs,
+  removed: readonly LiveInstruction[],
+  setting: CapabilitySetting,
+): DraftChange | undefined {
   const ops: DraftOperation[] = [];
   const reasons: string[] = [];
   const details: string[] = [];
@@ -144,8 +178,46 @@ function planInPlace(d: DesiredStyleRules, s: LiveStyleRules, address: ResourceA
     } else if (l.prompt !== i.prompt) {
       reasons.push(`instruction "${i.label}": prompt changed → PUT`);
       details.push(`~ instruction "${i.label}": prompt changed`);
-      ops.push(refs.op({ type: 'style_rules.update_instruction', resource: address, styleId: s.id, instructionId: l.id, label: i.label, prompt: i.prompt }));
+      // The source language goes along (the declared one, else the one the service holds), so a
+      // server that resets an omitted field does not turn the next plan into a replace.
+      const sourceLanguage = i.sourceLanguage ?? l.sourceLanguage;
+      ops.push(
+        refs.op({
+          type: 'style_rules.update_instruction',
+          resource: address,
+          styleId: s.id,
+          instructionId: l.id,
+          label: i.label,
+          prompt: i.prompt,
+          ...(sourceLanguage === undefined ? {} : { sourceLanguage }),
+        }),
+      );
     }
+  }
+  // Deletes last, each after everything else on this list (and after the previous delete): when
+  // the fallback replaces the list, the edits before it were harmless and the deletes after it
+  // find the work done.
+  let after = ops.map((op) => op.ref);
+  for (const l of removed) {
+    reasons.push(
+      setting === 'yes'
+        ? `instruction "${l.label}" removed → DELETE it (capabilities.delete_custom_instruction: yes)`
+        : `instruction "${l.label}" removed → DELETE it, or ${REPLACE} if the service has no such route (capabilities.delete_custom_instruction: auto)`,
+    );
+    details.push(`- instruction "${l.label}"`);
+    const remove = refs.op(
+      {
+        type: 'style_rules.delete_instruction',
+        resource: address,
+        styleId: s.id,
+        instructionId: l.id,
+        label: l.label,
+        ...(setting === 'auto' ? { fallback: payloadOf(d) } : {}),
+      },
+      after,
+    );
+    ops.push(remove);
+    after = [...after, remove.ref];
   }
   if (ops.length === 0) return undefined;
   return { change: { address, action: 'update', reasons, liveId: s.id, ...(s.name === d.name ? {} : { renamedFrom: s.name }), dictionaries: [], details }, ops };

@@ -63,7 +63,8 @@ function styleRulesDrift(d: DesiredStyleRules, s: LiveStyleRules): StyleRulesDri
     const l = live.get(i.label);
     const before = { prompt: i.prompt, ...(i.sourceLanguage === undefined ? {} : { sourceLanguage: i.sourceLanguage }) };
     if (l === undefined) instructions.push({ label: i.label, action: 'remove', before });
-    else if (l.prompt !== i.prompt || !sameLanguage(l.sourceLanguage, i.sourceLanguage)) instructions.push({ label: i.label, action: 'change', before, after: l });
+    // An undeclared source language is whatever the service chose (as in the plan): not drift.
+    else if (l.prompt !== i.prompt || (i.sourceLanguage !== undefined && !sameLanguage(l.sourceLanguage, i.sourceLanguage))) instructions.push({ label: i.label, action: 'change', before, after: l });
   }
   const declared = new Set(d.customInstructions.map((i) => i.label));
   for (const l of s.customInstructions) if (!declared.has(l.label)) instructions.push({ label: l.label, action: 'add', after: l });

@@ -67,6 +67,7 @@ export function openClient(ctx: ServiceContext, desired: DesiredState, target: T
     baseUrl,
     apiKey,
     apiKeyEnv: target.apiKeyEnv,
+    ...(target.authScheme === undefined ? {} : { authScheme: target.authScheme }),
     baseUrlEnv: target.baseUrlEnv,
     requestsPerSecond: desired.config.rateLimit.requestsPerSecond,
     concurrency: desired.config.rateLimit.concurrency,

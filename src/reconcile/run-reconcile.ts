@@ -6,7 +6,7 @@ import { hasErrors, type Diagnostic } from '../lib/diagnostics.js';
 import { InputError, isTermsyncError, type TermsyncError } from '../lib/errors.js';
 import type { DesiredState, TargetConfig } from '../model/desired.js';
 import type { Plan } from '../model/plan.js';
-import type { RefreshSelection } from '../plan/index.js';
+import type { KeepIds, RefreshSelection } from '../plan/index.js';
 import type { ServiceContext } from './open-client.js';
 import type { RunOutcome, TargetOutcome } from './outcome.js';
 import { reconcileTarget, type ReconcileMode, type ReconcileObserver } from './reconcile-target.js';
@@ -26,8 +26,15 @@ export interface ReconcileRequest {
   readonly savedPlan?: Plan;
   /** Default: all. */
   readonly refresh?: RefreshRequest;
+  /** The ids file of the last apply: among live duplicates of a declared name, the one it names is kept. */
+  readonly keepIds?: KeepIds;
   /** Hold the repository's lock while the run talks to the service (default: in `apply` mode). */
   readonly lock?: boolean;
+  /**
+   * Hash the live entries into the plan's fingerprints (default: true). Only a plan that may be saved
+   * or shown as JSON needs them; a plan that is only shown or applied at once leaves them out.
+   */
+  readonly entryHashes?: boolean;
   /** A check of the request that needs the loaded repository (the CLI's option rules); a message rejects it. */
   readonly checkTargets?: (targets: readonly TargetConfig[]) => TermsyncError | undefined;
 }
@@ -38,8 +45,8 @@ export interface LoadedRepository {
 }
 
 /** Reads and validates the repository; `desired` is absent when it has any error. */
-export async function loadDesired(dir: string, configPath?: string): Promise<LoadedRepository> {
-  const loaded = await loadRepository(configPath === undefined ? { dir } : { dir, configPath });
+export async function loadDesired(dir: string, configPath?: string, signal?: AbortSignal): Promise<LoadedRepository> {
+  const loaded = await loadRepository({ dir, ...(configPath === undefined ? {} : { configPath }), ...(signal === undefined ? {} : { signal }) });
   // A repository with errors is never acted on: the loader leaves out what failed to parse, and a
   // plan of the rest would prune it.
   if (hasErrors(loaded.diagnostics) || loaded.desired === undefined) return { diagnostics: loaded.diagnostics };
@@ -79,7 +86,15 @@ export function refreshSelection(desired: DesiredState, refresh: RefreshRequest 
  * only a bug throws. The CLI and the daemon both call this.
  */
 export async function reconcile(request: ReconcileRequest, ctx: ServiceContext, observer: ReconcileObserver = {}): Promise<RunOutcome> {
-  const { desired, diagnostics } = await loadDesired(request.dir, request.configPath);
+  let loaded: LoadedRepository;
+  try {
+    loaded = await loadDesired(request.dir, request.configPath, ctx.signal);
+  } catch (error) {
+    // SIGINT/SIGTERM while the repository was read: no target was reached (exit 130).
+    if (isTermsyncError(error) && error.code === 'interrupted') return { kind: 'rejected', error, diagnostics: [] };
+    throw error;
+  }
+  const { desired, diagnostics } = loaded;
   observer.loaded?.(diagnostics);
   if (desired === undefined) return { kind: 'invalid', diagnostics };
   return reconcileDesired(desired, diagnostics, request, ctx, observer);
@@ -124,6 +139,8 @@ export async function reconcileDesired(
           mode: request.mode,
           ...(request.savedPlan === undefined ? {} : { savedPlan: request.savedPlan }),
           ...(refreshed === undefined ? {} : { refreshed }),
+          ...(request.entryHashes === undefined ? {} : { entryHashes: request.entryHashes }),
+          ...(request.keepIds === undefined ? {} : { keepIds: request.keepIds }),
         },
         ctx,
         observer,

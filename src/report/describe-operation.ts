@@ -59,6 +59,8 @@ function actionOf(plan: Plan, op: Operation): { action: string; quoted?: string 
       return { action: 'add custom instruction', quoted: op.label };
     case 'style_rules.update_instruction':
       return { action: 'update custom instruction', quoted: op.label };
+    case 'style_rules.delete_instruction':
+      return { action: op.fallback === undefined ? 'delete custom instruction' : 'delete custom instruction (where the service has no such route: replace the list)', quoted: op.label };
     case 'style_rules.delete':
       return { action: 'delete style rule list' };
   }

@@ -8,6 +8,7 @@ const lang = z.string().min(1);
 const count = z.number().int().min(0);
 const payload = z.object({ sourceLang: lang, targetLang: lang, entries: z.array(z.tuple([z.string(), z.string()])) });
 const configuredRules = z.record(z.string(), z.record(z.string(), z.string()));
+const instructions = z.array(z.object({ label: z.string(), prompt: z.string(), sourceLanguage: z.string().optional() }));
 const base = { key: z.string().regex(/^op-[1-9]\d*$/, 'expected a key like op-1'), dependsOn: z.array(z.string()), resource: address };
 
 const operation = z.discriminatedUnion('type', [
@@ -23,12 +24,28 @@ const operation = z.discriminatedUnion('type', [
     name: z.string(),
     language: lang,
     configuredRules,
-    customInstructions: z.array(z.object({ label: z.string(), prompt: z.string(), sourceLanguage: z.string().optional() })),
+    customInstructions: instructions,
   }),
   z.object({ ...base, type: z.literal('style_rules.rename'), styleId: z.string(), name: z.string() }),
   z.object({ ...base, type: z.literal('style_rules.put_configured_rules'), styleId: z.string(), configuredRules }),
   z.object({ ...base, type: z.literal('style_rules.create_instruction'), styleId: z.string(), label: z.string(), prompt: z.string(), sourceLanguage: z.string().optional() }),
-  z.object({ ...base, type: z.literal('style_rules.update_instruction'), styleId: z.string(), instructionId: z.string(), label: z.string(), prompt: z.string() }),
+  z.object({
+    ...base,
+    type: z.literal('style_rules.update_instruction'),
+    styleId: z.string(),
+    instructionId: z.string(),
+    label: z.string(),
+    prompt: z.string(),
+    sourceLanguage: z.string().optional(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('style_rules.delete_instruction'),
+    styleId: z.string(),
+    instructionId: z.string(),
+    label: z.string(),
+    fallback: z.object({ name: z.string(), language: lang, configuredRules, customInstructions: instructions }).optional(),
+  }),
   z.object({ ...base, type: z.literal('style_rules.delete'), styleId: z.string() }),
 ]);
 
@@ -59,6 +76,8 @@ const resourceChange = z.object({
   operations: z.array(z.string()),
 });
 
+const liveCopy = z.object({ id: z.string(), api: api.optional(), creationTime: z.string() });
+
 const fingerprints = z.object({
   glossaries: z.array(
     z.object({ id: z.string(), name: z.string(), api, dictionaries: z.array(z.string()), entryHashes: z.record(z.string(), z.string().regex(/^[0-9a-f]{64}$/)) }),
@@ -80,6 +99,17 @@ export const planSchema = z.object({
     }),
   ),
   notManaged: z.array(z.object({ kind: z.enum(['glossary', 'style_rules']), name: z.string(), id: z.string() })),
+  duplicates: z
+    .array(
+      z.object({
+        kind: z.enum(['glossary', 'style_rules']),
+        name: z.string(),
+        keep: liveCopy,
+        keptBecause: z.enum(['ids_file', 'matches', 'oldest']),
+        remove: z.array(liveCopy),
+      }),
+    )
+    .optional(),
   warnings: z.array(z.object({ resource: address, message: z.string() })).optional(),
   notRefreshed: count.optional(),
   fingerprints,

@@ -1,4 +1,4 @@
-import type { ApplyResult, OperationOutcome } from '../model/index.js';
+import { NOT_STARTED_INTERRUPTED, failureMayPass, type ApplyResult, type OperationOutcome } from '../model/index.js';
 import { displayPhrase } from './format-plan.js';
 import { toSnakeKeys } from './json-keys.js';
 import { stableJson } from './stable-json.js';
@@ -7,12 +7,33 @@ const STATUS_SYMBOL: Readonly<Record<OperationOutcome['status'], string>> = { ap
 
 function outcomeLine(o: OperationOutcome): string {
   const what = `${o.key} ${o.request}  ${o.resource.kind} "${displayPhrase(o.resource.name)}"`;
-  if (o.status === 'applied') return `  ${STATUS_SYMBOL.applied} ${what}${o.createdId === undefined ? '' : ` → id ${o.createdId}`}`;
+  if (o.status === 'applied') {
+    return `  ${STATUS_SYMBOL.applied} ${what}${o.createdId === undefined ? '' : ` → id ${o.createdId}`}${o.note === undefined ? '' : ` (${displayPhrase(o.note)})`}`;
+  }
   if (o.status === 'failed') {
-    const error = o.error === undefined ? 'failed' : `${o.error.code}: ${displayPhrase(o.error.message)}${o.error.traceId === undefined ? '' : ` (trace ${o.error.traceId})`}`;
+    // The service error's message names its trace id already; others get it once, here.
+    const trace = o.error?.traceId === undefined || o.error.message.includes(o.error.traceId) ? '' : ` (trace id ${o.error.traceId})`;
+    const error = o.error === undefined ? 'failed' : `${o.error.code}: ${displayPhrase(o.error.message)}${trace}`;
     return `  ${STATUS_SYMBOL.failed} ${what}: ${error}`;
   }
-  return `  ${STATUS_SYMBOL.skipped} ${what}: skipped${o.skippedBecause === undefined ? '' : ` (${displayPhrase(o.skippedBecause)})`}`;
+  // Not started because of an interruption: the totals line says so once.
+  const why = o.skippedBecause === NOT_STARTED_INTERRUPTED ? 'not started' : o.skippedBecause;
+  return `  ${STATUS_SYMBOL.skipped} ${what}: skipped${why === undefined ? '' : ` (${displayPhrase(why)})`}`;
+}
+
+/**
+ * The totals, and what to do next only when it can help: after an interruption, apply again
+ * finishes the job; after failures that may pass (throttling, network, 5xx) it retries them; after
+ * failures that come back the same (a 400, a refused key) it would not help, so it is not suggested.
+ */
+function totalsLine(result: ApplyResult): string {
+  const duplicates = result.duplicatesDeleted === undefined ? '' : `; ${result.duplicatesDeleted} ${result.duplicatesDeleted === 1 ? 'duplicate' : 'duplicates'} of declared names deleted`;
+  const totals = `${result.applied} applied, ${result.failed} failed, ${result.skipped} skipped${duplicates}.`;
+  if (result.failed === 0 && result.skipped === 0) return `Apply complete: ${totals}`;
+  const notStarted = result.outcomes.filter((o) => o.skippedBecause === NOT_STARTED_INTERRUPTED).length;
+  if (notStarted > 0) return `Apply interrupted: ${totals.slice(0, -1)} (${notStarted} not started). Run apply again to finish.`;
+  const mayPass = result.outcomes.some((o) => o.status === 'failed' && o.error !== undefined && failureMayPass(o.error.code));
+  return `Apply incomplete: ${totals}${mayPass ? ' Run apply again to retry.' : ''}`;
 }
 
 /** One line per operation, then the totals. */
@@ -25,8 +46,7 @@ export function renderApplyResultText(result: ApplyResult): string {
     for (const o of result.outcomes) lines.push(outcomeLine(o));
     lines.push('');
   }
-  const totals = `${result.applied} applied, ${result.failed} failed, ${result.skipped} skipped.`;
-  lines.push(result.failed > 0 || result.skipped > 0 ? `Apply incomplete: ${totals} Run apply again to retry.` : `Apply complete: ${totals}`);
+  lines.push(totalsLine(result));
   return `${lines.join('\n')}\n`;
 }
 

@@ -42,7 +42,7 @@ describe('loadRepository on the example repository', () => {
       ['Northwind Marketing (German)', 'de', 2],
     ]);
     expect(desired?.config).toMatchObject({ prune: 'owned', ownedNames: 'Northwind *', schedule: '*/15 * * * *' });
-    expect(desired?.config.targets).toEqual([{ name: 'default', baseUrlEnv: 'TERMSYNC_BASE_URL', apiKeyEnv: 'TERMSYNC_API_KEY' }]);
+    expect(desired?.config.targets).toEqual([{ name: 'default', baseUrlEnv: 'TERMSYNC_BASE_URL', apiKeyEnv: 'TERMSYNC_API_KEY', authScheme: 'Service-Auth-Key', capabilities: { deleteCustomInstruction: 'auto' } }]);
     expect(result.files).toHaveLength(18);
   });
 
@@ -60,10 +60,10 @@ describe('loadRepository on the example repository', () => {
     expect(help['en-fr']?.['return label']).toBe('étiquette de retour');
   });
 
-  it('points origins at the resource file and dictionary items, and keeps entries files repository-relative', async () => {
+  it('points origins at the resource\'s `name:` line and dictionary items, and keeps entries files repository-relative', async () => {
     const { desired } = await loadRepository({ dir: ROOT });
     const ui = desired?.glossaries.find((g) => g.name === 'Northwind Storefront UI');
-    expect(ui?.origin).toEqual({ file: 'glossaries/storefront-ui.yaml', line: 3, column: 1 });
+    expect(ui?.origin).toEqual({ file: 'glossaries/storefront-ui.yaml', line: 4, column: 1 });
     expect(ui?.dictionaries.map((d) => [d.sourceLang, d.targetLang, d.origin.line, d.entriesFile])).toEqual([
       ['en', 'de', 8, 'glossaries/entries/storefront-ui.en-de.tsv'],
       ['en', 'fr', 11, 'glossaries/entries/storefront-ui.en-fr.tsv'],
@@ -102,7 +102,7 @@ describe('loadRepository', () => {
       guards: { maxDeletes: 10, maxRemovedEntriesPercent: 50, allowEmpty: false },
       rateLimit: { requestsPerSecond: 5, concurrency: 4 },
       verify: { maxCharacters: 5000, sample: 0, seed: 1 },
-      targets: [{ name: 'default', baseUrlEnv: 'TERMSYNC_BASE_URL', apiKeyEnv: 'TERMSYNC_API_KEY' }],
+      targets: [{ name: 'default', baseUrlEnv: 'TERMSYNC_BASE_URL', apiKeyEnv: 'TERMSYNC_API_KEY', authScheme: 'Service-Auth-Key', capabilities: { deleteCustomInstruction: 'auto' } }],
     });
     expect(desired?.glossaries[0]?.dictionaries[0]?.sourceLang).toBe('en');
   });
@@ -250,7 +250,7 @@ describe('loadRepository', () => {
       '# the whole catalogue\nkind: glossary\nname: Catalogue\ndictionaries:\n  - {source_lang: en, target_lang: de, entries_file: de.tsv}\n  - {source_lang: en, target_lang: fr, entries_file: fr.tsv}\n',
     );
     const { diagnostics } = await loadRepository({ dir });
-    expect(diagnostics).toEqual([expect.objectContaining({ code: 'glossary/too-large', file: 'glossaries/big.yaml', line: 2, column: 1 })]);
+    expect(diagnostics).toEqual([expect.objectContaining({ code: 'glossary/too-large', file: 'glossaries/big.yaml', line: 3, column: 1 })]);
   });
 
   it('refuses more than 1000 glossaries for a target', async () => {
@@ -263,7 +263,7 @@ describe('loadRepository', () => {
     );
     const { diagnostics, desired } = await loadRepository({ dir });
     expect(desired?.glossaries).toHaveLength(1001);
-    expect(diagnostics).toEqual([expect.objectContaining({ code: 'glossary/too-many', file: 'glossaries/g1000.yaml', line: 1, column: 1 })]);
+    expect(diagnostics).toEqual([expect.objectContaining({ code: 'glossary/too-many', file: 'glossaries/g1000.yaml', line: 2, column: 1 })]);
   });
 });
 

@@ -32,7 +32,7 @@ describe('termsync validate', () => {
     const lines = run.stdout.split('\n').filter((line) => line !== '' && !/^\d+ errors?,/.test(line));
     expect(lines.length).toBeGreaterThan(0);
     for (const line of lines) expect(line).toMatch(/^[^:]+:\d+:\d+: (error|warning): \[[a-z0-9-]+\/[a-z0-9-]+\] /);
-    expect(lines).toContain(`${FIXTURES}/rules/config-not-found/config/termsync.yaml:1:1: error: [config/not-found] no project config: expected config/termsync.yaml or termsync.yaml (see the contract for the format)`);
+    expect(lines).toContain(`${FIXTURES}/rules/config-not-found/config/termsync.yaml:1:1: error: [config/not-found] no project config: expected config/termsync.yaml or termsync.yaml (\`termsync init\` writes one; see the contract for the format)`);
   });
 
   it('prints one error when --dir names a file (exit 3)', async () => {

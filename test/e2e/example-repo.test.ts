@@ -32,6 +32,32 @@ describe('the example repository', () => {
     }
   }, 60_000);
 
+  it('converges on a server that behaves like the vendor mock (its auth scheme, filled source languages, separate v2/v3 stores, instruction answers)', async () => {
+    const world = await createWorld([join(PROJECT_ROOT, 'config'), join(PROJECT_ROOT, 'glossaries')], {
+      emulator: {
+        authScheme: 'DeepL-Auth-Key',
+        behaviour: { deleteInstruction: true, instructionAnswer: true, fillSourceLanguage: true, resetSourceLanguage: true, separateStores: true },
+      },
+    });
+    try {
+      const config = await world.read('config/termsync.yaml');
+      await world.write('config/termsync.yaml', config.replace('    # auth_scheme: DeepL-Auth-Key', '    auth_scheme: DeepL-Auth-Key'));
+      const apply = await world.cli(['apply']);
+      expect(apply.stderr).toBe('');
+      expect(apply.code).toBe(0);
+      for (let run = 0; run < 2; run += 1) {
+        const mark = world.mark();
+        const plan = await world.cli(['plan', '--detailed-exitcode']);
+        expect(plan.stdout).toContain('No changes.');
+        expect(plan.code).toBe(0);
+        expect((await world.cli(['apply'])).code).toBe(0);
+        expect(world.writesSince(mark)).toEqual([]);
+      }
+    } finally {
+      await world.close();
+    }
+  }, 60_000);
+
   it('proves its glossaries work: apply --verify passes, and a wrong term fails with the text, the translation and the missing term', async () => {
     const world = await createWorld([join(PROJECT_ROOT, 'config'), join(PROJECT_ROOT, 'glossaries')]);
     try {

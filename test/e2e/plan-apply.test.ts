@@ -210,11 +210,12 @@ describe('edits of each kind make exactly the expected writes', () => {
     await expectConverged(world);
   });
 
-  it('a removed instruction → replace the list: POST the new one, then DELETE the old one', async () => {
+  it('a removed instruction, on a service without the route to delete one → DELETE tried once, then replace the list: POST the new one, DELETE the old one', async () => {
     await world.write('glossaries/marketing-style.yaml', STYLE_YAML({ instructions: '  - label: Formal address\n    prompt: Address the reader formally.\n' }));
     const plan = await world.cli(['plan']);
-    expect(plan.stdout).toMatch(/-\/\+/);
-    expect(await applyWrites(world)).toEqual(['POST /v3/style_rules', `DELETE /v3/style_rules/${style()}`]);
+    expect(plan.stdout).toContain('instruction "Short sentences" removed → DELETE it, or replace (create new, then delete old) if the service has no such route');
+    const writes = await applyWrites(world);
+    expect(writes).toEqual([expect.stringMatching(new RegExp(`^DELETE /v3/style_rules/${style()}/custom_instructions/[^/]+$`)), 'POST /v3/style_rules', `DELETE /v3/style_rules/${style()}`]);
     await expectConverged(world);
   });
 });

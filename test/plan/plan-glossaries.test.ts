@@ -64,7 +64,8 @@ describe('v3 glossaries', () => {
       { source: 'b', before: 'B', after: 'B2' },
       { source: 'c', after: 'C' },
     ]);
-    expect(p.summary.uploadBytes).toBe('b\tB2\nc\tC\n'.length);
+    // What the client sends: lines joined by LF, no final line break.
+    expect(p.summary.uploadBytes).toBe('b\tB2\nc\tC'.length);
   });
 
   it('PUTs the whole dictionary when any entry was removed', () => {

@@ -1,10 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import type { DesiredStyleRules, Operation, Plan } from '../../src/model/index.js';
+import type { CapabilitySetting, DesiredStyleRules, Operation, Plan } from '../../src/model/index.js';
 import { createPlan } from '../../src/plan/index.js';
 import { desiredState, liveState, styleRules, type LiveStyleSpec } from './builders.js';
 
 function plan(lists: readonly DesiredStyleRules[], live: readonly LiveStyleSpec[]): Plan {
   return createPlan({ target: 'default', desired: desiredState({ styleRules: lists }), live: liveState({ styleRules: live }) });
+}
+
+function planFor(setting: CapabilitySetting, lists: readonly DesiredStyleRules[], live: readonly LiveStyleSpec[]): Plan {
+  const targets = [{ name: 'default', baseUrlEnv: 'TERMSYNC_BASE_URL', apiKeyEnv: 'TERMSYNC_API_KEY', capabilities: { deleteCustomInstruction: setting } }];
+  return createPlan({ target: 'default', desired: desiredState({ styleRules: lists }, { targets }), live: liveState({ styleRules: live }) });
 }
 
 function types(p: Plan): string[] {
@@ -72,17 +77,72 @@ describe('style rule lists', () => {
     expect(p.summary.calls).toEqual({ POST: 1, PUT: 1, PATCH: 0, DELETE: 0 });
   });
 
-  it('replaces the list when an instruction is removed (no endpoint removes one)', () => {
+  it('deletes a removed instruction by its route, after the other edits, keeping the id (capabilities.delete_custom_instruction: auto)', () => {
     const p = plan(
       [styleRules('M', { rules, instructions: [formal] })],
-      [{ id: 's1', name: 'M', instructions: [{ id: 'i1', ...formal }, { id: 'i2', ...short }] }],
+      [{ id: 's1', name: 'M', instructions: [{ id: 'i1', ...formal }, { id: 'i2', ...short }, { id: 'i3', label: 'Zed', prompt: 'Z.' }] }],
     );
+    expect(types(p)).toEqual(['style_rules.put_configured_rules', 'style_rules.delete_instruction', 'style_rules.delete_instruction']);
+    const [put, first, second] = p.operations;
+    expect(first).toMatchObject({ styleId: 's1', instructionId: 'i2', label: 'Short', dependsOn: [put?.key] });
+    expect(second).toMatchObject({ styleId: 's1', instructionId: 'i3', label: 'Zed', dependsOn: [put?.key, first?.key] });
+    // The whole declared list rides along: where the service lacks the route, apply replaces the list with it.
+    expect(op(p, 'style_rules.delete_instruction').fallback).toEqual({ name: 'M', language: 'de', configuredRules: rules, customInstructions: [formal] });
+    expect(p.changes[0]).toMatchObject({ action: 'update', liveId: 's1' });
+    expect(p.changes[0]?.reasons).toEqual([
+      'configured rules differ → PUT configured_rules',
+      'instruction "Short" removed → DELETE it, or replace (create new, then delete old) if the service has no such route (capabilities.delete_custom_instruction: auto)',
+      'instruction "Zed" removed → DELETE it, or replace (create new, then delete old) if the service has no such route (capabilities.delete_custom_instruction: auto)',
+    ]);
+    expect(p.changes[0]?.details).toContain('- instruction "Short"');
+    expect(p.summary).toMatchObject({ add: 0, change: 1, destroy: 0, calls: { POST: 0, PUT: 1, PATCH: 0, DELETE: 2 } });
+  });
+
+  it('with capabilities.delete_custom_instruction: yes, deletes by the route with no fallback', () => {
+    const p = planFor('yes', [styleRules('M', { instructions: [formal] })], [{ id: 's1', name: 'M', instructions: [{ id: 'i1', ...formal }, { id: 'i2', ...short }] }]);
+    expect(types(p)).toEqual(['style_rules.delete_instruction']);
+    expect(op(p, 'style_rules.delete_instruction')).not.toHaveProperty('fallback');
+    expect(p.changes[0]?.reasons).toEqual(['instruction "Short" removed → DELETE it (capabilities.delete_custom_instruction: yes)']);
+  });
+
+  it('with capabilities.delete_custom_instruction: no, replaces the list when an instruction is removed', () => {
+    const p = planFor('no', [styleRules('M', { rules, instructions: [formal] })], [{ id: 's1', name: 'M', instructions: [{ id: 'i1', ...formal }, { id: 'i2', ...short }] }]);
     expect(types(p)).toEqual(['style_rules.create', 'style_rules.delete']);
     expect(op(p, 'style_rules.create')).toMatchObject({ name: 'M', configuredRules: rules, customInstructions: [formal] });
     expect(op(p, 'style_rules.delete')).toMatchObject({ styleId: 's1', dependsOn: ['op-1'] });
     expect(p.changes[0]?.action).toBe('replace');
-    expect(p.changes[0]?.reasons).toEqual(['instruction "Short" removed → replace (create new, then delete old)']);
+    expect(p.changes[0]?.reasons).toEqual(['instruction "Short" removed → replace (create new, then delete old) (capabilities.delete_custom_instruction: no)']);
     expect(p.summary).toMatchObject({ add: 1, change: 0, destroy: 1 });
+  });
+
+  it('replaces (whatever the capability) when another reason forbids editing in place', () => {
+    const p = plan([styleRules('M', { language: 'fr', instructions: [formal] })], [{ id: 's1', name: 'M', instructions: [{ id: 'i1', ...formal }, { id: 'i2', ...short }] }]);
+    expect(types(p)).toEqual(['style_rules.create', 'style_rules.delete']);
+    expect(p.changes[0]?.reasons).toEqual(['language changed from de to fr → replace (create new, then delete old)', 'instruction "Short" removed → replace (create new, then delete old)']);
+  });
+
+  it('an instruction declared without source_language takes whatever the service chose (no replace, ever)', () => {
+    const declared = { label: 'Short', prompt: 'Use short sentences.' };
+    const p = plan([styleRules('M', { instructions: [declared] })], [{ id: 's1', name: 'M', instructions: [{ id: 'i1', ...declared, sourceLanguage: 'de' }] }]);
+    expect(p.operations).toEqual([]);
+    expect(p.changes).toEqual([]);
+    // Declared: compared (as before).
+    const q = plan([styleRules('M', { instructions: [{ ...declared, sourceLanguage: 'en' }] })], [{ id: 's1', name: 'M', instructions: [{ id: 'i1', ...declared, sourceLanguage: 'de' }] }]);
+    expect(types(q)).toEqual(['style_rules.create', 'style_rules.delete']);
+    expect(q.changes[0]?.reasons).toEqual(['instruction "Short": source_language changed from de to en → replace (create new, then delete old)']);
+  });
+
+  it('an update of a prompt sends the source language along: the declared one, else the one the service holds', () => {
+    const p = plan(
+      [styleRules('M', { instructions: [{ label: 'Formal', prompt: 'Be formal.' }, { ...short, prompt: 'Shorter.' }] })],
+      [{ id: 's1', name: 'M', instructions: [{ id: 'i1', ...formal, sourceLanguage: 'de' }, { id: 'i2', ...short }] }],
+    );
+    expect(p.operations.map((o) => (o.type === 'style_rules.update_instruction' ? [o.instructionId, o.sourceLanguage] : o.type))).toEqual([
+      ['i1', 'de'],
+      ['i2', 'en'],
+    ]);
+    const none = plan([styleRules('M', { instructions: [{ label: 'Formal', prompt: 'Be formal.' }] })], [{ id: 's1', name: 'M', instructions: [{ id: 'i1', ...formal }] }]);
+    expect(op(none, 'style_rules.update_instruction')).not.toHaveProperty('sourceLanguage');
   });
 
   it('replaces the list when an instruction changes its source_language', () => {

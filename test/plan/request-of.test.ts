@@ -38,7 +38,7 @@ describe('requestOf', () => {
       'PUT /v3/style_rules/s1/custom_instructions/i1',
       'DELETE /v3/style_rules/s1',
     ]);
-    // `ä\tb\n`: ä is two bytes in UTF-8.
-    expect(ops.map(uploadBytesOf)).toEqual([5, 5, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    // `ä\tb` (no final line break): ä is two bytes in UTF-8.
+    expect(ops.map(uploadBytesOf)).toEqual([4, 4, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
   });
 });

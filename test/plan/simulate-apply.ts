@@ -117,7 +117,15 @@ export function simulateApply(live: LiveState, operations: readonly Operation[])
       }
       case 'style_rules.update_instruction': {
         const s = style(op.styleId);
-        s.instructions = s.instructions.map((i) => (i.id === op.instructionId ? { ...i, label: op.label, prompt: op.prompt } : i));
+        s.instructions = s.instructions.map((i) =>
+          i.id === op.instructionId ? { ...i, label: op.label, prompt: op.prompt, ...(op.sourceLanguage === undefined ? {} : { sourceLanguage: op.sourceLanguage }) } : i,
+        );
+        break;
+      }
+      // A service that has the route (the fallback is the executor's, tested against the emulator).
+      case 'style_rules.delete_instruction': {
+        const s = style(op.styleId);
+        s.instructions = s.instructions.filter((i) => i.id !== op.instructionId);
         break;
       }
       case 'style_rules.delete':

@@ -1,5 +1,6 @@
 import { createServer } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runExitCode } from '../../src/cli/exit-code-of.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { reconcile, type ReconcileRequest, type RunOutcome, type ServiceContext, type TargetOutcome } from '../../src/reconcile/index.js';
 import { createWorld, type World } from '../e2e/harness.js';
@@ -131,11 +132,15 @@ describe('reconcile: one outcome per target, as a value', () => {
   });
 
   it('interrupted: a run whose signal is aborted starts no write', async () => {
+    // Aborted once the repository is read: the target is interrupted before its first write.
     const controller = new AbortController();
-    controller.abort(new Error('received SIGTERM'));
     const mark = world.mark();
-    const outcome = only(await run({}, context({}, controller.signal)));
+    const outcome = only(await reconcile({ dir: world.dir, mode: 'apply' }, context({}, controller.signal), { loaded: () => controller.abort(new Error('received SIGTERM')) }));
     expect(outcome.kind).toBe('interrupted');
+    // Aborted before: the load itself stops, no target is reached, and the run ends with exit 130.
+    const early = await run({}, context({}, AbortSignal.abort(new Error('received SIGTERM'))));
+    expect(early).toMatchObject({ kind: 'rejected', error: { code: 'interrupted', message: 'interrupted while reading the repository (received SIGTERM): nothing was sent' } });
+    expect(runExitCode(early)).toBe(130);
     expect(world.writesSince(mark)).toEqual([]);
   });
 

@@ -86,10 +86,10 @@ describe('operation requests in the saved plan', () => {
     const p = samplePlan();
     const saved = JSON.parse(renderPlanJson(p)) as { operations: { key: string; request: string; upload_bytes: number }[] };
     expect(saved.operations.map((op) => `${op.key} ${op.request} ${op.upload_bytes}`)).toEqual([
-      'op-1 POST /v2/glossaries 5',
-      'op-2 POST /v3/glossaries 4',
-      'op-3 PATCH /v3/glossaries/g-mid 4',
-      'op-4 PUT /v3/glossaries/g-mid/dictionaries 10',
+      'op-1 POST /v2/glossaries 4',
+      'op-2 POST /v3/glossaries 3',
+      'op-3 PATCH /v3/glossaries/g-mid 3',
+      'op-4 PUT /v3/glossaries/g-mid/dictionaries 9',
       'op-5 PUT /v3/style_rules/s1/configured_rules 0',
       'op-6 POST /v3/style_rules/s1/custom_instructions 0',
       'op-7 DELETE /v2/glossaries/g-alpha 0',

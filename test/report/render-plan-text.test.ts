@@ -31,7 +31,7 @@ describe('renderPlanText', () => {
     const at = lines.indexOf('Plan: 2 to add, 2 to change, 2 to destroy.');
     expect(at).toBeGreaterThan(0);
     expect(lines[at + 1]).toBe('Dictionaries: 4 written, 1 deleted; entries: +3 ~1 -2.');
-    expect(lines[at + 2]).toBe('API calls: 3 POST, 2 PUT, 1 PATCH, 2 DELETE; 23 bytes of entries to upload.');
+    expect(lines[at + 2]).toBe('API calls: 3 POST, 2 PUT, 1 PATCH, 2 DELETE; 19 bytes of entries to upload.');
   });
 
   it('lists what it does not manage and the guard violations', () => {
@@ -68,7 +68,7 @@ describe('renderPlanText', () => {
     expect(out).toContain('      ~ en-de  +1 entry (PATCH)');
     expect(out).toContain('      - en-fr  -1 entry (DELETE)');
     expect(out).toContain('Dictionaries: 1 written, 1 deleted; entries: +1 ~0 -1.');
-    expect(out).toContain('API calls: 1 PATCH, 1 DELETE; 4 bytes of entries to upload.');
+    expect(out).toContain('API calls: 1 PATCH, 1 DELETE; 3 bytes of entries to upload.');
   });
 
   it('says exactly that nothing changes when nothing does', () => {

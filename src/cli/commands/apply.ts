@@ -1,15 +1,18 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { InputError, isTermsyncError } from '../../lib/errors.js';
+import { ExitCode } from '../../lib/exit-codes.js';
 import type { Plan } from '../../model/plan.js';
 import { isSuccess, reconcile, resultOf, type TargetOutcome } from '../../reconcile/index.js';
 import { guardLines, parsePlanJson, renderPlanText, stableJson } from '../../report/index.js';
 import { addCommonOptions } from '../common-options.js';
 import { runVerifyTargets, type VerifyOptions } from '../print-verify.js';
 import { addVerifyOptions } from './verify.js';
+import { readIdsFile } from '../read-ids-file.js';
 import { runExitCode } from '../exit-code-of.js';
 import type { CliIo, CommandContext, CommonOptions } from '../io.js';
+import { checkOutputFile, shownPath, writeOutputFile } from '../output-files.js';
 import {
   configPathOf,
   createCliLogger,
@@ -22,10 +25,12 @@ import {
   withNewline,
   type JsonParts,
 } from '../print-outcome.js';
+import { withHelpFooter } from '../help-text.js';
 
 interface ApplyOptions extends CommonOptions, VerifyOptions {
   readonly format: 'text' | 'json';
   readonly idsOut?: string;
+  readonly ids?: string;
   readonly verify?: boolean;
 }
 
@@ -60,6 +65,13 @@ async function runApply(ctx: CommandContext, file: string | undefined, options: 
   const { io } = ctx;
   const logger = createCliLogger(io, options.logLevel);
   const savedPlan = file === undefined ? undefined : await readSavedPlan(resolve(io.cwd, file));
+  // Where the ids go is checked before anything is sent.
+  const idsPath = options.idsOut === undefined ? undefined : resolve(io.cwd, options.idsOut);
+  if (idsPath !== undefined) await checkOutputFile(idsPath, '--ids-out', io.cwd);
+  // Among live duplicates of a declared name, keep the one the last ids file names: `--ids`, or the
+  // file `--ids-out` is about to overwrite (absent on the first run).
+  const keepPath = options.ids === undefined ? idsPath : resolve(io.cwd, options.ids);
+  const keepIds = keepPath === undefined ? undefined : await readIdsFile(keepPath, { missingOk: options.ids === undefined });
   // The plan is shown before it is applied, as text; a saved plan was shown when it was made.
   const showPlan = savedPlan === undefined && options.format === 'text';
   let multi = false;
@@ -71,8 +83,11 @@ async function runApply(ctx: CommandContext, file: string | undefined, options: 
       dir: repositoryDir(io, options),
       ...configPathOf(io, options),
       mode: 'apply',
+      // The plan is applied at once, never saved: its fingerprints need no entry hashes.
+      entryHashes: false,
       ...(options.target === undefined ? {} : { target: options.target }),
       ...(savedPlan === undefined ? {} : { savedPlan }),
+      ...(keepIds === undefined ? {} : { keepIds }),
       checkTargets: (targets) => {
         multi = targets.length > 1;
         if (options.idsOut !== undefined && multi) {
@@ -96,8 +111,19 @@ async function runApply(ctx: CommandContext, file: string | undefined, options: 
   const problem = runProblem(run);
   if (problem !== undefined) io.stderr(problem);
   const result = run.kind === 'done' && run.targets[0] !== undefined ? resultOf(run.targets[0]) : undefined;
-  if (options.idsOut !== undefined && result !== undefined) await writeFile(resolve(io.cwd, options.idsOut), `${JSON.stringify(result.ids, null, 2)}\n`);
   let code: number = runExitCode(run);
+  if (idsPath !== undefined && result !== undefined) {
+    try {
+      await writeOutputFile(idsPath, `${JSON.stringify(result.ids, null, 2)}\n`);
+    } catch (error) {
+      // The service was written (or already matched): the exit code must not say otherwise.
+      const shown = shownPath(idsPath, io.cwd);
+      io.stderr(
+        `Error: the apply ran (see the result above), but the ids could not be written to ${shown} (${(error as Error).message}); run \`apply --ids-out ${shown}\` again to write them\n`,
+      );
+      code = Math.max(code, ExitCode.applyIncomplete);
+    }
+  }
   const verifyJson: JsonParts | undefined = options.format === 'json' ? [] : undefined;
   let verified = false;
   if (options.verify === true && run.kind === 'done') {
@@ -121,11 +147,12 @@ async function runApply(ctx: CommandContext, file: string | undefined, options: 
 }
 
 export function registerApply(program: Command, ctx: CommandContext): Command {
-  return addVerifyOptions(addCommonOptions(program.command('apply').description('make the service equal to the repository (or apply a saved plan exactly)')))
+  return addVerifyOptions(addCommonOptions(withHelpFooter(program.command('apply'), { service: true, exits: [0, 3, 4, 5, 6, 7, [8, 'with --verify: a glossary test or sampled entry failed'], 130] }).description('make the service equal to the repository (or apply a saved plan exactly)')))
     .option('--verify', 'after a successful apply, run `verify` (exit 8 when a glossary test fails)')
     .argument('[file]', 'a plan saved by `plan --out`: applied exactly, or refused if the service changed since')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
-    .option('--ids-out <file>', 'write the ids of the managed resources as JSON {glossaries: {name: id}, style_rules: {name: id}}')
+    .option('--ids-out <file>', 'write the ids of the managed resources as JSON {glossaries: {name: id}, style_rules: {name: id}}; an existing one is read first, as --ids')
+    .option('--ids <file>', 'the ids file of the last `apply --ids-out`: among live duplicates of a declared name, the one it names is kept')
     .action(async (file: string | undefined, options: ApplyOptions) => {
       ctx.setExitCode(await runApply(ctx, file, options));
     });

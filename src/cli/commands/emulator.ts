@@ -2,9 +2,9 @@ import { Option, type Command } from 'commander';
 import { InputError } from '../../lib/errors.js';
 import { createLogger } from '../../lib/logger.js';
 import type { LevelWithSilent } from 'pino';
-import { startEmulator, type EmulatorOptions } from '../../emulator/index.js';
+import { BEHAVIOUR_FLAGS, startEmulator, type EmulatorBehaviour, type EmulatorOptions } from '../../emulator/index.js';
 import type { CommandContext } from '../io.js';
-import { addCommonOptions } from '../common-options.js';
+import { withHelpFooter } from '../help-text.js';
 
 interface EmulatorFlags {
   readonly host: string;
@@ -13,7 +13,23 @@ interface EmulatorFlags {
   readonly faults?: string;
   readonly rateLimit?: string;
   readonly seed?: string;
+  readonly authScheme?: string;
+  readonly behave?: string;
   readonly logLevel: string;
+}
+
+/** `--behave a,b`: behaviours of other servers of this API family; `vendor-mock` is all of them. */
+function parseBehaviour(raw: string): EmulatorBehaviour {
+  const behaviour: Record<string, boolean> = {};
+  for (const name of raw.split(',').map((b) => b.trim()).filter((b) => b !== '')) {
+    if (name === 'vendor-mock') for (const key of Object.values(BEHAVIOUR_FLAGS)) behaviour[key] = true;
+    else {
+      const key = BEHAVIOUR_FLAGS[name];
+      if (key === undefined) throw new InputError('invalid_flag', `unknown behaviour "${name}" in --behave: expected ${[...Object.keys(BEHAVIOUR_FLAGS), 'vendor-mock'].join(', ')}`);
+      behaviour[key] = true;
+    }
+  }
+  return behaviour;
 }
 
 function parseInteger(flag: string, raw: string, min: number, max: number): number {
@@ -37,6 +53,8 @@ export function emulatorOptionsFromFlags(flags: EmulatorFlags): EmulatorOptions 
   if (flags.faults !== undefined) options.faults = flags.faults;
   if (flags.rateLimit !== undefined) options.rateLimit = parseInteger('--rate-limit', flags.rateLimit, 1, 1_000_000);
   if (flags.seed !== undefined) options.seed = parseInteger('--seed', flags.seed, 0, 4294967295);
+  if (flags.authScheme !== undefined) options.authScheme = flags.authScheme;
+  if (flags.behave !== undefined) options.behaviour = parseBehaviour(flags.behave);
   return options;
 }
 
@@ -50,14 +68,14 @@ function exampleKey(keys: readonly string[] | undefined): string {
   return (writer ?? keys[0] ?? '').replace(/=read$/, '');
 }
 
-function usage(url: string, keys?: readonly string[]): string {
+function usage(url: string, keys?: readonly string[], scheme = 'Service-Auth-Key'): string {
   const key = exampleKey(keys);
   return [
     '',
     'An in-memory implementation of the service API (data is lost when it stops). Try:',
     '',
-    `  curl -H 'Authorization: Service-Auth-Key ${key}' ${url}/v3/glossaries`,
-    `  curl -H 'Authorization: Service-Auth-Key ${key}' -H 'Content-Type: application/json' \\`,
+    `  curl -H 'Authorization: ${scheme} ${key}' ${url}/v3/glossaries`,
+    `  curl -H 'Authorization: ${scheme} ${key}' -H 'Content-Type: application/json' \\`,
     `       -d '{"name":"Demo","dictionaries":[{"source_lang":"en","target_lang":"de","entries":"hello\\tHallo"}]}' \\`,
     `       ${url}/v3/glossaries`,
     '',
@@ -73,19 +91,29 @@ function usage(url: string, keys?: readonly string[]): string {
 }
 
 export function registerEmulator(program: Command, ctx: CommandContext): Command {
-  return addCommonOptions(program.command('emulator').description('serve a faithful in-memory implementation of the service API'))
+  return withHelpFooter(program.command('emulator'), { service: false, exits: [[0, 'stopped by SIGTERM/SIGINT (it runs until then)'], [3, 'invalid options, or the address cannot be used']] }).description('serve a faithful in-memory implementation of the service API')
+    .addOption(
+      new Option('--log-level <level>', 'log level (debug: one line per request)')
+        .choices(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'])
+        .default('warn'),
+    )
     .addOption(new Option('--host <host>', 'address to listen on').default('127.0.0.1'))
     .addOption(new Option('--port <port>', 'port to listen on (0 = any free port)').default('8787'))
     .option('--keys <keys>', 'comma list of accepted keys, KEY or KEY=read (default: any non-empty key)')
     .option('--faults <spec>', 'fault rates, e.g. 429=0.2,529=0.05,reset=0.05,latency=5-30')
     .option('--rate-limit <n>', '429 once a key sends more than N requests per second')
     .option('--seed <n>', 'seed for ids and fault draws')
+    .option('--auth-scheme <scheme>', 'the Authorization scheme accepted (default Service-Auth-Key; e.g. DeepL-Auth-Key)')
+    .option(
+      '--behave <list>',
+      'comma list of ways other servers of this API family differ from the spec: delete-instruction (serve DELETE of one custom instruction), instruction-answer (adding an instruction answers with just it), fill-source-language (an omitted source_language gets the list language), reset-source-language (updating an instruction without source_language clears it), separate-stores (v2 and v3 glossaries listed apart); vendor-mock = all of them',
+    )
     .action(async (flags: EmulatorFlags) => {
       const options = emulatorOptionsFromFlags(flags);
       const level = flags.logLevel as LevelWithSilent;
       const emulator = await startEmulator({ ...options, logger: createLogger({ level, name: 'termsync-emulator' }) });
       ctx.io.stdout(`listening on ${emulator.url}\n`);
-      ctx.io.stdout(usage(emulator.url, options.keys));
+      ctx.io.stdout(usage(emulator.url, options.keys, options.authScheme));
       const signal = ctx.io.signal;
       if (!signal.aborted) {
         await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));

@@ -1,6 +1,7 @@
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { Option, type Command } from 'commander';
+import { InputError } from '../../lib/errors.js';
 import { ExitCode } from '../../lib/exit-codes.js';
 import { fetchLive } from '../../live/fetch-live.js';
 import { loadDesired, selectTargets, withTargetClient } from '../../reconcile/index.js';
@@ -9,7 +10,9 @@ import { createImportFiles, dictionariesOfSelection, selectUndeclared, type Impo
 import { createWorkbook } from '../create-workbook.js';
 import { exitCodeOf } from '../exit-code-of.js';
 import type { CommandContext, CommonOptions } from '../io.js';
+import { checkOutputFolder } from '../output-files.js';
 import { configPathOf, createCliLogger, printDiagnostics, printTargetOutcome, repositoryDir, runProblem, serviceContext } from '../print-outcome.js';
+import { withHelpFooter } from '../help-text.js';
 
 interface ImportOptions extends CommonOptions {
   readonly outDir?: string;
@@ -23,10 +26,35 @@ async function existingNames(dir: string): Promise<Set<string>> {
   }
 }
 
+/**
+ * Writes every file or none: a failure removes what this run wrote (and the folder, if it made it).
+ * `wx`: never overwrite a file, even one created since the folder was listed.
+ */
+export async function writeImportFiles(outDir: string, files: ReturnType<typeof createImportFiles>, shown: string): Promise<void> {
+  if (files.length === 0) return;
+  let made: string | undefined;
+  const written: string[] = [];
+  try {
+    made = await mkdir(outDir, { recursive: true });
+    for (const file of files) {
+      const content = typeof file.content === 'string' ? file.content : await createWorkbook(file.content);
+      const path = join(outDir, file.name);
+      await writeFile(path, content, { flag: 'wx' });
+      written.push(path);
+    }
+  } catch (error) {
+    for (const path of written) await rm(path, { force: true }).catch(() => undefined);
+    if (made !== undefined) await rm(made, { recursive: true, force: true }).catch(() => undefined);
+    const code = (error as NodeJS.ErrnoException | undefined)?.code;
+    if (typeof code !== 'string') throw error;
+    throw new InputError('import_write_failed', `cannot write the imported files into ${shown} (${code}); nothing was written`);
+  }
+}
+
 async function runImport(ctx: CommandContext, options: ImportOptions): Promise<number> {
   const { io } = ctx;
   const root = repositoryDir(io, options);
-  const { desired, diagnostics } = await loadDesired(root, configPathOf(io, options).configPath);
+  const { desired, diagnostics } = await loadDesired(root, configPathOf(io, options).configPath, io.signal);
   // A missing resource folder is normal here: import creates it.
   printDiagnostics(io, diagnostics, options.dir, ['config/resource-folder-missing']);
   if (desired === undefined) {
@@ -39,6 +67,8 @@ async function runImport(ctx: CommandContext, options: ImportOptions): Promise<n
   if (!resourceFolders.some((f) => relOut === f.replace(/\/+$/, '') || relOut.startsWith(`${f.replace(/\/+$/, '')}/`))) {
     io.stderr(`warning: ${relOut} is not under a folder the config lists in \`resources\` (${resourceFolders.join(', ')}); plan will not read the imported files\n`);
   }
+  // The folder is checked before anything is sent (it may not exist yet: it is created).
+  await checkOutputFolder(outDir, options.outDir === undefined ? 'import into' : '--out-dir', io.cwd);
   const targets = selectTargets(desired, options.target);
   const logger = createCliLogger(io, options.logLevel);
   let code: number = ExitCode.ok;
@@ -53,12 +83,7 @@ async function runImport(ctx: CommandContext, options: ImportOptions): Promise<n
       const files = createImportFiles(selection, live.entries, await existingNames(outDir), format, (name) => {
         io.stderr(`warning: glossary "${name}" has dictionaries from several source languages, which one ${format === 'tbx' ? 'TBX file' : 'workbook'} cannot hold exactly (it is read back as pairs from one language): written as TSV files\n`);
       });
-      if (files.length > 0) await mkdir(outDir, { recursive: true });
-      for (const file of files) {
-        const content = typeof file.content === 'string' ? file.content : await createWorkbook(file.content);
-        // `wx`: never overwrite a file, even one created since the folder was listed.
-        await writeFile(join(outDir, file.name), content, { flag: 'wx' });
-      }
+      await writeImportFiles(outDir, files, relOut);
       const count = selection.glossaries.length + selection.styleRules.length;
       io.stdout(
         count === 0
@@ -76,7 +101,7 @@ async function runImport(ctx: CommandContext, options: ImportOptions): Promise<n
 }
 
 export function registerImport(program: Command, ctx: CommandContext): Command {
-  return addCommonOptions(program.command('import').description('write resource and entry files for the live resources the repository does not declare yet'))
+  return addCommonOptions(withHelpFooter(program.command('import'), { service: true, exits: [0, 3, 7, 130] }).description('write resource and entry files for the live resources the repository does not declare yet'))
     .option('--out-dir <path>', 'folder for the new files, relative to the repository (default: the first `resources` folder)')
     .addOption(new Option('--format <format>', 'how entries are written: a TSV file per dictionary, or one TBX file or workbook per glossary').choices(['tsv', 'tbx', 'xlsx']).default('tsv'))
     .action(async (options: ImportOptions) => {

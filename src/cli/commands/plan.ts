@@ -1,14 +1,16 @@
-import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
+import { readIdsFile } from '../read-ids-file.js';
 import { readChangedFiles } from '../../config/read-changed-files.js';
 import { InputError } from '../../lib/errors.js';
+import { ExitCode } from '../../lib/exit-codes.js';
 import type { Plan } from '../../model/plan.js';
 import { planOf, reconcile, type RefreshRequest } from '../../reconcile/index.js';
 import { renderPlanJson, renderPlanMarkdown, renderPlanText } from '../../report/index.js';
 import { addCommonOptions } from '../common-options.js';
 import { runExitCode } from '../exit-code-of.js';
 import type { CommandContext, CommonOptions } from '../io.js';
+import { checkOutputFile, shownPath, writeOutputFile } from '../output-files.js';
 import {
   configPathOf,
   createCliLogger,
@@ -19,6 +21,7 @@ import {
   serviceContext,
   withNewline,
 } from '../print-outcome.js';
+import { withHelpFooter } from '../help-text.js';
 
 interface PlanOptions extends CommonOptions {
   readonly format: 'text' | 'markdown' | 'json';
@@ -26,6 +29,7 @@ interface PlanOptions extends CommonOptions {
   readonly detailedExitcode?: boolean;
   readonly refresh: 'all' | 'changed';
   readonly base?: string;
+  readonly ids?: string;
 }
 
 /**
@@ -53,13 +57,20 @@ async function runPlan(ctx: CommandContext, options: PlanOptions): Promise<numbe
   const logger = createCliLogger(io, options.logLevel);
   let multi = false;
   const refresh = await refreshRequest(ctx, options);
+  // Where the plan goes is checked before anything is sent.
+  const outPath = options.out === undefined ? undefined : resolve(io.cwd, options.out);
+  if (outPath !== undefined) await checkOutputFile(outPath, '--out', io.cwd);
+  const keepIds = options.ids === undefined ? undefined : await readIdsFile(resolve(io.cwd, options.ids), { missingOk: false });
   const run = await reconcile(
     {
       dir: repositoryDir(io, options),
       ...configPathOf(io, options),
       mode: 'plan',
       refresh,
+      // Entry hashes are for a plan that is saved or read by a program; text and markdown never show them.
+      entryHashes: options.format === 'json' || options.out !== undefined,
       ...(options.target === undefined ? {} : { target: options.target }),
+      ...(keepIds === undefined ? {} : { keepIds }),
       // A saved plan is meant to be applied: hold the lock so no other run changes the service meanwhile.
       lock: options.out !== undefined,
       checkTargets: (targets) => {
@@ -83,12 +94,20 @@ async function runPlan(ctx: CommandContext, options: PlanOptions): Promise<numbe
   const problem = runProblem(run);
   if (problem !== undefined) io.stderr(problem);
   const plan = run.kind === 'done' && run.targets[0] !== undefined ? planOf(run.targets[0]) : undefined;
-  if (options.out !== undefined && plan !== undefined) await writeFile(resolve(io.cwd, options.out), withNewline(renderPlanJson(plan)));
-  return runExitCode(run, { detailedExitcode: options.detailedExitcode === true });
+  const code = runExitCode(run, { detailedExitcode: options.detailedExitcode === true });
+  if (outPath !== undefined && plan !== undefined) {
+    try {
+      await writeOutputFile(outPath, withNewline(renderPlanJson(plan)));
+    } catch (error) {
+      io.stderr(`Error: the plan could not be saved to ${shownPath(outPath, io.cwd)} (${(error as Error).message}); nothing was changed on the service\n`);
+      return Math.max(code, ExitCode.invalidInput);
+    }
+  }
+  return code;
 }
 
 export function registerPlan(program: Command, ctx: CommandContext): Command {
-  return addCommonOptions(program.command('plan').description('show what apply would change on the service, and why'))
+  return addCommonOptions(withHelpFooter(program.command('plan'), { service: true, env: [['GIT_*', "git's own variables (GIT_CONFIG_COUNT …) reach the git that --refresh changed runs"]], exits: [0, [2, 'with --detailed-exitcode: changes are present'], 3, 4, 7, 130] }).description('show what apply would change on the service, and why'))
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'markdown', 'json']).default('text'))
     .option('--out <file>', 'save the plan as JSON, for `apply FILE`')
     .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when there are none')
@@ -96,6 +115,7 @@ export function registerPlan(program: Command, ctx: CommandContext): Command {
       new Option('--refresh <scope>', 'which entries to re-read: all, or changed (only the resources whose files differ from --base)').choices(['all', 'changed']).default('all'),
     )
     .option('--base <ref>', 'with --refresh changed: the commit to compare the working tree with (a pull request\'s base)')
+    .option('--ids <file>', 'the ids file of the last `apply --ids-out`: among live duplicates of a declared name, the one it names is kept')
     .action(async (options: PlanOptions) => {
       ctx.setExitCode(await runPlan(ctx, options));
     });

@@ -8,6 +8,7 @@ import { addCommonOptions } from '../common-options.js';
 import { pullExitCode } from '../exit-code-of.js';
 import type { CliIo, CommandContext, CommonOptions } from '../io.js';
 import { configPathOf, createCliLogger, printDiagnostics, printTargetOutcome, repositoryDir, runProblem, serviceContext } from '../print-outcome.js';
+import { withHelpFooter } from '../help-text.js';
 
 interface PullOptions extends CommonOptions {
   readonly check?: boolean;
@@ -37,7 +38,7 @@ function printPulled(io: CliIo, outcome: PullOutcome): void {
 async function runPull(ctx: CommandContext, options: PullOptions): Promise<number> {
   const { io } = ctx;
   const check = options.check === true;
-  const { desired, diagnostics } = await loadDesired(repositoryDir(io, options), configPathOf(io, options).configPath);
+  const { desired, diagnostics } = await loadDesired(repositoryDir(io, options), configPathOf(io, options).configPath, io.signal);
   printDiagnostics(io, diagnostics, options.dir);
   if (desired === undefined) {
     io.stderr(runProblem({ kind: 'invalid', diagnostics }) ?? '');
@@ -59,7 +60,7 @@ async function runPull(ctx: CommandContext, options: PullOptions): Promise<numbe
 }
 
 export function registerPull(program: Command, ctx: CommandContext): Command {
-  return addCommonOptions(program.command('pull').description('adopt edits made on the service: rewrite the repository files so that the next plan shows no changes'))
+  return addCommonOptions(withHelpFooter(program.command('pull'), { service: true, exits: [0, [2, 'with --check: the service holds edits the repository lacks'], 3, 5, 7, 130] }).description('adopt edits made on the service: rewrite the repository files so that the next plan shows no changes'))
     .option('--check', 'write nothing: report the drift and exit 2 when the service holds edits the repository lacks')
     .action(async (options: PullOptions) => {
       ctx.setExitCode(await runPull(ctx, options));

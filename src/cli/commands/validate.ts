@@ -5,6 +5,7 @@ import { diagnosticPlace, type Diagnostic } from '../../lib/diagnostics.js';
 import { ExitCode } from '../../lib/exit-codes.js';
 import type { CommandContext, CommonOptions } from '../io.js';
 import { addCommonOptions } from '../common-options.js';
+import { withHelpFooter } from '../help-text.js';
 
 type Format = 'text' | 'json' | 'github';
 
@@ -55,7 +56,7 @@ export function summaryLine(errors: number, warnings: number, files: number): st
 
 /** `termsync validate`: reads and checks the repository offline; exit 3 when there is an error. */
 export function registerValidate(program: Command, ctx: CommandContext): Command {
-  return addCommonOptions(program.command('validate').description('check the repository offline (never contacts the service)'))
+  return addCommonOptions(withHelpFooter(program.command('validate'), { service: false, exits: [0, 3] }).description('check the repository offline (never contacts the service)'))
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'github']).default('text'))
     .action(async (options: CommonOptions) => {
       const format = (options.format ?? 'text') as Format;
@@ -63,6 +64,7 @@ export function registerValidate(program: Command, ctx: CommandContext): Command
       const result = await loadRepository({
         dir,
         ...(options.config === undefined ? {} : { configPath: path.resolve(ctx.io.cwd, options.config) }),
+        signal: ctx.io.signal,
       });
       const shown = result.diagnostics.map((d) => ({ ...d, file: displayPath(options.dir, d.file) }));
       const errors = shown.filter((d) => d.severity === 'error').length;

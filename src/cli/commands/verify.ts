@@ -5,6 +5,7 @@ import { addCommonOptions } from '../common-options.js';
 import type { CommandContext, CommonOptions } from '../io.js';
 import { configPathOf, createCliLogger, printDiagnostics, repositoryDir, runProblem } from '../print-outcome.js';
 import { runVerifyTargets, wholeNumber, type VerifyOptions } from '../print-verify.js';
+import { withHelpFooter } from '../help-text.js';
 
 interface VerifyCommandOptions extends CommonOptions, VerifyOptions {
   readonly format: 'text' | 'json';
@@ -12,7 +13,7 @@ interface VerifyCommandOptions extends CommonOptions, VerifyOptions {
 
 async function runVerify(ctx: CommandContext, options: VerifyCommandOptions): Promise<number> {
   const { io } = ctx;
-  const { desired, diagnostics } = await loadDesired(repositoryDir(io, options), configPathOf(io, options).configPath);
+  const { desired, diagnostics } = await loadDesired(repositoryDir(io, options), configPathOf(io, options).configPath, io.signal);
   printDiagnostics(io, diagnostics, options.dir);
   if (desired === undefined) {
     io.stderr(runProblem({ kind: 'invalid', diagnostics }) ?? '');
@@ -31,7 +32,7 @@ export function addVerifyOptions(command: Command): Command {
 
 export function registerVerify(program: Command, ctx: CommandContext): Command {
   return addVerifyOptions(
-    addCommonOptions(program.command('verify').description("prove the glossaries work: translate each glossary's tests (and a sample of entries) with its live id")),
+    addCommonOptions(withHelpFooter(program.command('verify'), { service: true, exits: [0, 3, [4, 'over the character limit (verify.max_characters): nothing was sent'], 7, 8, 130] }).description("prove the glossaries work: translate each glossary's tests (and a sample of entries) with its live id")),
   )
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .action(async (options: VerifyCommandOptions) => {

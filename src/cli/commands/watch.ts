@@ -1,5 +1,7 @@
 import { Writable } from 'node:stream';
 import { Option, type Command } from 'commander';
+import { validate as validateCron } from 'node-cron';
+import { InputError } from '../../lib/errors.js';
 import type { LevelWithSilent } from 'pino';
 import { pino } from 'pino';
 import { DEFAULTS } from '../../lib/defaults.js';
@@ -11,6 +13,7 @@ import { startDaemon } from '../../daemon/start-daemon.js';
 import { addCommonOptions } from '../common-options.js';
 import type { CliIo, CommandContext, CommonOptions } from '../io.js';
 import { configPathOf, repositoryDir } from '../print-outcome.js';
+import { withHelpFooter } from '../help-text.js';
 
 interface WatchOptions extends CommonOptions {
   readonly listen: string;
@@ -68,6 +71,9 @@ async function runWatch(ctx: CommandContext, options: WatchOptions): Promise<voi
   const { io } = ctx;
   const listen = parseListen(options.listen);
   const gitPullMs = options.gitPull === undefined ? undefined : parseInterval(options.gitPull, '--git-pull');
+  if (options.schedule !== undefined && !validateCron(options.schedule)) {
+    throw new InputError('invalid_schedule', `expected --schedule to be a cron expression of 5 or 6 fields (e.g. "*/15 * * * *"), got "${options.schedule}"`);
+  }
   const logger = await createDaemonLogger(io, options.logLevel, options.logFormat);
   const local = await withEmulatorIfUnconfigured(io, options);
   try {
@@ -101,8 +107,7 @@ async function runWatch(ctx: CommandContext, options: WatchOptions): Promise<voi
 
 export function registerWatch(program: Command, ctx: CommandContext): Command {
   return addCommonOptions(
-    program
-      .command('watch')
+    withHelpFooter(program.command('watch'), { service: true, env: [['GIT_*', "git's own variables (GIT_CONFIG_COUNT …) reach the git that --git-pull runs"]], exits: [[0, 'stopped by SIGTERM/SIGINT (it runs until then)'], [3, 'invalid options, or the listen address cannot be used']] })
       .description('the daemon: reconcile on start, when files change and on the schedule; serve /healthz, /readyz, /metrics, /status'),
     'info',
   )

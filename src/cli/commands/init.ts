@@ -1,0 +1,174 @@
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { LOCK_FILE } from '../../apply/lock.js';
+import { DEFAULTS } from '../../lib/defaults.js';
+import { InputError } from '../../lib/errors.js';
+import { ExitCode } from '../../lib/exit-codes.js';
+import type { CommandContext } from '../io.js';
+import { shownPath } from '../output-files.js';
+import { withHelpFooter } from '../help-text.js';
+
+interface InitOptions {
+  readonly dir: string;
+}
+
+/** The variables the written config names (the defaults of `base_url_env` and `api_key_env`). */
+const URL_ENV = 'TERMSYNC_BASE_URL';
+const KEY_ENV = 'TERMSYNC_API_KEY';
+
+export const INIT_CONFIG = `# termsync project config. The format: docs/contract.md, "The terminology repository".
+version: 1
+
+# Folders scanned for resource files (*.yaml, one glossary or style rule list each).
+# \`termsync import\` writes what the account already has into the first one.
+resources: [glossaries]
+
+# Live resources this repository does not declare:
+#   "off"   left alone (plan lists them as not managed)
+#   owned   deleted when their name matches owned_names
+#   all     deleted
+prune: "off"
+# owned_names: "termsync:*"
+
+guards:
+  max_deletes: 10                   # a plan deleting more resources than this fails (exit 4)
+  max_removed_entries_percent: 50   # a dictionary losing more than this share of its entries fails (exit 4)
+  allow_empty: false                # a repository declaring nothing never deletes anything
+
+rate_limit:
+  requests_per_second: ${DEFAULTS.requestsPerSecond}
+  concurrency: ${DEFAULTS.concurrency}              # requests in flight at once
+
+# schedule: "*/15 * * * *"         # termsync watch: a full reconcile (drift repair) on this schedule
+
+targets:                            # one per account or regional data centre
+  - name: default
+    base_url_env: ${URL_ENV}   # the service URL comes from this environment variable,
+    api_key_env: ${KEY_ENV}     # the API key from this one: never write the key in the repository
+    # auth_scheme: Service-Auth-Key   # or DeepL-Auth-Key for the vendor's own service and its mock
+`;
+
+export const INIT_GLOSSARY = `# An example glossary. It is not managed while it lives in examples/: the config's \`resources\`
+# lists only glossaries/. Move both files into glossaries/ and \`termsync plan\` shows it as
+# "to add"; \`termsync apply\` creates it.
+kind: glossary
+name: Example glossary              # its identity on the service: unique among the repository's glossaries
+dictionaries:
+  - source_lang: en
+    target_lang: de
+    entries_file: example-glossary.en-de.tsv   # a source and a target phrase per line, tab-separated
+  - source_lang: en
+    target_lang: fr
+    entries:                        # or inline, for a few entries
+      gift card: carte cadeau
+      checkout: paiement
+tests:                              # optional smoke tests for \`termsync verify\` (not sent as entries)
+  - source_lang: en
+    target_lang: de
+    text: "Add the gift card to your shopping cart."
+    expect: [Geschenkkarte, Warenkorb]
+`;
+
+export const INIT_ENTRIES = 'gift card\tGeschenkkarte\nshopping cart\tWarenkorb\ncheckout\tKasse\n';
+
+/** What `init` keeps out of git: the lock of a running apply, saved plans and ids files. */
+export const INIT_GITIGNORE = ['# termsync: the lock of a running apply or plan --out, saved plans, ids files', LOCK_FILE, 'plan.json', 'ids.json'];
+
+interface NewFile {
+  readonly path: string;
+  readonly content: string;
+  readonly what: string;
+}
+
+const FILES: readonly NewFile[] = [
+  { path: 'config/termsync.yaml', content: INIT_CONFIG, what: 'the project config (commented)' },
+  { path: 'examples/example-glossary.yaml', content: INIT_GLOSSARY, what: 'an example glossary (not managed until moved into glossaries/)' },
+  { path: 'examples/example-glossary.en-de.tsv', content: INIT_ENTRIES, what: 'its entries' },
+];
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The lines of `.gitignore` still missing (all of them when there is none). */
+async function missingIgnoreLines(path: string): Promise<string[]> {
+  let text = '';
+  try {
+    text = await readFile(path, 'utf8');
+  } catch {
+    return INIT_GITIGNORE;
+  }
+  const present = new Set(text.split(/\r?\n/).map((l) => l.trim()));
+  const missing = INIT_GITIGNORE.slice(1).filter((l) => !present.has(l) && !present.has(`/${l}`));
+  return missing.length === 0 ? [] : [INIT_GITIGNORE[0] as string, ...missing];
+}
+
+function errnoOf(error: unknown): string {
+  return (error as NodeJS.ErrnoException | undefined)?.code ?? String(error);
+}
+
+async function runInit(ctx: CommandContext, options: InitOptions): Promise<number> {
+  const { io } = ctx;
+  const root = resolve(io.cwd, options.dir);
+  const shownRoot = shownPath(root, io.cwd);
+  const taken = [];
+  for (const file of [...FILES.map((f) => f.path), 'termsync.yaml']) if (await exists(join(root, file))) taken.push(file);
+  if (taken.length > 0) {
+    throw new InputError(
+      'init_would_overwrite',
+      `init writes nothing over existing files: ${taken.map((f) => join(shownRoot, f)).join(', ')} ${taken.length === 1 ? 'exists' : 'exist'} (a termsync repository is already there? \`termsync validate${options.dir === '.' ? '' : ` --dir ${options.dir}`}\` checks it); nothing was written`,
+    );
+  }
+  const ignorePath = join(root, '.gitignore');
+  const ignoreLines = await missingIgnoreLines(ignorePath);
+  const written: string[] = [];
+  try {
+    await mkdir(join(root, 'glossaries'), { recursive: true });
+    for (const file of FILES) {
+      const path = join(root, file.path);
+      await mkdir(join(path, '..'), { recursive: true });
+      // `wx`: never overwrite, even a file created since the check.
+      await writeFile(path, file.content, { flag: 'wx' });
+      written.push(path);
+    }
+    if (ignoreLines.length > 0) {
+      const before = (await exists(ignorePath)) ? await readFile(ignorePath, 'utf8') : '';
+      const separator = before === '' || before.endsWith('\n') ? '' : '\n';
+      await writeFile(ignorePath, `${before}${separator}${before === '' ? '' : '\n'}${ignoreLines.join('\n')}\n`);
+    }
+  } catch (error) {
+    for (const path of written) await rm(path, { force: true }).catch(() => undefined);
+    throw new InputError('init_write_failed', `init could not write into ${shownRoot} (${errnoOf(error)}); nothing was written`);
+  }
+  const dirOption = options.dir === '.' ? '' : ` --dir ${options.dir}`;
+  const width = Math.max(...FILES.map((f) => f.path.length), '.gitignore'.length) + 2;
+  const lines = [
+    `Wrote a termsync repository in ${shownRoot}:`,
+    ...FILES.map((f) => `  ${f.path.padEnd(width)}${f.what}`),
+    `  ${'.gitignore'.padEnd(width)}${ignoreLines.length === 0 ? 'already keeps the lock, plan and ids files out of git' : 'keeps the lock, plan and ids files out of git'}`,
+    `  ${'glossaries/'.padEnd(width)}where your glossaries and style rule lists go`,
+    '',
+    'Next:',
+    `  export ${URL_ENV}=https://… ${KEY_ENV}=…   # the service URL and your API key`,
+    `  termsync import${dirOption}    # writes the glossaries and style rules the account already has into glossaries/`,
+    `  termsync plan${dirOption}      # "No changes." right after the import`,
+    '',
+  ];
+  io.stdout(lines.join('\n'));
+  return ExitCode.ok;
+}
+
+export function registerInit(program: Command, ctx: CommandContext): Command {
+  return withHelpFooter(program.command('init'), { service: false, exits: [0, [3, 'a file it would write exists, or the folder cannot be written: nothing was written']] })
+    .description('start a terminology repository: a commented config, an example glossary, .gitignore lines')
+    .option('--dir <path>', 'the folder to start the repository in (created if missing)', '.')
+    .action(async (options: InitOptions) => {
+      ctx.setExitCode(await runInit(ctx, options));
+    });
+}
