@@ -95,7 +95,7 @@ async function deleteInstruction(client: ApplyWriter, op: Operation & { readonly
   const created = await client.createStyleRules({ ...op.fallback, customInstructions: op.fallback.customInstructions.map((i) => ({ ...i })) });
   await client.deleteStyleRules(op.styleId);
   memory.replaced.set(op.styleId, created.id);
-  return { createdId: created.id, note: `${why}: replaced the list instead (created ${created.id}, deleted ${op.styleId})` };
+  return { createdId: created.id, note: `${why}: replaced the list instead, deleting the old one (${op.styleId})` };
 }
 
 export interface ExecutePlanInput {
