@@ -23,7 +23,7 @@ import {
 } from './parse-responses.js';
 import { createRequestQueue, type ApiCall, type ClientMetricsHooks, type OperationBudget, type RetryOptions } from './request-queue.js';
 import { createAgent, formatBytes, isHtml, requestTarget, type ExchangeLimits, type HttpAnswer } from './send-request.js';
-import { encodeEntries, parseTsvEntries } from './tsv-entries.js';
+import { checkTsvEntries, encodeEntries, parseTsvEntries } from './tsv-entries.js';
 
 export interface ClientOptions {
   readonly baseUrl: string;
@@ -71,6 +71,9 @@ export interface ServiceClient {
   getGlossary(id: string): Promise<LiveGlossaryInfo>;
   getEntries(id: string, sourceLang: string, targetLang: string): Promise<EntryList>;
   getEntriesV2(id: string): Promise<EntryList>;
+  /** The entries of one dictionary as the TSV text the service sent (every line checked to hold a tab). */
+  getEntriesTsv(id: string, sourceLang: string, targetLang: string): Promise<string>;
+  getEntriesV2Tsv(id: string): Promise<string>;
   createGlossary(name: string, dictionaries: readonly DictionaryPayload[]): Promise<LiveGlossaryInfo>;
   createGlossaryV2(name: string, dictionary: DictionaryPayload): Promise<LiveGlossaryInfo>;
   putDictionary(id: string, dictionary: DictionaryPayload): Promise<{ sourceLang: string; targetLang: string; entryCount: number }>;
@@ -318,6 +321,30 @@ export function createClient(options: ClientOptions): ServiceClient {
     return found;
   };
 
+  /** The TSV text of one v3 dictionary, as the service sent it. */
+  const entriesV3 = (id: string, sourceLang: string, targetLang: string): Promise<{ text: string; where: { method: string; path: string } }> => {
+    const pair = { source_lang: canonicalLang(sourceLang), target_lang: canonicalLang(targetLang) };
+    return getJson({ method: 'GET', path: `/v3/glossaries/${enc(id)}/entries`, query: pair, route: '/v3/glossaries/{id}/entries' }, (data, where) => {
+      const dictionaries = parseWith(schemas.entriesV3, data, where).dictionaries;
+      const match = dictionaries.find((d) => d.source_lang === pair.source_lang && d.target_lang === pair.target_lang) ?? dictionaries[0];
+      if (!match) throw new ServiceError('invalid_response', where, 'unexpected response: no dictionary in the answer');
+      if (match.entries_format !== undefined && match.entries_format.toLowerCase() !== 'tsv') {
+        throw new ServiceError('invalid_response', where, `unexpected response: entries_format "${match.entries_format}", expected tsv`);
+      }
+      return { text: match.entries, where };
+    });
+  };
+
+  /** The TSV text of a v2 glossary's one dictionary. */
+  const entriesV2 = async (id: string): Promise<{ text: string; where: { method: string; path: string } }> => {
+    const request = { method: 'GET', path: `/v2/glossaries/${enc(id)}/entries`, route: '/v2/glossaries/{id}/entries', accept: 'text/tab-separated-values' } as const;
+    const answer = await send(request);
+    if (isHtml(answer)) {
+      throw new ServiceError('invalid_response', { method: 'GET', path: request.path, status: answer.status }, `unexpected response: ${describeNotJson(answer)}`);
+    }
+    return { text: answer.text, where: { method: 'GET', path: request.path } };
+  };
+
   const client: ServiceClient = {
     async listGlossaries() {
       const list = await listV3();
@@ -333,33 +360,23 @@ export function createClient(options: ClientOptions): ServiceClient {
       getJson({ method: 'GET', path: `/v3/glossaries/${enc(id)}`, route: '/v3/glossaries/{id}' }, (data, where) =>
         toGlossaryV3(parseWith(schemas.glossaryV3, data, where)),
       ),
-    getEntries: (id, sourceLang, targetLang) => {
-      const pair = { source_lang: canonicalLang(sourceLang), target_lang: canonicalLang(targetLang) };
-      return getJson(
-        { method: 'GET', path: `/v3/glossaries/${enc(id)}/entries`, query: pair, route: '/v3/glossaries/{id}/entries' },
-        (data, where) => {
-          const dictionaries = parseWith(schemas.entriesV3, data, where).dictionaries;
-          const match = dictionaries.find((d) => d.source_lang === pair.source_lang && d.target_lang === pair.target_lang) ?? dictionaries[0];
-          if (!match) throw new ServiceError('invalid_response', where, 'unexpected response: no dictionary in the answer');
-          if (match.entries_format !== undefined && match.entries_format.toLowerCase() !== 'tsv') {
-            throw new ServiceError('invalid_response', where, `unexpected response: entries_format "${match.entries_format}", expected tsv`);
-          }
-          return parseTsvEntries(match.entries, where);
-        },
-      );
+    getEntries: async (id, sourceLang, targetLang) => {
+      const { text, where } = await entriesV3(id, sourceLang, targetLang);
+      return parseTsvEntries(text, where);
     },
-    async getEntriesV2(id) {
-      const request = {
-        method: 'GET',
-        path: `/v2/glossaries/${enc(id)}/entries`,
-        route: '/v2/glossaries/{id}/entries',
-        accept: 'text/tab-separated-values',
-      } as const;
-      const answer = await send(request);
-      if (isHtml(answer)) {
-        throw new ServiceError('invalid_response', { method: 'GET', path: request.path, status: answer.status }, `unexpected response: ${describeNotJson(answer)}`);
-      }
-      return parseTsvEntries(answer.text, { method: 'GET', path: request.path });
+    getEntriesV2: async (id) => {
+      const { text, where } = await entriesV2(id);
+      return parseTsvEntries(text, where);
+    },
+    getEntriesTsv: async (id, sourceLang, targetLang) => {
+      const { text, where } = await entriesV3(id, sourceLang, targetLang);
+      checkTsvEntries(text, where);
+      return text;
+    },
+    getEntriesV2Tsv: async (id) => {
+      const { text, where } = await entriesV2(id);
+      checkTsvEntries(text, where);
+      return text;
     },
     async createGlossary(name, dictionaries) {
       await ensureListed(seenGlossaries, listV3);

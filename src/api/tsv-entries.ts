@@ -1,14 +1,29 @@
 import type { EntryList } from '../model/entries.js';
-import { entriesUploadText } from '../lib/entries-tsv.js';
+import { entriesBody, visitTsvEntries } from '../lib/entries-tsv.js';
 import { InputError } from '../lib/errors.js';
 import { ServiceError } from './errors.js';
 
 /**
  * Entries travel as TSV: one entry per line, source and target separated by a tab. A phrase holding
  * a tab or a line break fits no entries format (the service rejects control characters in
- * phrases), so it is refused here, before anything is sent.
+ * phrases), so it is refused here, before anything is sent. The body is built once (entriesBody)
+ * and checked as a whole: each entry brings exactly one tab and each but the last one LF, so any
+ * other tab, LF or CR is inside a phrase; only then are the phrases looked at one by one.
  */
 export function encodeEntries(entries: EntryList): { entries: string; entries_format: 'tsv' } {
+  const body = entriesBody(entries);
+  if (count(body, '\t') !== entries.length || count(body, '\n') !== Math.max(entries.length - 1, 0) || body.includes('\r')) refuseSeparators(entries);
+  return { entries: body, entries_format: 'tsv' };
+}
+
+function count(text: string, char: string): number {
+  let n = 0;
+  for (let at = text.indexOf(char); at !== -1; at = text.indexOf(char, at + 1)) n++;
+  return n;
+}
+
+/** Throws for the first phrase that holds a tab or a line break. */
+function refuseSeparators(entries: EntryList): void {
   for (const [source, target] of entries) {
     for (const [side, phrase] of [['source', source], ['target', target]] as const) {
       if (/[\t\r\n]/.test(phrase)) {
@@ -19,21 +34,24 @@ export function encodeEntries(entries: EntryList): { entries: string; entries_fo
       }
     }
   }
-  return { entries: entriesUploadText(entries), entries_format: 'tsv' };
 }
 
 /** Raw pairs in the order the service returned them; canonical form is the live layer's job. */
 export function parseTsvEntries(text: string, where: { method: string; path: string }): EntryList {
   const out: (readonly [string, string])[] = [];
-  const lines = text.split(/\r?\n/);
-  for (let i = 0; i < lines.length; i += 1) {
-    const line = lines[i] ?? '';
-    if (line === '') continue;
-    const tab = line.indexOf('\t');
-    if (tab < 0) {
-      throw new ServiceError('invalid_response', where, `unexpected response: entries line ${i + 1} has no tab`);
-    }
-    out.push([line.slice(0, tab), line.slice(tab + 1)]);
-  }
+  checkTsvEntries(text, where, (source, target) => {
+    out.push([source, target]);
+    return true;
+  });
   return out;
+}
+
+/**
+ * Checks that every non-empty line of an entries answer has a tab (`visit`, when given, sees each
+ * entry as it goes); the text itself is what the live layer reads (visitTsvEntries), without an
+ * intermediate list.
+ */
+export function checkTsvEntries(text: string, where: { method: string; path: string }, visit?: (source: string, target: string) => boolean): void {
+  const bad = visitTsvEntries(text, visit);
+  if (bad !== 0) throw new ServiceError('invalid_response', where, `unexpected response: entries line ${bad} has no tab`);
 }

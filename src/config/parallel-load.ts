@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { loadResourceFile, withNullPrototypes, type LoadedResource, type RepositoryRoot, type ResourceOutcome } from './load-resources.js';
@@ -21,6 +21,21 @@ const ENTRIES_BATCH = 20;
  * about 0.6 s) load faster on one thread; 1000 glossaries of 2,000 entries load 20-30 % faster on two.
  */
 export const PARALLEL_MIN_WORK_MS = 1000;
+
+/**
+ * Whether a worker thread can make the rest of a load faster: the work left (estimated from the
+ * batches done so far) is worth its start-up, and a whole CPU is free for it besides the one the
+ * main thread keeps busy. On a machine that other processes keep busy (the load average near the
+ * number of CPUs), a second thread only competes with the first and slows the load down.
+ */
+export function worthAWorker(estimatedMs: number, cpus: number, load: number): boolean {
+  return estimatedMs > PARALLEL_MIN_WORK_MS && cpus - load >= 1.5;
+}
+
+/** The CPUs this process may use and the 1-minute load average (0 where the system has none). */
+function machine(): { cpus: number; load: number } {
+  return { cpus: availableParallelism(), load: loadavg()[0] ?? 0 };
+}
 
 /** Within a batch of slow resource files, the main thread listens for a signal after each file once this much time has passed. */
 const SIGNAL_CHECK_MS = 200;
@@ -119,6 +134,8 @@ export interface LoadResourcesOptions {
   readonly onBatch?: (thread: 'main' | 'worker', kind: 'resources' | 'entries', files: number) => void;
   /** The worker's module (tests); by default the compiled load-worker.js next to this module. */
   readonly workerFile?: string;
+  /** CPUs and load average (tests); by default the machine's, read when the decision is made. */
+  readonly machine?: () => { readonly cpus: number; readonly load: number };
   /** Aborted (SIGINT/SIGTERM): the load stops after the batch in hand, the worker is terminated. */
   readonly signal?: AbortSignal;
 }
@@ -220,15 +237,17 @@ export async function loadResources(repo: RepositoryRoot, files: readonly string
   const workerFile = options.workerFile ?? WORKER_FILE;
   let worker: RunningWorker | undefined;
   // Decided before each batch: never with `parallel: false`, at once with `true`, and otherwise
-  // once the batches done so far say that the rest is worth a second thread.
-  let undecided = options.parallel === undefined && availableParallelism() > 1;
+  // once the batches done so far say that the rest is worth a second thread and a CPU is free for it.
+  const cpusAndLoad = options.machine ?? machine;
+  let undecided = options.parallel === undefined && cpusAndLoad().cpus > 1;
   let busyMs = 0;
   const startIfWorthIt = (): void => {
     if (worker !== undefined || !existsSync(workerFile)) return;
     if (options.parallel !== true) {
       if (!undecided || work.resourcesDoneCount === 0) return;
       const left = work.resourceBatches.length - work.resourcesDoneCount;
-      if ((busyMs / work.resourcesDoneCount) * left <= PARALLEL_MIN_WORK_MS) return;
+      const { cpus, load } = cpusAndLoad();
+      if (!worthAWorker((busyMs / work.resourcesDoneCount) * left, cpus, load)) return;
       undecided = false;
     }
     if (work.nextResources < work.resourceBatches.length || work.nextEntries < work.entriesBatches.length) worker = startWorker(workerFile, repo, work, options.onBatch);

@@ -30,6 +30,20 @@ function isSimpleCanonical(phrase: string): boolean {
   return n > 0 && !isSpace(phrase.charCodeAt(0)) && !isSpace(phrase.charCodeAt(n - 1)) && !NOT_SIMPLE.test(phrase);
 }
 
+/**
+ * `canonicalPhrase` for a phrase of a text already known to hold no CR and no code unit from
+ * U+0300 up (one test of the whole text instead of one per phrase): only the ends are looked at.
+ */
+export function canonicalUsualPhrase(phrase: string): string {
+  const n = phrase.length;
+  return n > 0 && !isSpace(phrase.charCodeAt(0)) && !isSpace(phrase.charCodeAt(n - 1)) ? phrase : canonicalPhrase(phrase);
+}
+
+/** Whether every phrase of `text` may go through canonicalUsualPhrase. */
+export function isUsualText(text: string): boolean {
+  return !NOT_SIMPLE.test(text);
+}
+
 export function canonicalPhrase(phrase: string): string {
   if (isSimpleCanonical(phrase)) return phrase;
   let s = phrase;

@@ -7,17 +7,55 @@ export function entriesToTsv(entries: EntryList): string {
   return out;
 }
 
+/** Upload bodies by list: a dictionary's body is built once, whoever asks (the plan's byte count, the client). */
+const bodies = new WeakMap<EntryList, string>();
+
 /**
- * The `entries` the client sends for a dictionary: `source\ttarget` lines joined by LF, without a
- * final line break.
+ * The entries of a dictionary as the client uploads them: `source\ttarget` lines joined by LF, no
+ * final newline. Built once per list and kept as long as the list is.
  */
-export function entriesUploadText(entries: EntryList): string {
-  return entries.map(([s, t]) => `${s}\t${t}`).join('\n');
+export function entriesBody(entries: EntryList): string {
+  let body = bodies.get(entries);
+  if (body === undefined) {
+    const lines: string[] = new Array<string>(entries.length);
+    for (let i = 0; i < entries.length; i++) {
+      const [source, target] = entries[i] as readonly [string, string];
+      lines[i] = `${source}\t${target}`;
+    }
+    body = lines.join('\n');
+    bodies.set(entries, body);
+  }
+  return body;
 }
 
-/** The UTF-8 bytes of `entriesUploadText`, counted without building it: the plan's figure is the figure uploaded. */
+/** The upload text's name where the plan counts it (see entriesBody). */
+export const entriesUploadText = entriesBody;
+
+/** The UTF-8 bytes of the upload text: the plan's figure is the figure uploaded (the body is built once and kept). */
 export function entriesTsvBytes(entries: EntryList): number {
-  let bytes = entries.length > 0 ? -1 : 0;
-  for (const [source, target] of entries) bytes += Buffer.byteLength(source, 'utf8') + Buffer.byteLength(target, 'utf8') + 2;
-  return bytes;
+  return Buffer.byteLength(entriesBody(entries), 'utf8');
+}
+
+/**
+ * Visits the entries of a TSV text as the service sends them, without splitting it into lines
+ * first: lines end with LF or CRLF, empty lines are skipped, a line's source ends at its first tab.
+ * `visit` returns false to stop early; without it the lines are only checked. Returns the 1-based
+ * number of the first non-empty line without a tab (nothing visited from there on), or 0.
+ */
+export function visitTsvEntries(text: string, visit?: (source: string, target: string) => boolean): number {
+  let line = 0;
+  for (let start = 0; start < text.length; ) {
+    line++;
+    const newline = text.indexOf('\n', start);
+    let end = newline === -1 ? text.length : newline;
+    const next = end + 1;
+    if (newline !== -1 && end > start && text.charCodeAt(end - 1) === 13) end--;
+    if (end > start) {
+      const tab = text.indexOf('\t', start);
+      if (tab === -1 || tab >= end) return line;
+      if (visit !== undefined && !visit(text.slice(start, tab), text.slice(tab + 1, end))) return 0;
+    }
+    start = next;
+  }
+  return 0;
 }

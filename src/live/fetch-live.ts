@@ -2,7 +2,7 @@ import { canonicalLang } from '../lib/canonical.js';
 import type { GlossaryApi } from '../model/desired.js';
 import type { Entries, EntryList } from '../model/entries.js';
 import type { DictionaryKey, LiveGlossary, LiveState, LiveStyleRules } from '../model/live.js';
-import { canonicalEntries } from './canonical-entries.js';
+import { readLiveEntries, type RawEntries } from './compare-live.js';
 
 /** One dictionary whose entries must be read. */
 export interface DictionaryToRead {
@@ -10,6 +10,11 @@ export interface DictionaryToRead {
   readonly api: GlossaryApi;
   readonly sourceLang: string;
   readonly targetLang: string;
+  /**
+   * The repository's entries for this dictionary, when the plan compares them: the answer is
+   * compared as it is read and, when equal, not kept (see readLiveEntries).
+   */
+  readonly expected?: Entries;
 }
 
 /** The reads the live fetch needs from the service client (a structural subset of it). */
@@ -19,6 +24,17 @@ export interface LiveReader {
   listStyleRules(): Promise<readonly LiveStyleRules[]>;
   getEntries(glossaryId: string, sourceLang: string, targetLang: string): Promise<EntryList>;
   getEntriesV2(glossaryId: string): Promise<EntryList>;
+  /** The same entries as the TSV text the service sent (each line checked), read without a list of pairs. */
+  getEntriesTsv?(glossaryId: string, sourceLang: string, targetLang: string): Promise<string>;
+  getEntriesV2Tsv?(glossaryId: string): Promise<string>;
+}
+
+/** One dictionary's entries as the service sent them: TSV text when the client can give it. */
+async function readRaw(client: Pick<LiveReader, 'getEntries' | 'getEntriesV2' | 'getEntriesTsv' | 'getEntriesV2Tsv'>, d: DictionaryToRead): Promise<RawEntries> {
+  if (d.api === 'v2') return client.getEntriesV2Tsv ? { tsv: await client.getEntriesV2Tsv(d.glossaryId) } : { list: await client.getEntriesV2(d.glossaryId) };
+  return client.getEntriesTsv
+    ? { tsv: await client.getEntriesTsv(d.glossaryId, d.sourceLang, d.targetLang) }
+    : { list: await client.getEntries(d.glossaryId, d.sourceLang, d.targetLang) };
 }
 
 export function dictionaryKey(glossaryId: string, sourceLang: string, targetLang: string): DictionaryKey {
@@ -59,16 +75,20 @@ export function declaredV2Names(desired: { readonly glossaries: readonly { reado
   return new Set(desired.glossaries.filter((g) => g.api === 'v2').flatMap((g) => (g.renamedFrom === undefined ? [g.name] : [g.name, g.renamedFrom])));
 }
 
-/** Reads the given dictionaries' entries in parallel (the client's queue bounds how many at once). */
+/**
+ * Reads the given dictionaries' entries in parallel (the client's queue bounds how many at once).
+ * Each answer is canonicalised (and compared with `expected`) as it arrives and then let go: only
+ * the entries of dictionaries that differ from the repository's are kept.
+ */
 export async function fetchEntries(
-  client: Pick<LiveReader, 'getEntries' | 'getEntriesV2'>,
+  client: Pick<LiveReader, 'getEntries' | 'getEntriesV2' | 'getEntriesTsv' | 'getEntriesV2Tsv'>,
   toRead: readonly DictionaryToRead[],
 ): Promise<Map<DictionaryKey, Entries>> {
   const entries = new Map<DictionaryKey, Entries>();
   await Promise.all(
     toRead.map(async (d) => {
-      const list = d.api === 'v2' ? await client.getEntriesV2(d.glossaryId) : await client.getEntries(d.glossaryId, d.sourceLang, d.targetLang);
-      entries.set(dictionaryKey(d.glossaryId, d.sourceLang, d.targetLang), canonicalEntries(list));
+      const raw = await readRaw(client, d);
+      entries.set(dictionaryKey(d.glossaryId, d.sourceLang, d.targetLang), readLiveEntries(raw, d.expected));
     }),
   );
   return entries;

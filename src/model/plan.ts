@@ -185,6 +185,30 @@ export interface PlanWarning {
   readonly message: string;
 }
 
+/** One live resource of a declared name, as the duplicates list shows it. */
+export interface LiveCopy {
+  readonly id: string;
+  readonly api?: GlossaryApi;
+  readonly creationTime: string;
+}
+
+/**
+ * Two or more live resources carry one declared name (two runners created it at once, or a run was
+ * cut off): the plan keeps one and deletes the others.
+ */
+export interface DuplicateGroup {
+  readonly kind: ResourceKind;
+  readonly name: string;
+  readonly keep: LiveCopy;
+  /**
+   * Why this one: `ids_file` (the ids file of the last apply names it), `matches` (a v2 glossary or
+   * style rule list that already equals the repository: keeping it costs no write), `oldest`.
+   */
+  readonly keptBecause: 'ids_file' | 'matches' | 'oldest';
+  /** Deleted by the plan, oldest first. */
+  readonly remove: readonly LiveCopy[];
+}
+
 export interface NotManaged {
   readonly kind: ResourceKind;
   readonly name: string;
@@ -214,6 +238,8 @@ export interface Plan {
   readonly operations: readonly Operation[];
   readonly guards: readonly GuardViolation[];
   readonly notManaged: readonly NotManaged[];
+  /** Live resources that share a declared name; present only when there are some. */
+  readonly duplicates?: readonly DuplicateGroup[];
   /** Present only when there is something to say. */
   readonly warnings?: readonly PlanWarning[];
   /**

@@ -1,4 +1,4 @@
-import type { DesiredState, Entries, Fingerprints, LiveState, Operation, Plan, ResourceChange } from '../model/index.js';
+import type { DesiredState, DuplicateGroup, Entries, Fingerprints, LiveCopy, LiveState, Operation, Plan, ResourceChange, ResourceKind } from '../model/index.js';
 import { PLAN_FORMAT_VERSION } from '../model/index.js';
 import { checkGuards } from './check-guards.js';
 import { compareStrings } from './compare-strings.js';
@@ -6,7 +6,7 @@ import { dictionaryKey } from './dictionaries-to-read.js';
 import type { DraftChange, DraftOperation } from './draft.js';
 import { Refs } from './draft.js';
 import { fingerprintLive } from './fingerprint-live.js';
-import { matchGlossaries, matchStyleRules } from './match-live.js';
+import { byAge, matchGlossaries, matchStyleRules, type KeepIds, type Match } from './match-live.js';
 import { planGlossary, v2Equals, type EntriesOf } from './plan-glossary.js';
 import { planPrune } from './plan-prune.js';
 import { planStyleRules, styleRulesEqual } from './plan-style-rules.js';
@@ -23,6 +23,14 @@ export interface PlanInput {
    * repository's; `notRefreshed` counts the glossaries concerned, for the plan to say so.
    */
   readonly refresh?: { readonly assumed: ReadonlyMap<string, Entries>; readonly notRefreshed: number };
+  /**
+   * Hash the live entries into the fingerprints (default: true). False for a plan that is only shown
+   * or applied at once, never saved: hashing sorts every entry read, the largest cost of a plan
+   * without changes. Its fingerprints then hold no `entryHashes`.
+   */
+  readonly entryHashes?: boolean;
+  /** The ids file of the last apply: among live duplicates of a declared name, the one it names is kept. */
+  readonly keepIds?: KeepIds;
 }
 
 const ACTION_ORDER = { create: 0, update: 1, replace: 2, delete: 3 } as const;
@@ -55,8 +63,9 @@ export function createPlan(input: PlanInput): Plan {
   };
   const notRefreshed = input.refresh?.notRefreshed ?? 0;
 
-  const glossaryMatching = matchGlossaries(desired.glossaries, live.glossaries, (d, g) => v2Equals(d, g, entriesOf));
-  const styleMatching = matchStyleRules(desired.styleRules, live.styleRules, styleRulesEqual);
+  const glossaryMatching = matchGlossaries(desired.glossaries, live.glossaries, (d, g) => v2Equals(d, g, entriesOf), input.keepIds?.glossaries);
+  const styleMatching = matchStyleRules(desired.styleRules, live.styleRules, styleRulesEqual, input.keepIds?.styleRules);
+  const duplicates = [...duplicateGroups('glossary', glossaryMatching.matches), ...duplicateGroups('style_rules', styleMatching.matches)];
   const deleteInstruction = desired.config.targets.find((t) => t.name === input.target)?.capabilities?.deleteCustomInstruction ?? 'auto';
   const drafts: DraftChange[] = [
     ...glossaryMatching.matches.flatMap((m) => planGlossary(m, entriesOf, refs)),
@@ -90,11 +99,27 @@ export function createPlan(input: PlanInput): Plan {
     operations,
     guards: checkGuards(desired, changes, operations),
     notManaged: prune.notManaged,
+    ...(duplicates.length === 0 ? {} : { duplicates }),
     ...(warnings.length === 0 ? {} : { warnings }),
     ...(notRefreshed === 0 ? {} : { notRefreshed }),
     fingerprints: planFingerprints(input, drafts),
     summary: summarizePlan(changes, operations),
   };
+}
+
+function copyOf(l: { readonly id: string; readonly creationTime: string; readonly api?: 'v2' | 'v3' }): LiveCopy {
+  return { id: l.id, ...(l.api === undefined ? {} : { api: l.api }), creationTime: l.creationTime };
+}
+
+/** The declared names that more than one live resource carries: which is kept, which go. */
+function duplicateGroups<D extends { readonly name: string }, L extends { readonly id: string; readonly name: string; readonly creationTime: string; readonly api?: 'v2' | 'v3' }>(
+  kind: ResourceKind,
+  matches: readonly Match<D, L>[],
+): DuplicateGroup[] {
+  return matches.flatMap((m): DuplicateGroup[] => {
+    if (m.current === undefined || m.leftovers.length === 0) return [];
+    return [{ kind, name: m.desired.name, keep: copyOf(m.current), keptBecause: m.keptBecause ?? 'oldest', remove: [...m.leftovers].sort(byAge).map(copyOf) }];
+  });
 }
 
 function compareKeys(a: string, b: string): number {
@@ -107,7 +132,7 @@ function compareKeys(a: string, b: string): number {
  */
 function planFingerprints(input: PlanInput, drafts: readonly DraftChange[]): Fingerprints {
   const { desired, live } = input;
-  const all = fingerprintLive(live);
+  const all = fingerprintLive(live, input.entryHashes ?? true);
   const glossaryNames = new Set(desired.glossaries.flatMap((g) => (g.renamedFrom === undefined ? [g.name] : [g.name, g.renamedFrom])));
   const styleNames = new Set(desired.styleRules.flatMap((s) => (s.renamedFrom === undefined ? [s.name] : [s.name, s.renamedFrom])));
   const touched = new Set(drafts.map((d) => d.change.liveId).filter((id) => id !== undefined));

@@ -1,13 +1,15 @@
 import { pairKey } from '../lib/canonical.js';
 import type { DesiredGlossary, DesiredState, Entries, Fingerprints, GlossaryApi, LiveGlossary } from '../model/index.js';
 import { compareStrings } from './compare-strings.js';
-import { matchGlossaries } from './match-live.js';
+import { matchGlossaries, type KeepIds } from './match-live.js';
 
 export interface DictionaryToRead {
   readonly glossaryId: string;
   readonly api: GlossaryApi;
   readonly sourceLang: string;
   readonly targetLang: string;
+  /** The repository's entries of the pair, which the live fetch compares the answer with as it reads it. */
+  readonly expected?: Entries;
 }
 
 /** The key of a live dictionary's entries in `LiveState.entries`. */
@@ -51,7 +53,7 @@ export interface RefreshScope {
  * entry count differs from the repository's, a change that costs no request to notice. Drift that
  * keeps the count is left to a full refresh.
  */
-export function selectRefresh(desired: DesiredState, glossaries: readonly LiveGlossary[], refreshed?: RefreshSelection): RefreshScope {
+export function selectRefresh(desired: DesiredState, glossaries: readonly LiveGlossary[], refreshed?: RefreshSelection, keepIds?: KeepIds): RefreshScope {
   const out = new Map<string, DictionaryToRead>();
   const assumed = new Map<string, Entries>();
   let notRefreshed = 0;
@@ -67,7 +69,7 @@ export function selectRefresh(desired: DesiredState, glossaries: readonly LiveGl
       if (want === undefined) continue;
       const key = dictionaryKey(g.id, dict);
       if (scope === 'all' || scope?.has(pair) === true || dict.entryCount !== want.entries.size) {
-        out.set(key, { glossaryId: g.id, api: g.api, sourceLang: dict.sourceLang, targetLang: dict.targetLang });
+        out.set(key, { glossaryId: g.id, api: g.api, sourceLang: dict.sourceLang, targetLang: dict.targetLang, expected: want.entries });
         read++;
       } else {
         assumed.set(key, want.entries);
@@ -76,7 +78,8 @@ export function selectRefresh(desired: DesiredState, glossaries: readonly LiveGl
     }
     return { read, skipped };
   };
-  for (const match of matchGlossaries(desired.glossaries, glossaries).matches) {
+  // The same choice among duplicates as the plan's (`keepIds`), so that the one kept is the one read.
+  for (const match of matchGlossaries(desired.glossaries, glossaries, undefined, keepIds?.glossaries).matches) {
     const live = [...(match.current === undefined ? [] : [match.current]), ...(match.desired.api === 'v2' ? match.leftovers.filter((g) => g.api === 'v2') : [])];
     let read = 0;
     let skipped = 0;

@@ -11,9 +11,14 @@ export interface EntriesDiff {
   readonly upserts: EntryList;
 }
 
+/** The source phrases, sorted (code-unit order). Sorting the strings, not pairs, keeps the comparison cheap. */
+export function sortedSources(entries: Entries): string[] {
+  return [...entries.keys()].sort(compareStrings);
+}
+
 /** Entries as a list sorted by source phrase. */
 export function toEntryList(entries: Entries): EntryList {
-  return [...entries].sort((a, b) => compareStrings(a[0], b[0]));
+  return sortedSources(entries).map((source) => [source, entries.get(source) as string] as const);
 }
 
 const NO_CHANGES: EntriesDiff = { added: 0, changed: 0, removed: 0, entryChanges: [], upserts: [] };

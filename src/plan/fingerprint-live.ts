@@ -3,15 +3,16 @@ import { pairKey } from '../lib/canonical.js';
 import type { Entries, Fingerprints, GlossaryFingerprint, LiveState, StyleRulesFingerprint } from '../model/index.js';
 import { compareStrings } from './compare-strings.js';
 import { dictionaryKey } from './dictionaries-to-read.js';
-import { toEntryList } from './diff-entries.js';
+import { sortedSources } from './diff-entries.js';
 
 /** sha256 of a dictionary's canonical entries, independent of their order. */
 export function hashEntries(entries: Entries): string {
   const hash = createHash('sha256');
   // JSON keeps phrases with tabs or newlines unambiguous; chunks keep the number of update calls low.
   let chunk = '';
-  for (const entry of toEntryList(entries)) {
-    chunk += `${JSON.stringify(entry)}\n`;
+  for (const source of sortedSources(entries)) {
+    // JSON.stringify([source, target]), without building the pair.
+    chunk += `[${JSON.stringify(source)},${JSON.stringify(entries.get(source))}]\n`;
     if (chunk.length > 65_536) {
       hash.update(chunk);
       chunk = '';
@@ -21,12 +22,15 @@ export function hashEntries(entries: Entries): string {
   return hash.digest('hex');
 }
 
-/** What the plan read from the service, sorted: apply of a saved plan re-reads and compares. */
-export function fingerprintLive(live: LiveState): Fingerprints {
+/**
+ * What the plan read from the service, sorted: apply of a saved plan re-reads and compares.
+ * `hashed` false leaves the entries unhashed (a plan that is never saved).
+ */
+export function fingerprintLive(live: LiveState, hashed = true): Fingerprints {
   const glossaries: GlossaryFingerprint[] = live.glossaries.map((g) => {
     const entryHashes: Record<string, string> = {};
     for (const dict of [...g.dictionaries].sort((a, b) => compareStrings(pairKey(a), pairKey(b)))) {
-      const entries = live.entries.get(dictionaryKey(g.id, dict));
+      const entries = hashed ? live.entries.get(dictionaryKey(g.id, dict)) : undefined;
       if (entries !== undefined) entryHashes[pairKey(dict)] = hashEntries(entries);
     }
     return {

@@ -10,6 +10,6 @@ export {
 } from './dictionaries-to-read.js';
 export { fingerprintLive, compareFingerprints, hashEntries } from './fingerprint-live.js';
 export { diffEntries, toEntryList } from './diff-entries.js';
-export { matchGlossaries, matchStyleRules, type Match, type Matching } from './match-live.js';
+export { matchGlossaries, matchStyleRules, type KeepIds, type Match, type Matching } from './match-live.js';
 export { entriesToTsv, entriesTsvBytes } from '../lib/entries-tsv.js';
 export { methodOf, requestOf, uploadBytesOf, type HttpMethod } from '../lib/operation-request.js';

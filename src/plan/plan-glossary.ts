@@ -6,6 +6,7 @@ import type {
   DictionaryChange,
   DictionaryPayload,
   Entries,
+  EntryList,
   LiveDictionary,
   LiveGlossary,
   ResourceAddress,
@@ -13,7 +14,7 @@ import type {
 import { compareStrings } from './compare-strings.js';
 import { allAdded, diffEntries, toEntryList } from './diff-entries.js';
 import type { DraftChange, DraftOperation, Refs } from './draft.js';
-import type { Match } from './match-live.js';
+import { keptReason, type Match } from './match-live.js';
 
 /** Entries of a live dictionary as read by the live fetch (undefined when not read). */
 export type EntriesOf = (glossary: LiveGlossary, dict: LiveDictionary) => Entries | undefined;
@@ -32,6 +33,8 @@ function requireEntries(entriesOf: EntriesOf, g: LiveGlossary, dict: LiveDiction
 }
 
 export function entriesEqual(a: Entries, b: Entries): boolean {
+  // The live fetch hands back the repository's own entries for a dictionary that equals them.
+  if (a === b) return true;
   if (a.size !== b.size) return false;
   for (const [source, target] of a) if (b.get(source) !== target) return false;
   return true;
@@ -41,16 +44,31 @@ function sortedDictionaries<T extends { readonly sourceLang: string; readonly ta
   return [...dicts].sort((a, b) => compareStrings(pairKey(a), pairKey(b)));
 }
 
-function payload(dict: DesiredDictionary): DictionaryPayload {
-  return { sourceLang: canonicalLang(dict.sourceLang), targetLang: canonicalLang(dict.targetLang), entries: toEntryList(dict.entries) };
+/**
+ * Sorted entry lists of the dictionaries one resource change writes: a new dictionary's list is both
+ * its payload and its list of added terms, sorted once (and its upload body built once from it).
+ */
+type Lists = Map<DesiredDictionary, EntryList>;
+
+function listOf(dict: DesiredDictionary, lists: Lists): EntryList {
+  let list = lists.get(dict);
+  if (list === undefined) {
+    list = toEntryList(dict.entries);
+    lists.set(dict, list);
+  }
+  return list;
+}
+
+function payload(dict: DesiredDictionary, lists: Lists): DictionaryPayload {
+  return { sourceLang: canonicalLang(dict.sourceLang), targetLang: canonicalLang(dict.targetLang), entries: listOf(dict, lists) };
 }
 
 function langs(dict: { readonly sourceLang: string; readonly targetLang: string }): { sourceLang: string; targetLang: string } {
   return { sourceLang: canonicalLang(dict.sourceLang), targetLang: canonicalLang(dict.targetLang) };
 }
 
-function createdDictionary(dict: DesiredDictionary, method: 'POST' | 'PUT'): DictionaryChange {
-  const list = toEntryList(dict.entries);
+function createdDictionary(dict: DesiredDictionary, method: 'POST' | 'PUT', lists: Lists): DictionaryChange {
+  const list = listOf(dict, lists);
   return { ...langs(dict), action: 'create', method, added: list.length, changed: 0, removed: 0, entriesBefore: 0, entriesAfter: list.length, entryChanges: allAdded(list) };
 }
 
@@ -91,7 +109,7 @@ export function planGlossary(match: Match<DesiredGlossary, LiveGlossary>, entrie
   const leftovers = match.leftovers.map((g): DraftChange => {
     const reason =
       g.api === d.api
-        ? `duplicate ${g.api} glossary of this name (left over by an interrupted run) → delete`
+        ? `duplicate ${g.api} glossary of this name (two runs created it, or a run was cut off; ${current === undefined ? 'keeps the new one' : keptReason(current, match.keptBecause, main?.change.action === 'replace')}) → delete`
         : `${g.api} glossary of this name left over from an api change (the repository declares ${d.api}) → delete`;
     return {
       change: { address, action: 'delete', api: g.api, reasons: [reason], liveId: g.id, dictionaries: sortedDictionaries(g.dictionaries).map(deletedDictionary), details: [] },
@@ -101,17 +119,18 @@ export function planGlossary(match: Match<DesiredGlossary, LiveGlossary>, entrie
   return main === undefined ? leftovers : [main, ...leftovers];
 }
 
-function createOperation(d: DesiredGlossary, address: ResourceAddress, refs: Refs): DraftOperation {
-  if (d.api === 'v2') return refs.op({ type: 'glossary_v2.create', resource: address, name: d.name, dictionary: payload(v2Dictionary(d)) });
-  return refs.op({ type: 'glossary.create', resource: address, name: d.name, dictionaries: sortedDictionaries(d.dictionaries).map(payload) });
+function createOperation(d: DesiredGlossary, address: ResourceAddress, refs: Refs, lists: Lists): DraftOperation {
+  if (d.api === 'v2') return refs.op({ type: 'glossary_v2.create', resource: address, name: d.name, dictionary: payload(v2Dictionary(d), lists) });
+  return refs.op({ type: 'glossary.create', resource: address, name: d.name, dictionaries: sortedDictionaries(d.dictionaries).map((dict) => payload(dict, lists)) });
 }
 
 function planCreate(d: DesiredGlossary, address: ResourceAddress, refs: Refs): DraftChange {
+  const lists: Lists = new Map();
   const reasons = [`not on the service → create`];
   if (d.renamedFrom !== undefined) reasons.push(`renamed from "${d.renamedFrom}", but no live glossary has that name either`);
   return {
-    change: { address, action: 'create', api: d.api, reasons, dictionaries: sortedDictionaries(d.dictionaries).map((dict) => createdDictionary(dict, 'POST')), details: [] },
-    ops: [createOperation(d, address, refs)],
+    change: { address, action: 'create', api: d.api, reasons, dictionaries: sortedDictionaries(d.dictionaries).map((dict) => createdDictionary(dict, 'POST', lists)), details: [] },
+    ops: [createOperation(d, address, refs, lists)],
   };
 }
 
@@ -128,14 +147,15 @@ function planInPlace(d: DesiredGlossary, g: LiveGlossary, address: ResourceAddre
   const dropped: LiveDictionary[] = [];
   let rename: string | undefined = g.name === d.name ? undefined : d.name;
   if (rename !== undefined) reasons.push(`renamed from "${g.name}"`);
+  const lists: Lists = new Map();
 
   for (const pair of pairs) {
     const want = desiredPairs.get(pair);
     const have = livePairs.get(pair);
     if (want !== undefined && have === undefined) {
-      dictionaries.push(createdDictionary(want, 'PUT'));
+      dictionaries.push(createdDictionary(want, 'PUT', lists));
       reasons.push(`${pair}: new language pair → PUT`);
-      const put = refs.op({ type: 'glossary.put_dictionary', resource: address, glossaryId: g.id, dictionary: payload(want) });
+      const put = refs.op({ type: 'glossary.put_dictionary', resource: address, glossaryId: g.id, dictionary: payload(want, lists) });
       newPairs.push(put);
       ops.push(put);
     } else if (want === undefined && have !== undefined) {
@@ -149,7 +169,7 @@ function planInPlace(d: DesiredGlossary, g: LiveGlossary, address: ResourceAddre
       if (diff.removed > 0) {
         dictionaries.push({ ...langs(want), action: 'update', method: 'PUT', ...counts, entryChanges: diff.entryChanges });
         reasons.push(`${pair}: entries removed → PUT`);
-        ops.push(refs.op({ type: 'glossary.put_dictionary', resource: address, glossaryId: g.id, dictionary: payload(want) }));
+        ops.push(refs.op({ type: 'glossary.put_dictionary', resource: address, glossaryId: g.id, dictionary: payload(want, lists) }));
       } else {
         dictionaries.push({ ...langs(want), action: 'update', method: 'PATCH', ...counts, entryChanges: diff.entryChanges });
         reasons.push(`${pair}: entries added or changed only → PATCH`);
@@ -178,10 +198,11 @@ function planReplace(d: DesiredGlossary, g: LiveGlossary, address: ResourceAddre
   const livePairs = new Map(g.dictionaries.map((dict) => [pairKey(dict), dict]));
   const desiredPairs = new Set(d.dictionaries.map((dict) => pairKey(dict)));
   const dictionaries: DictionaryChange[] = [];
+  const lists: Lists = new Map();
   for (const want of sortedDictionaries(d.dictionaries)) {
     const have = livePairs.get(pairKey(want));
     if (have === undefined) {
-      dictionaries.push(createdDictionary(want, 'POST'));
+      dictionaries.push(createdDictionary(want, 'POST', lists));
       continue;
     }
     const diff = diffEntries(want.entries, requireEntries(entriesOf, g, have));
@@ -200,7 +221,7 @@ function planReplace(d: DesiredGlossary, g: LiveGlossary, address: ResourceAddre
   }
   for (const have of sortedDictionaries(g.dictionaries)) if (!desiredPairs.has(pairKey(have))) dictionaries.push(deletedDictionary(have));
   dictionaries.sort((a, b) => compareStrings(pairKey(a), pairKey(b)) || compareStrings(a.action, b.action));
-  const create = createOperation(d, address, refs);
+  const create = createOperation(d, address, refs, lists);
   const remove = refs.op({ type: 'glossary.delete', resource: address, glossaryId: g.id, api: g.api }, [create.ref]);
   return {
     change: { address, action: 'replace', api: d.api, reasons, liveId: g.id, ...(g.name === d.name ? {} : { renamedFrom: g.name }), dictionaries, details: [] },

@@ -11,7 +11,7 @@ import type {
 } from '../model/index.js';
 import { compareStrings } from './compare-strings.js';
 import type { DraftChange, DraftOperation, Refs } from './draft.js';
-import type { Match } from './match-live.js';
+import { keptReason, type Match } from './match-live.js';
 
 function flattenRules(rules: ConfiguredRules): Map<string, string> {
   const out = new Map<string, string>();
@@ -127,7 +127,7 @@ export function planStyleRules(match: Match<DesiredStyleRules, LiveStyleRules>, 
   const createRef = main?.ops.find((op) => op.body.type === 'style_rules.create')?.ref;
   const leftovers = match.leftovers.map(
     (l): DraftChange => ({
-      change: { address, action: 'delete', reasons: ['duplicate list of this name (left over by an interrupted run) → delete'], liveId: l.id, dictionaries: [], details: [] },
+      change: { address, action: 'delete', reasons: [`duplicate list of this name (two runs created it, or a run was cut off; ${match.current === undefined ? 'keeps the new one' : keptReason(match.current, match.keptBecause, main?.change.action === 'replace')}) → delete`], liveId: l.id, dictionaries: [], details: [] },
       ops: [refs.op({ type: 'style_rules.delete', resource: address, styleId: l.id }, createRef === undefined ? [] : [createRef])],
     }),
   );

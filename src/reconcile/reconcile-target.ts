@@ -8,7 +8,7 @@ import { dictionariesOfFingerprints } from '../live/select-dictionaries.js';
 import type { DesiredState, TargetConfig } from '../model/desired.js';
 import type { LiveState } from '../model/live.js';
 import type { Plan } from '../model/plan.js';
-import { compareFingerprints, createPlan, fingerprintLive, selectRefresh, type RefreshScope, type RefreshSelection } from '../plan/index.js';
+import { compareFingerprints, createPlan, fingerprintLive, selectRefresh, type KeepIds, type RefreshScope, type RefreshSelection } from '../plan/index.js';
 import { openClient, type ServiceContext } from './open-client.js';
 import type { TargetFailure, TargetOutcome } from './outcome.js';
 
@@ -33,18 +33,20 @@ export async function planTarget(
   desired: DesiredState,
   target: string,
   refreshed?: RefreshSelection,
+  keepIds?: KeepIds,
+  entryHashes = true,
 ): Promise<{ plan: Plan; live: LiveState }> {
   let scope: RefreshScope | undefined;
   const live = await fetchLive(
     client,
     (glossaries) => {
-      scope = selectRefresh(desired, glossaries, refreshed);
+      scope = selectRefresh(desired, glossaries, refreshed, keepIds);
       return scope.toRead;
     },
     declaredV2Names(desired),
   );
   const refresh = refreshed === undefined || scope === undefined ? undefined : { assumed: scope.assumed, notRefreshed: scope.notRefreshed };
-  return { plan: createPlan({ target, desired, live, ...(refresh === undefined ? {} : { refresh }) }), live };
+  return { plan: createPlan({ target, desired, live, entryHashes, ...(refresh === undefined ? {} : { refresh }), ...(keepIds === undefined ? {} : { keepIds }) }), live };
 }
 
 /**
@@ -94,6 +96,10 @@ export interface TargetRequest {
   readonly savedPlan?: Plan;
   /** What is re-read (undefined: every declared dictionary). */
   readonly refreshed?: RefreshSelection;
+  /** Hash the live entries into the plan's fingerprints (default: true; see ReconcileRequest). */
+  readonly entryHashes?: boolean;
+  /** Among live duplicates of a declared name, the ids to keep (the last `--ids-out`). */
+  readonly keepIds?: KeepIds;
 }
 
 /**
@@ -114,7 +120,7 @@ export async function reconcileTarget(request: TargetRequest, ctx: ServiceContex
       const differences = compareFingerprints(savedPlan.fingerprints, fingerprintLive(live));
       if (differences.length > 0) return { kind: 'stale', target: name, plan, differences };
     } else {
-      ({ plan, live } = await planTarget(client, desired, name, request.refreshed));
+      ({ plan, live } = await planTarget(client, desired, name, request.refreshed, request.keepIds, request.entryHashes ?? true));
     }
     observer.planned?.(name, plan);
     if (plan.guards.length > 0) return { kind: 'blocked', target: name, plan };

@@ -6,7 +6,7 @@ import { hasErrors, type Diagnostic } from '../lib/diagnostics.js';
 import { InputError, isTermsyncError, type TermsyncError } from '../lib/errors.js';
 import type { DesiredState, TargetConfig } from '../model/desired.js';
 import type { Plan } from '../model/plan.js';
-import type { RefreshSelection } from '../plan/index.js';
+import type { KeepIds, RefreshSelection } from '../plan/index.js';
 import type { ServiceContext } from './open-client.js';
 import type { RunOutcome, TargetOutcome } from './outcome.js';
 import { reconcileTarget, type ReconcileMode, type ReconcileObserver } from './reconcile-target.js';
@@ -26,8 +26,15 @@ export interface ReconcileRequest {
   readonly savedPlan?: Plan;
   /** Default: all. */
   readonly refresh?: RefreshRequest;
+  /** The ids file of the last apply: among live duplicates of a declared name, the one it names is kept. */
+  readonly keepIds?: KeepIds;
   /** Hold the repository's lock while the run talks to the service (default: in `apply` mode). */
   readonly lock?: boolean;
+  /**
+   * Hash the live entries into the plan's fingerprints (default: true). Only a plan that may be saved
+   * or shown as JSON needs them; a plan that is only shown or applied at once leaves them out.
+   */
+  readonly entryHashes?: boolean;
   /** A check of the request that needs the loaded repository (the CLI's option rules); a message rejects it. */
   readonly checkTargets?: (targets: readonly TargetConfig[]) => TermsyncError | undefined;
 }
@@ -132,6 +139,8 @@ export async function reconcileDesired(
           mode: request.mode,
           ...(request.savedPlan === undefined ? {} : { savedPlan: request.savedPlan }),
           ...(refreshed === undefined ? {} : { refreshed }),
+          ...(request.entryHashes === undefined ? {} : { entryHashes: request.entryHashes }),
+          ...(request.keepIds === undefined ? {} : { keepIds: request.keepIds }),
         },
         ctx,
         observer,

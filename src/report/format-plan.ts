@@ -1,4 +1,4 @@
-import type { DictionaryChange, EntryChange, Plan, PlanSummary, ResourceAction, ResourceChange } from '../model/index.js';
+import type { DictionaryChange, DuplicateGroup, EntryChange, LiveCopy, Plan, PlanSummary, ResourceAction, ResourceChange } from '../model/index.js';
 
 /** Shared wording of the text and markdown renderers. */
 
@@ -125,4 +125,32 @@ export function guardLines(plan: Plan): string[] {
 
 export function destructiveChanges(changes: readonly ResourceChange[]): ResourceChange[] {
   return changes.filter((c) => c.action === 'delete' || c.action === 'replace');
+}
+
+const KEPT_BECAUSE: Readonly<Record<DuplicateGroup['keptBecause'], string>> = {
+  ids_file: 'named by the ids file',
+  matches: 'already matches the repository',
+  oldest: 'the oldest',
+};
+
+/** `id g2 (v3, created 2026-01-02T00:00:00.000Z)` */
+export function copyText(c: LiveCopy, show: (text: string) => string = displayPhrase): string {
+  return `id ${show(c.id)} (${c.api === undefined ? '' : `${c.api}, `}created ${show(c.creationTime)})`;
+}
+
+/**
+ * The summary's line about duplicates: `Duplicates: 2 live resources share 1 declared name; 1 is
+ * kept of each, 1 deleted.` Undefined when there are none.
+ */
+export function duplicatesLine(plan: Plan): string | undefined {
+  const groups = plan.duplicates ?? [];
+  if (groups.length === 0) return undefined;
+  const copies = groups.reduce((n, g) => n + 1 + g.remove.length, 0);
+  const removed = copies - groups.length;
+  return `Duplicates: ${copies} live resources share ${groups.length} declared ${groups.length === 1 ? 'name' : 'names'}; one of each name is kept, ${removed} ${removed === 1 ? 'is' : 'are'} deleted (counted by max_deletes).`;
+}
+
+/** One line per duplicated name: what is kept and why, what is deleted. */
+export function duplicateGroupText(g: DuplicateGroup, show: (text: string) => string = displayPhrase): string {
+  return `${g.kind === 'glossary' ? 'glossary' : 'style_rules'} "${show(g.name)}": keeps ${copyText(g.keep, show)}, ${KEPT_BECAUSE[g.keptBecause]}; deletes ${g.remove.map((c) => copyText(c, show)).join(', ')}`;
 }

@@ -76,6 +76,8 @@ const resourceChange = z.object({
   operations: z.array(z.string()),
 });
 
+const liveCopy = z.object({ id: z.string(), api: api.optional(), creationTime: z.string() });
+
 const fingerprints = z.object({
   glossaries: z.array(
     z.object({ id: z.string(), name: z.string(), api, dictionaries: z.array(z.string()), entryHashes: z.record(z.string(), z.string().regex(/^[0-9a-f]{64}$/)) }),
@@ -97,6 +99,17 @@ export const planSchema = z.object({
     }),
   ),
   notManaged: z.array(z.object({ kind: z.enum(['glossary', 'style_rules']), name: z.string(), id: z.string() })),
+  duplicates: z
+    .array(
+      z.object({
+        kind: z.enum(['glossary', 'style_rules']),
+        name: z.string(),
+        keep: liveCopy,
+        keptBecause: z.enum(['ids_file', 'matches', 'oldest']),
+        remove: z.array(liveCopy),
+      }),
+    )
+    .optional(),
   warnings: z.array(z.object({ resource: address, message: z.string() })).optional(),
   notRefreshed: count.optional(),
   fingerprints,

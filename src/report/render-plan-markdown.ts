@@ -13,6 +13,8 @@ import {
   notRefreshedLine,
   pairLabel,
   summaryLine,
+  duplicateGroupText,
+  duplicatesLine,
   uploadText,
 } from './format-plan.js';
 
@@ -166,6 +168,8 @@ function assemble(plan: Plan, blocks: readonly TermBlock[], calls: readonly Call
       '',
       `Dictionaries: ${dictionaryCounts(plan)} · entries +${s.entriesAdded} ~${s.entriesChanged} -${s.entriesRemoved} · API calls: ${callsText(s)} · ${uploadText(s)}`,
     );
+    const duplicates = duplicatesLine(plan);
+    if (duplicates !== undefined) out.push('', escapeMarkdown(duplicates));
   }
   const notRefreshed = notRefreshedLine(plan);
   if (notRefreshed !== undefined) out.push('', `_${notRefreshed}_`);
@@ -204,6 +208,10 @@ function assemble(plan: Plan, blocks: readonly TermBlock[], calls: readonly Call
     if (cut > 0) out.push('', `_${cut} of ${totalTerms} term changes were cut to keep this comment short; run \`termsync plan\` for all of them._`);
   } else if (totalTerms > 0) {
     out.push('', `_${totalTerms} term changes were cut to keep this comment short; run \`termsync plan\` for all of them._`);
+  }
+  if (plan.duplicates !== undefined && plan.duplicates.length > 0) {
+    out.push('', '#### Duplicates', '');
+    for (const g of plan.duplicates) out.push(`- ${duplicateGroupText(g, escapeMarkdown)}`);
   }
   if (plan.warnings !== undefined && plan.warnings.length > 0) {
     out.push('', '#### Warnings', '');

@@ -6,6 +6,8 @@ import {
   dictionariesLine,
   dictionaryLine,
   displayPhrase,
+  duplicateGroupText,
+  duplicatesLine,
   guardLines,
   kindLabel,
   notRefreshedLine,
@@ -52,9 +54,15 @@ export function renderPlanText(plan: Plan, options: PlanTextOptions = {}): strin
     lines.push(`termsync will perform the following actions on target "${displayPhrase(plan.target)}":`, '');
     for (const change of plan.changes) lines.push(...renderChange(change, maxTerms), '');
     lines.push(summaryLine(plan.summary), dictionariesLine(plan), callsLine(plan.summary));
+    const duplicates = duplicatesLine(plan);
+    if (duplicates !== undefined) lines.push(duplicates);
   }
   const notRefreshed = notRefreshedLine(plan);
   if (notRefreshed !== undefined) lines.push(notRefreshed);
+  if (plan.duplicates !== undefined && plan.duplicates.length > 0) {
+    lines.push('', 'Duplicates (live resources that share a declared name):');
+    for (const g of plan.duplicates) lines.push(`  ${duplicateGroupText(g)}`);
+  }
   if (plan.warnings !== undefined && plan.warnings.length > 0) {
     lines.push('', 'Warnings:');
     for (const w of plan.warnings) lines.push(`  ! ${kindName(w.resource.kind)} "${displayPhrase(w.resource.name)}": ${displayPhrase(w.message)}`);

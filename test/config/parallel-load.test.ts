@@ -166,6 +166,42 @@ console.log(JSON.stringify(read));`;
     await loadResources(where, files, new Map(), { yieldToEventLoop: async () => {}, onBatch: (thread, kind, n) => (read[thread] += kind === 'entries' ? n : 0) });
     expect(read).toEqual({ main: 4, worker: 0 });
   });
+
+  it('starts no worker, however large the work, when other processes keep the CPUs busy', async () => {
+    const { loadResources } = await fromDist<ParallelLoad>('parallel-load.js');
+    const where = { root: repo, rootReal: await realpath(repo) };
+    const files = Array.from({ length: GLOSSARIES }, (_, g) => `glossaries/g${g}.yaml`);
+    const read = { main: 0, worker: 0 };
+    // Every batch looks slow (a busy machine), but no CPU is free besides the main thread's.
+    let clock = 0;
+    let asked = 0;
+    const slow = { now: () => (clock += 10_000) };
+    const original = globalThis.performance.now.bind(globalThis.performance);
+    globalThis.performance.now = slow.now;
+    try {
+      await loadResources(where, files, new Map(), { machine: () => (asked++, { cpus: 2, load: 1.2 }), yieldToEventLoop: async () => {}, onBatch: (thread, kind, n) => (read[thread] += kind === 'entries' ? n : 0) });
+    } finally {
+      globalThis.performance.now = original;
+    }
+    // Asked at the start and again at each decision, which the slow batches made worth considering.
+    expect(asked).toBeGreaterThan(1);
+    expect(read.worker).toBe(0);
+    expect(read.main).toBe(2 * GLOSSARIES);
+  });
+});
+
+describe('worthAWorker', () => {
+  it('wants enough work and a whole CPU free besides the main thread', async () => {
+    const { worthAWorker, PARALLEL_MIN_WORK_MS } = await fromDist<ParallelLoad>('parallel-load.js');
+    const much = PARALLEL_MIN_WORK_MS * 3;
+    expect(worthAWorker(much, 2, 0.2)).toBe(true);
+    expect(worthAWorker(much, 2, 0.6)).toBe(false);
+    expect(worthAWorker(much, 2, 7.5)).toBe(false);
+    expect(worthAWorker(much, 8, 5)).toBe(true);
+    expect(worthAWorker(PARALLEL_MIN_WORK_MS / 2, 2, 0)).toBe(false);
+    // No load average (Windows reports 0): the CPUs decide.
+    expect(worthAWorker(much, 1, 0)).toBe(false);
+  });
 });
 
 // Text rich in what the TSV reader must notice: separators, spaces of all kinds, CR, controls,

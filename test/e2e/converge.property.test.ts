@@ -215,5 +215,6 @@ describe('apply converges with the minimum number of writes', () => {
       }),
       { numRuns: 15, seed: 20261122 },
     );
-  });
+    // 15 runs of several CLI commands each: ~8 s alone, much more while the rest of the suite runs.
+  }, 60_000);
 });

@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { compareFingerprints, createPlan, dictionariesToRead, dictionariesToReadForFingerprints, fingerprintLive } from '../../src/plan/index.js';
+import { compareFingerprints, createPlan, dictionariesToRead, dictionariesToReadForFingerprints, fingerprintLive, hashEntries } from '../../src/plan/index.js';
 import { desiredState, glossary, liveState, styleRules } from './builders.js';
 
 const desired = desiredState(
@@ -92,7 +93,12 @@ describe('dictionariesToRead', () => {
         { id: 'x', name: 'Undeclared', dicts: { 'en-de': {} } },
       ],
     }).glossaries;
-    expect(dictionariesToRead(state, glossaries)).toEqual([
+    const toRead = dictionariesToRead(state, glossaries);
+    // Each read carries the repository's entries of its pair, for the fetch to compare as it reads.
+    const declared = (name: string): unknown => state.glossaries.find((g) => g.name === name)?.dictionaries.find((d) => d.targetLang === 'de')?.entries;
+    expect(toRead.map((d) => d.expected)).toEqual([declared('A'), declared('B'), declared('V'), declared('V')]);
+    expect(toRead[0]?.expected).toBe(declared('A'));
+    expect(toRead.map(({ expected: _, ...read }) => read)).toEqual([
       { glossaryId: 'a', api: 'v3', sourceLang: 'en', targetLang: 'de' },
       { glossaryId: 'b', api: 'v3', sourceLang: 'en', targetLang: 'de' },
       { glossaryId: 'v1', api: 'v2', sourceLang: 'en', targetLang: 'de' },
@@ -116,6 +122,23 @@ describe('fingerprints', () => {
       'g-mid/en-de',
       'g-mid/en-fr',
     ]);
+  });
+
+  it('without entry hashes (a plan only shown or applied at once) is the same plan, its entries unhashed', () => {
+    const shown = createPlan({ target: 'default', desired, live, entryHashes: false });
+    expect(shown.fingerprints.glossaries.every((g) => Object.keys(g.entryHashes).length === 0)).toBe(true);
+    const withoutHashes = (plan: typeof p): unknown => ({ ...plan, fingerprints: { ...plan.fingerprints, glossaries: plan.fingerprints.glossaries.map((g) => ({ ...g, entryHashes: {} })) } });
+    expect(withoutHashes(shown)).toEqual(withoutHashes(p));
+  });
+
+  it('hashes entries independently of their order, as JSON pairs sorted by source', () => {
+    const entries = new Map([
+      ['b', 'x "quoted"'],
+      ['a', 'tab\there'],
+    ]);
+    const expected = createHash('sha256').update('["a","tab\\there"]\n["b","x \\"quoted\\""]\n').digest('hex');
+    expect(hashEntries(entries)).toBe(expected);
+    expect(hashEntries(new Map([...entries].reverse()))).toBe(expected);
   });
 
   it('is fresh against the same live state, whatever the entry order', () => {

@@ -9,6 +9,7 @@ import { guardLines, parsePlanJson, renderPlanText, stableJson } from '../../rep
 import { addCommonOptions } from '../common-options.js';
 import { runVerifyTargets, type VerifyOptions } from '../print-verify.js';
 import { addVerifyOptions } from './verify.js';
+import { readIdsFile } from '../read-ids-file.js';
 import { runExitCode } from '../exit-code-of.js';
 import type { CliIo, CommandContext, CommonOptions } from '../io.js';
 import { checkOutputFile, shownPath, writeOutputFile } from '../output-files.js';
@@ -29,6 +30,7 @@ import { withHelpFooter } from '../help-text.js';
 interface ApplyOptions extends CommonOptions, VerifyOptions {
   readonly format: 'text' | 'json';
   readonly idsOut?: string;
+  readonly ids?: string;
   readonly verify?: boolean;
 }
 
@@ -66,6 +68,10 @@ async function runApply(ctx: CommandContext, file: string | undefined, options: 
   // Where the ids go is checked before anything is sent.
   const idsPath = options.idsOut === undefined ? undefined : resolve(io.cwd, options.idsOut);
   if (idsPath !== undefined) await checkOutputFile(idsPath, '--ids-out', io.cwd);
+  // Among live duplicates of a declared name, keep the one the last ids file names: `--ids`, or the
+  // file `--ids-out` is about to overwrite (absent on the first run).
+  const keepPath = options.ids === undefined ? idsPath : resolve(io.cwd, options.ids);
+  const keepIds = keepPath === undefined ? undefined : await readIdsFile(keepPath, { missingOk: options.ids === undefined });
   // The plan is shown before it is applied, as text; a saved plan was shown when it was made.
   const showPlan = savedPlan === undefined && options.format === 'text';
   let multi = false;
@@ -77,8 +83,11 @@ async function runApply(ctx: CommandContext, file: string | undefined, options: 
       dir: repositoryDir(io, options),
       ...configPathOf(io, options),
       mode: 'apply',
+      // The plan is applied at once, never saved: its fingerprints need no entry hashes.
+      entryHashes: false,
       ...(options.target === undefined ? {} : { target: options.target }),
       ...(savedPlan === undefined ? {} : { savedPlan }),
+      ...(keepIds === undefined ? {} : { keepIds }),
       checkTargets: (targets) => {
         multi = targets.length > 1;
         if (options.idsOut !== undefined && multi) {
@@ -142,7 +151,8 @@ export function registerApply(program: Command, ctx: CommandContext): Command {
     .option('--verify', 'after a successful apply, run `verify` (exit 8 when a glossary test fails)')
     .argument('[file]', 'a plan saved by `plan --out`: applied exactly, or refused if the service changed since')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
-    .option('--ids-out <file>', 'write the ids of the managed resources as JSON {glossaries: {name: id}, style_rules: {name: id}}')
+    .option('--ids-out <file>', 'write the ids of the managed resources as JSON {glossaries: {name: id}, style_rules: {name: id}}; an existing one is read first, as --ids')
+    .option('--ids <file>', 'the ids file of the last `apply --ids-out`: among live duplicates of a declared name, the one it names is kept')
     .action(async (file: string | undefined, options: ApplyOptions) => {
       ctx.setExitCode(await runApply(ctx, file, options));
     });

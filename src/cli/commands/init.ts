@@ -46,6 +46,7 @@ targets:                            # one per account or regional data centre
   - name: default
     base_url_env: ${URL_ENV}   # the service URL comes from this environment variable,
     api_key_env: ${KEY_ENV}     # the API key from this one: never write the key in the repository
+    # auth_scheme: Service-Auth-Key   # or DeepL-Auth-Key for the vendor's own service and its mock
 `;
 
 export const INIT_GLOSSARY = `# An example glossary. It is not managed while it lives in examples/: the config's \`resources\`

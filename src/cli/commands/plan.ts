@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
+import { readIdsFile } from '../read-ids-file.js';
 import { readChangedFiles } from '../../config/read-changed-files.js';
 import { InputError } from '../../lib/errors.js';
 import { ExitCode } from '../../lib/exit-codes.js';
@@ -28,6 +29,7 @@ interface PlanOptions extends CommonOptions {
   readonly detailedExitcode?: boolean;
   readonly refresh: 'all' | 'changed';
   readonly base?: string;
+  readonly ids?: string;
 }
 
 /**
@@ -58,13 +60,17 @@ async function runPlan(ctx: CommandContext, options: PlanOptions): Promise<numbe
   // Where the plan goes is checked before anything is sent.
   const outPath = options.out === undefined ? undefined : resolve(io.cwd, options.out);
   if (outPath !== undefined) await checkOutputFile(outPath, '--out', io.cwd);
+  const keepIds = options.ids === undefined ? undefined : await readIdsFile(resolve(io.cwd, options.ids), { missingOk: false });
   const run = await reconcile(
     {
       dir: repositoryDir(io, options),
       ...configPathOf(io, options),
       mode: 'plan',
       refresh,
+      // Entry hashes are for a plan that is saved or read by a program; text and markdown never show them.
+      entryHashes: options.format === 'json' || options.out !== undefined,
       ...(options.target === undefined ? {} : { target: options.target }),
+      ...(keepIds === undefined ? {} : { keepIds }),
       // A saved plan is meant to be applied: hold the lock so no other run changes the service meanwhile.
       lock: options.out !== undefined,
       checkTargets: (targets) => {
@@ -109,6 +115,7 @@ export function registerPlan(program: Command, ctx: CommandContext): Command {
       new Option('--refresh <scope>', 'which entries to re-read: all, or changed (only the resources whose files differ from --base)').choices(['all', 'changed']).default('all'),
     )
     .option('--base <ref>', 'with --refresh changed: the commit to compare the working tree with (a pull request\'s base)')
+    .option('--ids <file>', 'the ids file of the last `apply --ids-out`: among live duplicates of a declared name, the one it names is kept')
     .action(async (options: PlanOptions) => {
       ctx.setExitCode(await runPlan(ctx, options));
     });

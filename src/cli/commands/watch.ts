@@ -1,5 +1,7 @@
 import { Writable } from 'node:stream';
 import { Option, type Command } from 'commander';
+import { validate as validateCron } from 'node-cron';
+import { InputError } from '../../lib/errors.js';
 import type { LevelWithSilent } from 'pino';
 import { pino } from 'pino';
 import { DEFAULTS } from '../../lib/defaults.js';
@@ -69,6 +71,9 @@ async function runWatch(ctx: CommandContext, options: WatchOptions): Promise<voi
   const { io } = ctx;
   const listen = parseListen(options.listen);
   const gitPullMs = options.gitPull === undefined ? undefined : parseInterval(options.gitPull, '--git-pull');
+  if (options.schedule !== undefined && !validateCron(options.schedule)) {
+    throw new InputError('invalid_schedule', `expected --schedule to be a cron expression of 5 or 6 fields (e.g. "*/15 * * * *"), got "${options.schedule}"`);
+  }
   const logger = await createDaemonLogger(io, options.logLevel, options.logFormat);
   const local = await withEmulatorIfUnconfigured(io, options);
   try {

@@ -1,0 +1,67 @@
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadRepository } from '../../src/config/index.js';
+import { runCliCaptured } from './run-cli.js';
+
+let home: string;
+beforeEach(async () => {
+  home = await mkdtemp(join(tmpdir(), 'termsync-init-'));
+});
+afterEach(async () => {
+  await rm(home, { recursive: true, force: true });
+});
+
+describe('termsync init', () => {
+  it('writes a config that loads without a diagnostic, the example outside the managed folders, and .gitignore lines', async () => {
+    const run = await runCliCaptured(['init', '--dir', 'repo'], { cwd: home });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe('');
+    const dir = join(home, 'repo');
+    expect((await readdir(dir)).sort()).toEqual(['.gitignore', 'config', 'examples', 'glossaries']);
+    expect(await readdir(join(dir, 'glossaries'))).toEqual([]);
+    const config = await readFile(join(dir, 'config', 'termsync.yaml'), 'utf8');
+    expect(config.split('\n').filter((l) => l.trimStart().startsWith('#')).length).toBeGreaterThan(5);
+    const loaded = await loadRepository({ dir });
+    expect(loaded.diagnostics).toEqual([]);
+    expect(loaded.desired?.config.targets).toEqual([expect.objectContaining({ name: 'default', baseUrlEnv: 'TERMSYNC_BASE_URL', apiKeyEnv: 'TERMSYNC_API_KEY' })]);
+    expect(loaded.desired?.glossaries).toEqual([]); // the example is not managed where it is
+    expect(await readFile(join(dir, '.gitignore'), 'utf8')).toMatch(/^# termsync: .*\n\.termsync\.lock\nplan\.json\nids\.json\n$/);
+    // Next: the two variables, import, plan.
+    const next = run.stdout.slice(run.stdout.indexOf('Next:\n')).split('\n').slice(1, 4);
+    expect(next.map((l) => l.trim().split(/\s+/).slice(0, 2).join(' '))).toEqual(['export TERMSYNC_BASE_URL=https://…', 'termsync import', 'termsync plan']);
+  });
+
+  it('the example glossary is valid once moved into glossaries/', async () => {
+    expect((await runCliCaptured(['init'], { cwd: home })).code).toBe(0);
+    for (const file of ['example-glossary.yaml', 'example-glossary.en-de.tsv']) await rename(join(home, 'examples', file), join(home, 'glossaries', file));
+    const validate = await runCliCaptured(['validate'], { cwd: home });
+    expect(validate.code).toBe(0);
+    const { desired } = await loadRepository({ dir: home });
+    expect(desired?.glossaries.map((g) => [g.name, g.dictionaries.map((d) => `${d.sourceLang}-${d.targetLang}:${d.entries.size}`), g.tests?.length])).toEqual([
+      ['Example glossary', ['en-de:3', 'en-fr:2'], 1],
+    ]);
+  });
+
+  it('appends only the missing lines to an existing .gitignore', async () => {
+    await writeFile(join(home, '.gitignore'), 'node_modules/\n/plan.json');
+    expect((await runCliCaptured(['init'], { cwd: home })).code).toBe(0);
+    const lines = (await readFile(join(home, '.gitignore'), 'utf8')).split('\n');
+    expect(lines.slice(0, 2)).toEqual(['node_modules/', '/plan.json']);
+    expect(lines.filter((l) => !l.startsWith('#') && l !== '')).toEqual(['node_modules/', '/plan.json', '.termsync.lock', 'ids.json']);
+  });
+
+  it('refuses to overwrite: exit 3, names the files, writes nothing', async () => {
+    await mkdir(join(home, 'config'));
+    await writeFile(join(home, 'config', 'termsync.yaml'), 'version: 1\n');
+    await writeFile(join(home, 'termsync.yaml'), 'version: 1\n');
+    const run = await runCliCaptured(['init'], { cwd: home });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toBe(
+      'Error: init writes nothing over existing files: config/termsync.yaml, termsync.yaml exist (a termsync repository is already there? `termsync validate` checks it); nothing was written\n',
+    );
+    expect((await readdir(home)).sort()).toEqual(['config', 'termsync.yaml']);
+    expect(await readFile(join(home, 'config', 'termsync.yaml'), 'utf8')).toBe('version: 1\n');
+  });
+});
