@@ -10,7 +10,7 @@
 // every 429 with Retry-After: 1), one run per seed. Goal: every create lands exactly once, and the
 // wall time stays within 2x the floor the faults impose: every request sent (retries and look-ups
 // included) at the configured rate, plus the 1 s pause each throttling answer asks for.
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -21,7 +21,7 @@ const N = Number(process.env.N ?? 500);
 const RATES = (process.env.RATES ?? '20,50').split(',').map(Number);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 8);
 const GOAL = 1.15;
-const OUT = new URL('./results/client.txt', import.meta.url);
+const OUT = new URL('./out/client.txt', import.meta.url);
 const CREATES = Number(process.env.CREATES ?? 21);
 const FAULTS = process.env.FAULTS ?? '429=0.2,503=0.1,reset=0.05';
 const SEEDS = (process.env.SEEDS ?? '1,2,3,4,5').split(',').map(Number);
@@ -148,5 +148,6 @@ for (const seed of SEEDS) {
 lines.push('', allMet ? 'all goals met' : 'GOAL MISSED');
 const text = `${lines.join('\n')}\n`;
 process.stdout.write(text);
+await mkdir(new URL('./out/', import.meta.url), { recursive: true });
 await writeFile(OUT, text);
 if (!allMet) process.exitCode = 1;

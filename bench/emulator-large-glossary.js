@@ -4,7 +4,7 @@
 // Run `npm run build` first; this script imports the compiled emulator from dist/.
 //   node bench/emulator-large-glossary.js          # 5 runs each
 //   RUNS=10 node bench/emulator-large-glossary.js
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { startEmulator } from '../dist/emulator/index.js';
@@ -12,7 +12,7 @@ import { startEmulator } from '../dist/emulator/index.js';
 const RUNS = Number(process.env.RUNS ?? 5);
 const LIMIT = 10 * 1024 * 1024;
 const GOAL_MS = 1000;
-const OUT = new URL('./results/emulator.txt', import.meta.url);
+const OUT = new URL('./out/emulator.txt', import.meta.url);
 const HEADERS = { Authorization: 'Service-Auth-Key bench-key', 'Content-Type': 'application/json' };
 
 /** Short entries (the worst case for per-entry costs): ~26 bytes a line, exactly `bytes` in total. */
@@ -124,4 +124,5 @@ for (const [key, label] of Object.entries(labels)) {
 lines.push('', allMet ? 'GOAL MET' : 'GOAL MISSED', '');
 const report = lines.join('\n');
 process.stdout.write(report);
+await mkdir(new URL('./out/', import.meta.url), { recursive: true });
 await writeFile(OUT, report);

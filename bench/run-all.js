@@ -1,16 +1,19 @@
 #!/usr/bin/env node
-// Runs every benchmark in this folder, one after another (they compete for the same two cores
-// otherwise). Each prints its figures and writes them under bench/results/. Build first:
-// `npm run build`.
+// Runs every per-area benchmark in this folder, one after another (they compete for the same two
+// cores otherwise): `npm run bench:areas [name...]`. Each prints its figures and writes them under
+// bench/out/ (untracked). The side-by-side benchmark is bench/run.js (`npm run bench`). Build
+// first: `npm run build`.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
+// Not per-area benchmarks: this runner, the side-by-side runner and its baseline, shared helpers and scripts.
+const NOT_BENCHES = new Set(['run-all.js', 'run.js', 'baseline.js', 'cpu-common.js', 'replace-all.js']);
 const only = process.argv.slice(2);
 const scripts = readdirSync(here)
-  .filter((name) => name.endsWith('.js') && name !== 'run-all.js')
+  .filter((name) => name.endsWith('.js') && !NOT_BENCHES.has(name))
   .filter((name) => only.length === 0 || only.some((o) => name.includes(o)))
   .sort();
 

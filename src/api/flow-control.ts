@@ -8,8 +8,9 @@ import { fullJitterBackoff, glossaryCooldownMs } from './retry-policy.js';
  * glossary endpoints only) and the adaptive rate that finds the service's limit.
  *
  * The adaptive rate. The service publishes no limit, so users configure more than it allows. Every
- * send carries its *load*: our sends in the second up to and including it, which is what a
- * per-second limiter counts. A pause (the gate closed by one or more throttling answers) is judged
+ * send carries its *load*: what a per-second limiter may have counted when it arrived (see
+ * SendTicket: a success proves the load surely counted, a refusal is judged by the load possibly
+ * counted, so that delays on a busy machine never make a refusal at the limit look random). A pause (the gate closed by one or more throttling answers) is judged
  * when the gate opens again, with every answer of that round in:
  * - If some success of the last few seconds was sent at a load at least as high as the lowest load
  *   that was refused, the refusals are not correlated with load (random refusals of a shared
@@ -42,10 +43,17 @@ export interface FlowControlOptions {
   readonly onPause?: (addedMs: number) => void;
 }
 
-/** A request that has left: when, and at which load (our sends in the second up to it, itself included). */
+/**
+ * A request that has left: when, and at which load. The service counts a request when it arrives,
+ * somewhere between our send and its answer, so its count when this one arrived lies between
+ * `settledLoad` (our sends of the second before this one, itself included: surely counted) and
+ * `load` (every request not answered a second before this one left: possibly counted). A busy
+ * machine widens the gap: sends wait in the event loop, answers are read late.
+ */
 export interface SendTicket {
   readonly at: number;
   readonly load: number;
+  readonly settledLoad: number;
   /** Call when the answer (or the failure) has come back. */
   done(): void;
 }
@@ -66,7 +74,8 @@ export interface FlowControl {
   onThrottle(retryAfterMs: number | undefined, sent: Pick<SendTicket, 'at' | 'load'>): number;
   /** 456: extends the glossary cool-down; `undefined` when the budget is spent. */
   onGlossaryQuota(retryAfterMs: number | undefined): number | undefined;
-  onSuccess(glossary: boolean, sent: Pick<SendTicket, 'at' | 'load'>): void;
+  /** A success proves the service accepts `settledLoad` (default `load`). */
+  onSuccess(glossary: boolean, sent: Pick<SendTicket, 'at' | 'load'> & { readonly settledLoad?: number }): void;
   currentRate(): number;
 }
 
@@ -204,15 +213,21 @@ export function createFlowControl(options: FlowControlOptions): FlowControl {
 
     markSent() {
       const now = clock.now();
+      let settledLoad = 1;
       let load = 1;
-      for (let i = sent.length - 1; i >= 0 && (sent[i]?.at ?? -Infinity) > now - 1000; i -= 1) load += 1;
+      for (const earlier of sent) {
+        if (earlier.at > now - 1000) settledLoad += 1;
+        if (earlier.answeredAt === undefined || earlier.answeredAt > now - 1000) load += 1;
+      }
       const record: { at: number; answeredAt: number | undefined } = { at: now, answeredAt: undefined };
       sent.push(record);
-      const keep = Math.ceil(configured) + 1;
+      // Enough history for the window and both loads: a second's worth plus what can be in flight.
+      const keep = Math.ceil(configured) + 64;
       if (sent.length > keep * 2) sent.splice(0, sent.length - keep);
       return {
         at: now,
         load,
+        settledLoad,
         done: () => {
           record.answeredAt ??= clock.now();
         },
@@ -248,8 +263,9 @@ export function createFlowControl(options: FlowControlOptions): FlowControl {
       throttleStreak = 0;
       if (glossary) glossaryStreak = 0;
       const now = clock.now();
-      while (accepted.length > 0 && (accepted[accepted.length - 1]?.load ?? 0) <= ticket.load) accepted.pop();
-      accepted.push({ at: now, load: ticket.load });
+      const load = ticket.settledLoad ?? ticket.load;
+      while (accepted.length > 0 && (accepted[accepted.length - 1]?.load ?? 0) <= load) accepted.pop();
+      accepted.push({ at: now, load });
       successesSinceChange += 1;
       // Additive climb: one step after about CLIMB_AFTER_SECONDS of successes at the current rate.
       if (rate < configured && successesSinceChange >= Math.ceil(rate * CLIMB_AFTER_SECONDS)) {

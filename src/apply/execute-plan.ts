@@ -95,7 +95,7 @@ async function deleteInstruction(client: ApplyWriter, op: Operation & { readonly
   const created = await client.createStyleRules({ ...op.fallback, customInstructions: op.fallback.customInstructions.map((i) => ({ ...i })) });
   await client.deleteStyleRules(op.styleId);
   memory.replaced.set(op.styleId, created.id);
-  return { createdId: created.id, note: `${why}: replaced the list instead (created ${created.id}, deleted ${op.styleId})` };
+  return { createdId: created.id, note: `${why}: replaced the list instead, deleting the old one (${op.styleId})` };
 }
 
 export interface ExecutePlanInput {
@@ -300,12 +300,17 @@ export async function executePlan(input: ExecutePlanInput): Promise<ExecutedPlan
   for (const outcome of await Promise.all(plan.operations.map(start))) outcomes.set(outcome.key, outcome);
   const ordered = plan.operations.map((op) => outcomes.get(op.key) as OperationOutcome);
   const count = (status: OperationOutcome['status']): number => ordered.filter((o) => o.status === status).length;
+  const duplicateIds = new Set((plan.duplicates ?? []).flatMap((g) => g.remove.map((c) => c.id)));
+  const duplicatesDeleted = plan.operations.filter(
+    (op) => outcomes.get(op.key)?.status === 'applied' && ((op.type === 'glossary.delete' && duplicateIds.has(op.glossaryId)) || (op.type === 'style_rules.delete' && duplicateIds.has(op.styleId))),
+  ).length;
   const result: ApplyResult = {
     target: plan.target,
     outcomes: ordered,
     applied: count('applied'),
     failed: count('failed'),
     skipped: count('skipped'),
+    ...(duplicatesDeleted === 0 ? {} : { duplicatesDeleted }),
     ids: collectManagedIds(input.managed, input.live, plan.operations, ordered),
   };
   return refusal === undefined ? { result } : { result, refusal };

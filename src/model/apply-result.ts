@@ -35,6 +35,8 @@ export interface ApplyResult {
   readonly applied: number;
   readonly failed: number;
   readonly skipped: number;
+  /** Duplicates of declared names (see `Plan.duplicates`) this apply deleted; present when some were. */
+  readonly duplicatesDeleted?: number;
   /** Ids of all managed resources after apply: what `--ids-out` writes. */
   readonly ids: { readonly glossaries: Readonly<Record<string, string>>; readonly style_rules: Readonly<Record<string, string>> };
 }

@@ -27,7 +27,8 @@ function outcomeLine(o: OperationOutcome): string {
  * failures that come back the same (a 400, a refused key) it would not help, so it is not suggested.
  */
 function totalsLine(result: ApplyResult): string {
-  const totals = `${result.applied} applied, ${result.failed} failed, ${result.skipped} skipped.`;
+  const duplicates = result.duplicatesDeleted === undefined ? '' : `; ${result.duplicatesDeleted} ${result.duplicatesDeleted === 1 ? 'duplicate' : 'duplicates'} of declared names deleted`;
+  const totals = `${result.applied} applied, ${result.failed} failed, ${result.skipped} skipped${duplicates}.`;
   if (result.failed === 0 && result.skipped === 0) return `Apply complete: ${totals}`;
   const notStarted = result.outcomes.filter((o) => o.skippedBecause === NOT_STARTED_INTERRUPTED).length;
   if (notStarted > 0) return `Apply interrupted: ${totals.slice(0, -1)} (${notStarted} not started). Run apply again to finish.`;

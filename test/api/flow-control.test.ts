@@ -149,6 +149,24 @@ describe('flow control', () => {
     expect(flow.currentRate()).toBe(4);
   });
 
+  it('gives each send the load the service surely counted and the load it may have counted', () => {
+    const clock = createVirtualClock({ start: 0 });
+    const flow = createFlowControl({ clock, requestsPerSecond: 10 });
+    const first = flow.markSent();
+    expect([first.settledLoad, first.load]).toEqual([1, 1]);
+    clock.advance(1100);
+    const second = flow.markSent(); // the first left over a second ago, but has not been answered
+    expect([second.settledLoad, second.load]).toEqual([1, 2]);
+    first.done();
+    clock.advance(500);
+    const third = flow.markSent(); // the first was answered half a second ago: it may still count
+    expect([third.settledLoad, third.load]).toEqual([2, 3]);
+    // A success proves only the load surely counted; a refusal is judged by the load possibly counted.
+    flow.onSuccess(false, third);
+    for (let round = 0; round < 3; round += 1) refuse(flow, clock, 3); // three rounds of single refusals confirm
+    expect(flow.currentRate()).toBe(2);
+  });
+
   it('releases the window\'s allowance together after a pause, so that concurrent refusals share one pause', () => {
     const clock = createVirtualClock({ start: 0 });
     const pauses: number[] = [];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { executePlan, type ApplyWriter } from '../../src/apply/execute-plan.js';
+import { ServiceError } from '../../src/api/errors.js';
 import { AuthError, TermsyncError } from '../../src/lib/errors.js';
 import { ExitCode } from '../../src/lib/exit-codes.js';
 import type { LiveState } from '../../src/model/live.js';
@@ -178,5 +179,102 @@ describe('executePlan', () => {
     const ops = [1, 2, 3, 4].map((i): Operation => ({ ...unrelated, key: `op-${i}` }));
     await executePlan({ plan: planOf(ops), client: slow, live, managed });
     expect(peak).toBe(3);
+  });
+});
+
+describe('executePlan: deleting one custom instruction (capabilities.delete_custom_instruction)', () => {
+  const fallback = { name: 'M', language: 'de', configuredRules: {}, customInstructions: [{ label: 'Kept', prompt: 'K.' }] };
+  const remove = (key: string, styleId: string, instructionId: string, dependsOn: string[] = [], withFallback = true): Operation => ({
+    key,
+    dependsOn,
+    resource: { kind: 'style_rules', name: styleId === 's1' ? 'M' : 'N' },
+    type: 'style_rules.delete_instruction',
+    styleId,
+    instructionId,
+    label: instructionId,
+    ...(withFallback ? { fallback: { ...fallback, name: styleId === 's1' ? 'M' : 'N' } } : {}),
+  });
+  const styleLive: LiveState = {
+    glossaries: [],
+    styleRules: ['s1', 's2'].map((id) => ({ id, name: id === 's1' ? 'M' : 'N', language: 'de', version: 1, configuredRules: {}, customInstructions: [], creationTime: '2026-01-01T00:00:00.000Z', updatedTime: '2026-01-01T00:00:00.000Z' })),
+    entries: new Map(),
+  };
+  const styleManaged = { glossaries: [], styleRules: [{ name: 'M' }, { name: 'N' }] };
+  const httpError = (status: number): ServiceError => new ServiceError(`http_${status}`, { method: 'DELETE', path: '/x', status }, `HTTP ${status}`);
+
+  /** A client whose instruction DELETE answers `status` (or 204) and whose lists hold `present`. */
+  function instructionClient(status: number | undefined, present: readonly string[]): { client: ApplyWriter; calls: string[] } {
+    const { client, calls } = fakeClient();
+    return {
+      calls,
+      client: {
+        ...client,
+        deleteInstruction: async (id, instructionId) => {
+          calls.push(`deleteInstruction:${id}/${instructionId}`);
+          await Promise.resolve();
+          if (status !== undefined) throw httpError(status);
+        },
+        getStyleRules: async (id) => {
+          calls.push(`getStyleRules:${id}`);
+          await Promise.resolve();
+          return { customInstructions: present.map((i) => ({ id: i })) };
+        },
+      },
+    };
+  }
+
+  it('where the route exists: one DELETE, nothing else', async () => {
+    const { client, calls } = instructionClient(undefined, []);
+    const { result } = await executePlan({ plan: planOf([remove('op-1', 's1', 'i1')]), client, live: styleLive, managed: styleManaged });
+    expect(calls).toEqual(['deleteInstruction:s1/i1']);
+    expect(result.outcomes[0]).toMatchObject({ status: 'applied', request: 'DELETE /v3/style_rules/s1/custom_instructions/i1' });
+    expect(result.ids.style_rules).toEqual({ M: 's1', N: 's2' });
+  });
+
+  it('a 404 after which the list no longer holds the instruction: done, and the route is not taken for missing', async () => {
+    const { client, calls } = instructionClient(404, []);
+    const { result } = await executePlan({ plan: planOf([remove('op-1', 's1', 'i1'), remove('op-2', 's2', 'i2')]), client, live: styleLive, managed: styleManaged });
+    expect(result.outcomes.map((o) => [o.status, o.note])).toEqual([
+      ['applied', 'the instruction was already gone'],
+      ['applied', 'the instruction was already gone'],
+    ]);
+    expect(calls.filter((c) => c.startsWith('deleteInstruction'))).toHaveLength(2);
+    expect(calls.some((c) => c.startsWith('createStyleRules') || c.startsWith('deleteStyleRules'))).toBe(false);
+  });
+
+  it.each([404, 405, 501])('%i with the instruction still there: the list is replaced, the answer remembered for the other lists and the next instruction', async (status) => {
+    const { client, calls } = instructionClient(status, ['i1', 'i2', 'i3']);
+    const plan = planOf([remove('op-1', 's1', 'i1'), remove('op-2', 's1', 'i3', ['op-1']), remove('op-3', 's2', 'i2')]);
+    const { result } = await executePlan({ plan, client, live: styleLive, managed: styleManaged });
+    // The route is tried once in the run; each list is replaced once.
+    expect(calls.filter((c) => c.startsWith('deleteInstruction'))).toEqual(['deleteInstruction:s1/i1']);
+    expect(calls.filter((c) => c.startsWith('createStyleRules')).sort()).toEqual(['createStyleRules:M', 'createStyleRules:N']);
+    expect(calls.filter((c) => c.startsWith('deleteStyleRules')).sort()).toEqual(['deleteStyleRules:s1', 'deleteStyleRules:s2']);
+    expect(calls.indexOf('createStyleRules:M')).toBeLessThan(calls.indexOf('deleteStyleRules:s1'));
+    const [first, second, third] = result.outcomes;
+    expect(first?.note).toMatch(new RegExp(`^the service has no route to delete a custom instruction \\(HTTP ${status}\\): replaced the list instead, deleting the old one \\(s1\\)$`));
+    expect(second).toMatchObject({ status: 'applied', note: `done by the replace of the list (now ${first?.createdId ?? ''})` });
+    expect(third?.createdId).toBeDefined();
+    expect(result.ids.style_rules).toEqual({ M: first?.createdId, N: third?.createdId });
+  });
+
+  it('without a fallback (capability yes): a missing route fails the operation (exit 6) and names the setting', async () => {
+    const { client, calls } = instructionClient(405, ['i1']);
+    const { result } = await executePlan({ plan: planOf([remove('op-1', 's1', 'i1', [], false)]), client, live: styleLive, managed: styleManaged });
+    expect(result.outcomes[0]?.status).toBe('failed');
+    expect(result.outcomes[0]?.error).toEqual({
+      code: 'route_missing',
+      message: 'the service has no route to delete a custom instruction (HTTP 405); set capabilities.delete_custom_instruction to auto or no for this target',
+    });
+    expect(calls.some((c) => c.startsWith('createStyleRules'))).toBe(false);
+  });
+
+  it('other failures (400, 500) are failures as usual: no re-read, no fallback', async () => {
+    for (const status of [400, 500]) {
+      const { client, calls } = instructionClient(status, ['i1']);
+      const { result } = await executePlan({ plan: planOf([remove('op-1', 's1', 'i1')]), client, live: styleLive, managed: styleManaged });
+      expect(result.outcomes[0]?.error?.code).toBe(`http_${status}`);
+      expect(calls).toEqual(['deleteInstruction:s1/i1']);
+    }
   });
 });

@@ -80,7 +80,7 @@ describe('duplicates left by concurrent runners', () => {
 
     const apply = await world.cli(['apply']);
     expect(apply.code).toBe(0);
-    expect(apply.stdout).toContain('Apply complete');
+    expect(apply.stdout).toContain('Apply complete: 3 applied, 0 failed, 0 skipped; 3 duplicates of declared names deleted.');
     expect(await liveIds()).toEqual({
       'Legacy terms': [ids.glossaries['Legacy terms']],
       'Product terms': [ids.glossaries['Product terms']],

@@ -172,6 +172,18 @@ describe('removing a custom instruction (capabilities.delete_custom_instruction)
     expect(replaced.operations.map((o) => o.type)).toEqual(['style_rules.create', 'style_rules.delete']);
   });
 
+  it('a saved plan carries the fallback: `apply plan.json` replaces the list where the route is missing', async () => {
+    const w = await open();
+    const { ids } = await apply(w);
+    await w.write('glossaries/marketing-style.yaml', STYLE(''));
+    expect((await w.cli(['plan', '--out', 'plan.json'])).code).toBe(0);
+    const saved = await apply(w, ['plan.json']);
+    const old = ids.style_rules['Marketing (German)'] ?? '';
+    expect(saved.writes).toEqual([expect.stringMatching(/\/custom_instructions\//), 'POST /v3/style_rules', `DELETE /v3/style_rules/${old}`]);
+    expect(saved.ids.style_rules['Marketing (German)']).not.toBe(old);
+    await expectConverged(w);
+  });
+
   it('no, on a server with the route: replaces the list without trying the route', async () => {
     const w = await open({ deleteInstruction: true });
     await setCapability(w, 'no');

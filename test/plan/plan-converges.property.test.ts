@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { DesiredGlossary, DesiredState, DesiredStyleRules, LiveState, PruneMode } from '../../src/model/index.js';
+import type { CapabilitySetting, DesiredGlossary, DesiredState, DesiredStyleRules, LiveState, PruneMode } from '../../src/model/index.js';
 import { createPlan, fingerprintLive, compareFingerprints } from '../../src/plan/index.js';
 import { desiredState, glossary, liveState, styleRules, type LiveGlossarySpec, type LiveStyleSpec } from './builders.js';
 import { simulateApply } from './simulate-apply.js';
@@ -40,8 +40,9 @@ function desiredArb(renameFromDeclared: boolean): fc.Arbitrary<DesiredState> {
       glossaryNames: fc.subarray(GLOSSARY_NAMES),
       styleNames: fc.subarray(STYLE_NAMES),
       prune: fc.constantFrom<PruneMode>('off', 'owned', 'all'),
+      deleteInstruction: fc.constantFrom<CapabilitySetting>('auto', 'yes', 'no'),
     })
-    .chain(({ glossaryNames, styleNames, prune }) => {
+    .chain(({ glossaryNames, styleNames, prune, deleteInstruction }) => {
       // For the exact write count, rename sources are names the repository does not declare.
       const gFrom = renameFromDeclared ? GLOSSARY_NAMES : GLOSSARY_NAMES.filter((n) => !glossaryNames.includes(n));
       const sFrom = renameFromDeclared ? STYLE_NAMES : STYLE_NAMES.filter((n) => !styleNames.includes(n));
@@ -51,7 +52,15 @@ function desiredArb(renameFromDeclared: boolean): fc.Arbitrary<DesiredState> {
           styles: fc.tuple(...styleNames.map((n) => desiredStyle(n, sFrom.length > 0 ? sFrom : [n]))),
         })
         .map(({ glossaries, styles }) =>
-          desiredState({ glossaries, styleRules: styles }, { prune, ownedNames: '{A,B,S}', guards: { maxDeletes: 1000, maxRemovedEntriesPercent: 100, allowEmpty: true } }),
+          desiredState(
+            { glossaries, styleRules: styles },
+            {
+              prune,
+              ownedNames: '{A,B,S}',
+              guards: { maxDeletes: 1000, maxRemovedEntriesPercent: 100, allowEmpty: true },
+              targets: [{ name: 't', baseUrlEnv: 'TERMSYNC_BASE_URL', apiKeyEnv: 'TERMSYNC_API_KEY', capabilities: { deleteCustomInstruction: deleteInstruction } }],
+            },
+          ),
         );
     });
 }
@@ -138,9 +147,13 @@ function minimumWrites(desired: DesiredState, live: LiveState): number {
     }
     claimedS.add(l.id);
     const labels = new Map(d.customInstructions.map((i) => [i.label, i]));
-    // A source language is compared only when declared; a removed instruction is one DELETE.
+    // A source language is compared only when declared; a removed instruction is one DELETE,
+    // unless the target says it cannot (capability no): then the list is replaced.
+    const removedCount = l.customInstructions.filter((i) => !labels.has(i.label)).length;
+    const noDelete = desired.config.targets[0]?.capabilities?.deleteCustomInstruction === 'no';
     const mustReplace =
       l.language !== d.language ||
+      (noDelete && removedCount > 0) ||
       l.customInstructions.some((i) => {
         const want = labels.get(i.label);
         return want !== undefined && want.sourceLanguage !== undefined && want.sourceLanguage !== (i.sourceLanguage ?? '');
@@ -149,7 +162,7 @@ function minimumWrites(desired: DesiredState, live: LiveState): number {
       writes += 2;
       continue;
     }
-    writes += l.customInstructions.filter((i) => !labels.has(i.label)).length;
+    writes += removedCount;
     const rulesKey = (r: object): string => JSON.stringify(Object.entries(r).map(([c, o]) => [c, Object.entries(o as object).sort()]).sort());
     writes += (l.name !== d.name ? 1 : 0) + (rulesKey(l.configuredRules) !== rulesKey(d.configuredRules) ? 1 : 0);
     for (const i of d.customInstructions) {
