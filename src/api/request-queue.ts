@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import PQueue from 'p-queue';
 import type { Dispatcher } from 'undici';
 import type { Clock } from '../lib/clock.js';
@@ -129,6 +130,11 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
   const { clock, metrics } = options;
   const closing = new AbortController();
   const signal = options.signal === undefined ? closing.signal : AbortSignal.any([options.signal, closing.signal]);
+  // An apply hands all its operations to the queue at once; while the service throttles, each one
+  // waits (a back-off, or the paused queue) with a listener on this signal, removed when the wait
+  // ends. Their number is the number of operations: no leak, and not bounded by the concurrency.
+  // Node's leak warning would be a plain line on stderr among the JSON log lines: off for this one.
+  setMaxListeners(0, signal);
   const random = options.random ?? Math.random;
   const maxAttempts = options.retry.maxAttempts ?? DEFAULTS.maxAttempts;
   const deadlineMs = options.retry.deadlineMs ?? DEFAULTS.operationDeadlineMs;

@@ -1,0 +1,212 @@
+// Servers that misbehave as a broken proxy or a malicious endpoint would, one way each. termsync
+// runs against them as a process; the check measures how long it took and its peak memory.
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createNetServer, type Server, type Socket } from 'node:net';
+
+export interface Hostile {
+  readonly url: string;
+  /** Requests received, as `METHOD path`. */
+  readonly requests: string[];
+  /** Body bytes written so far. */
+  written(): number;
+  close(): Promise<void>;
+}
+
+async function listen(server: Server, requests: string[], written: () => number): Promise<Hostile> {
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => undefined);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    written,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse, count: (bytes: number) => void) => void;
+
+export async function httpServer(handle: Handler): Promise<Hostile> {
+  const requests: string[] = [];
+  let bytes = 0;
+  const server = createHttpServer((req, res) => {
+    requests.push(`${req.method ?? '?'} ${req.url ?? '?'}`);
+    req.resume();
+    res.on('error', () => undefined);
+    handle(req, res, (n) => (bytes += n));
+  });
+  return listen(server, requests, () => bytes);
+}
+
+/** Raw bytes once the request head has arrived (for answers node:http would refuse to write). */
+export async function rawServer(answer: (socket: Socket) => void): Promise<Hostile> {
+  const requests: string[] = [];
+  const server = createNetServer((socket) => {
+    let head = '';
+    const onData = (data: Buffer): void => {
+      head += data.toString('latin1');
+      if (!head.includes('\r\n\r\n')) return;
+      socket.off('data', onData);
+      requests.push(head.split('\r\n')[0] ?? '');
+      answer(socket);
+    };
+    socket.on('data', onData);
+  });
+  return listen(server, requests, () => 0);
+}
+
+export interface Behaviour {
+  readonly name: string;
+  start(): Promise<Hostile>;
+  /** Added to the run's environment (limits made small where the default would take minutes). */
+  readonly env?: Record<string, string>;
+  /**
+   * The run must end within this: its limits (the request and operation deadlines, the attempts)
+   * plus Node's start-up, generous for a shared machine; a hang is what it catches.
+   */
+  readonly deadlineMs: number;
+  /** Peak resident memory allowed, MiB. */
+  readonly maxRssMiB: number;
+  /** The message must contain this. */
+  readonly says: RegExp;
+}
+
+const json = (res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void => {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(body);
+};
+
+export const BEHAVIOURS: readonly Behaviour[] = [
+  {
+    name: 'endless body (200, chunked, never ends), default size limit',
+    start: () =>
+      httpServer((_req, res, count) => {
+        const chunk = Buffer.alloc(64 * 1024, 0x20);
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"glossaries": [');
+        let open = true;
+        res.on('close', () => (open = false));
+        const pump = (): void => {
+          while (open) {
+            count(chunk.length);
+            if (!res.write(chunk)) {
+              res.once('drain', pump);
+              return;
+            }
+          }
+        };
+        pump();
+      }),
+    deadlineMs: 90_000,
+    maxRssMiB: 400,
+    says: /over the limit/,
+  },
+  {
+    name: 'trickle (one byte a second, never idle long enough for an idle timeout)',
+    start: () =>
+      httpServer((_req, res, count) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const timer = setInterval(() => {
+          count(1);
+          res.write(' ');
+        }, 1000);
+        res.on('close', () => clearInterval(timer));
+      }),
+    env: { TERMSYNC_REQUEST_TIMEOUT_MS: '3000', TERMSYNC_OPERATION_DEADLINE_MS: '10000' },
+    deadlineMs: 60_000,
+    maxRssMiB: 250,
+    says: /request_deadline|no complete answer/,
+  },
+  {
+    name: 'lying Content-Length (declares 400 bytes, sends 18, closes)',
+    start: () =>
+      rawServer((socket) => {
+        socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 400\r\n\r\n{"glossaries": []}');
+        socket.end();
+      }),
+    deadlineMs: 60_000,
+    maxRssMiB: 250,
+    says: /closed before the answer was complete|Content-Length/,
+  },
+  {
+    name: 'lying Content-Length (declares 400 bytes, sends 18, holds the connection open)',
+    start: () =>
+      rawServer((socket) => {
+        socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 400\r\n\r\n{"glossaries": []}');
+      }),
+    env: { TERMSYNC_REQUEST_TIMEOUT_MS: '3000', TERMSYNC_OPERATION_DEADLINE_MS: '10000' },
+    deadlineMs: 60_000,
+    maxRssMiB: 250,
+    says: /request_deadline|no complete answer/,
+  },
+  {
+    name: 'junk Content-Encoding (br on bytes that are not brotli)',
+    start: () => httpServer((_req, res) => json(res, 200, '\u0001\u0002', { 'content-encoding': 'br' })),
+    deadlineMs: 60_000,
+    maxRssMiB: 250,
+    says: /Content-Encoding/,
+  },
+  {
+    name: 'gzip Content-Encoding the client never asked for',
+    start: () => httpServer((_req, res) => json(res, 200, 'not gzip at all', { 'content-encoding': 'gzip' })),
+    deadlineMs: 60_000,
+    maxRssMiB: 250,
+    says: /Content-Encoding/,
+  },
+  {
+    name: 'redirect (301 to another host)',
+    start: () =>
+      httpServer((_req, res) => {
+        res.writeHead(301, { location: 'https://elsewhere.example/v3/glossaries' });
+        res.end();
+      }),
+    deadlineMs: 60_000,
+    maxRssMiB: 250,
+    says: /redirect \(301\) to https:\/\/elsewhere\.example/,
+  },
+  {
+    name: 'HTML page with 200 (a captive portal)',
+    start: () =>
+      httpServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end('<html><body>Please sign in</body></html>');
+      }),
+    deadlineMs: 60_000,
+    maxRssMiB: 250,
+    says: /HTML/,
+  },
+  {
+    name: 'HTML error page (502 from a proxy)',
+    start: () =>
+      httpServer((_req, res) => {
+        res.writeHead(502, { 'content-type': 'text/html' });
+        res.end('<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>');
+      }),
+    deadlineMs: 60_000,
+    maxRssMiB: 250,
+    says: /502/,
+  },
+  {
+    name: 'malformed JSON (200)',
+    start: () => httpServer((_req, res) => json(res, 200, '{"glossaries": [{"glossary_id": "a", ')),
+    deadlineMs: 60_000,
+    maxRssMiB: 250,
+    says: /JSON/,
+  },
+  {
+    name: 'JSON of the wrong shape (200)',
+    start: () => httpServer((_req, res) => json(res, 200, '{"glossaries": 5, "style_rules": "none"}')),
+    deadlineMs: 60_000,
+    maxRssMiB: 250,
+    says: /unexpected|expected/i,
+  },
+];
