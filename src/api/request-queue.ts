@@ -184,6 +184,26 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
     return failure;
   };
 
+  /*
+   * Sleeps of this queue listen on the run's signal through one listener, not one each: every call
+   * waiting out a pause or a back-off sleeps at once (hundreds in a fault storm, whatever the
+   * concurrency), and one listener per sleeper made Node warn of a listener leak on stderr.
+   */
+  const sleepers = new Set<AbortController>();
+  signal.addEventListener('abort', () => {
+    for (const sleeper of sleepers) sleeper.abort(signal.reason);
+  }, { once: true });
+  const sleep = async (ms: number): Promise<void> => {
+    if (signal.aborted) throw signal.reason as Error;
+    const sleeper = new AbortController();
+    sleepers.add(sleeper);
+    try {
+      await clock.sleep(ms, sleeper.signal);
+    } finally {
+      sleepers.delete(sleeper);
+    }
+  };
+
   const throwIfAborted = (request: ApiCall, op: OperationBudget): void => {
     if (signal.aborted) throw new ServiceError('aborted', failureOf(request, op), 'aborted before completion');
   };
@@ -200,7 +220,7 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
       throw new ServiceError(why, failureOf(request, op), summary);
     }
     try {
-      await clock.sleep(at - now, signal);
+      await sleep(at - now);
     } catch (error) {
       throwIfAborted(request, op);
       throw error;
@@ -217,8 +237,8 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
       const result = await slots.add(async () => {
         if (flow.openAt(glossary) > clock.now()) return GATE_CLOSED;
         const at = flow.reserveSend();
-        if (at > clock.now()) await clock.sleep(at - clock.now(), signal);
-        for (let wait = flow.windowWaitMs(); wait > 0; wait = flow.windowWaitMs()) await clock.sleep(wait, signal);
+        if (at > clock.now()) await sleep(at - clock.now());
+        for (let wait = flow.windowWaitMs(); wait > 0; wait = flow.windowWaitMs()) await sleep(wait);
         // The gate may have closed while we waited for our turn: requests already sent cannot be
         // recalled, but this one has not left yet.
         if (flow.openAt(glossary) > clock.now()) return GATE_CLOSED;

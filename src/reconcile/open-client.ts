@@ -1,4 +1,3 @@
-import { setMaxListeners } from 'node:events';
 import { checkAllowedHost, createClient, readApiKey, readBaseUrl, type ClientMetricsHooks, type ServiceClient } from '../api/index.js';
 import type { Clock } from '../lib/clock.js';
 import { MAX_ATTEMPTS_ENV, MAX_RESPONSE_BYTES_ENV, OPERATION_DEADLINE_ENV, REQUEST_TIMEOUT_ENV } from '../lib/defaults.js';
@@ -60,9 +59,6 @@ export function openClient(ctx: ServiceContext, desired: DesiredState, target: T
   // Before the key is even read: with TERMSYNC_ALLOWED_HOSTS set, only those hosts may receive it.
   checkAllowedHost(ctx.env, target, baseUrl);
   const apiKey = readApiKey(ctx.env, target);
-  // Every request in flight and every paced wait listens on the one signal: that is no leak, so
-  // Node's warning at 10 listeners is lifted to what the configured concurrency can reach.
-  setMaxListeners(Math.max(10, desired.config.rateLimit.concurrency * 4 + 10), ctx.signal);
   return createClient({
     baseUrl,
     apiKey,
