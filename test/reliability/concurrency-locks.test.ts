@@ -1,6 +1,5 @@
-// Concurrency checks whose fixes are not on main yet (a lock path that is a symbolic link, stale
-// locks taken over atomically).
-// Not run while it is named `.awaiting.ts`: renamed to `.test.ts` once the fixes land.
+// Concurrency checks of the lock itself: a lock path that is a symbolic link, and stale locks taken
+// over atomically.
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
