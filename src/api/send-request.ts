@@ -179,6 +179,13 @@ export async function sendRequest(
     body = JSON.stringify(request.json);
     headers['content-type'] = 'application/json';
   }
+  // A server holds the key (it was sent to it) and could echo it in what we show: its error
+  // message, a header, a trace id. Whatever comes back has the key taken out before anyone sees it.
+  const hide = (value: string): string => (apiKey.length > 0 && value.includes(apiKey) ? value.split(apiKey).join('[redacted]') : value);
+  const headerOf = (headers: Record<string, string | string[] | undefined>, name: string): string | undefined => {
+    const value = header(headers, name);
+    return value === undefined ? undefined : hide(value);
+  };
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(new ExchangeDeadline(limits.deadlineMs)), limits.deadlineMs);
   const progress = { answered: false, received: 0, declared: undefined as number | undefined };
@@ -193,10 +200,10 @@ export async function sendRequest(
     });
     progress.answered = true;
     const status = res.statusCode;
-    const retryAfter = header(res.headers, 'retry-after');
-    const traceId = header(res.headers, 'x-trace-id');
-    const contentType = header(res.headers, 'content-type');
-    const location = header(res.headers, 'location');
+    const retryAfter = headerOf(res.headers, 'retry-after');
+    const traceId = headerOf(res.headers, 'x-trace-id');
+    const contentType = headerOf(res.headers, 'content-type');
+    const location = headerOf(res.headers, 'location');
     const reject = (code: AnswerRejected['code'], summary: string): never => {
       // Destroying the body drops the connection; the abort it reports is ours, not news.
       res.body.on('error', () => undefined);
@@ -204,11 +211,11 @@ export async function sendRequest(
       throw new AnswerRejected(code, status, traceId, summary);
     };
 
-    const encoding = header(res.headers, 'content-encoding')?.trim().toLowerCase();
+    const encoding = headerOf(res.headers, 'content-encoding')?.trim().toLowerCase();
     if (encoding !== undefined && encoding !== '' && encoding !== 'identity') {
       reject('invalid_response', `unexpected response: Content-Encoding "${clip(encoding)}" (termsync asks for none and decodes none)`);
     }
-    const length = header(res.headers, 'content-length');
+    const length = headerOf(res.headers, 'content-length');
     if (length !== undefined && /^\d+$/.test(length.trim())) progress.declared = Number(length.trim());
     if (progress.declared !== undefined && progress.declared > limits.maxResponseBytes) {
       reject('too_large', `the answer declares ${formatBytes(progress.declared)}, over the limit of ${formatBytes(limits.maxResponseBytes)}; nothing was read`);
@@ -230,7 +237,7 @@ export async function sendRequest(
     }
     return {
       status,
-      text: Buffer.concat(chunks, kept).toString('utf8'),
+      text: hide(Buffer.concat(chunks, kept).toString('utf8')),
       ...(retryAfter === undefined ? {} : { retryAfter }),
       ...(traceId === undefined ? {} : { traceId }),
       ...(contentType === undefined ? {} : { contentType }),

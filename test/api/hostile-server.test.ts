@@ -238,4 +238,27 @@ describe('answers that lie or are not the service', () => {
     }
     expect(elsewhere.requests).toEqual([]);
   });
+
+  it('a server that echoes the key back (in its message, code, detail, trace id, Location): the key is never shown', async () => {
+    const echo = (req: { headers: Record<string, string | string[] | undefined> }): string => String(req.headers.authorization ?? '').split(' ')[1] ?? '';
+    const { client } = await against(
+      startHttpServer((req, res) => {
+        const key = echo(req);
+        res.writeHead(400, { 'content-type': `application/json; key=${key}`, 'x-trace-id': `trace-${key}` });
+        res.end(JSON.stringify({ message: `your key is ${key}`, code: key, detail: `sent ${key}` }));
+      }),
+    );
+    const error = await failure(client.listGlossaries());
+    expect(error.message).toContain('your key is [redacted]');
+    expect(error.message).toContain('trace-[redacted]');
+
+    const { client: redirected } = await against(
+      startHttpServer((req, res) => {
+        res.writeHead(307, { location: `http://127.0.0.1:1/steal?k=${echo(req)}` });
+        res.end();
+      }),
+    );
+    const moved = await failure(redirected.listGlossaries());
+    expect(moved.message).toContain('http://127.0.0.1:1/steal?k=[redacted]');
+  });
 });
