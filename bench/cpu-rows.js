@@ -14,7 +14,7 @@
 //   big:      plan of one 10 MiB dictionary (175k entries), no change and one changed term (< 1.5 s CPU);
 //             first apply of it (< 2 s CPU, < 200 MB)
 //   many:     plan with no change of 1,000 glossaries × 2 × 1,000 entries (≤ replace-all CPU, < 300 MB),
-//             next to the replace-all script (bench/replace-all.js)
+//             next to the replace-all script (bench/baseline.js, the baseline of bench/run.js)
 //   validate: validate of that repository (< 3 s wall; bench/load-repo.js compares with one thread)
 //   startup:  --version and validate of the example repository (≤ 2 × a bare node)
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
@@ -83,7 +83,7 @@ try {
     log('many repository: 1,000 glossaries × 2 dictionaries × 1,000 entries');
     if (only.has('many')) {
       measure(['apply', '--dir', dir], { build, env });
-      const baseline = row('replace-all script (PUT every dictionary)', () => measure([path.join(HERE, 'replace-all.js'), '--dir', dir], { bare: true, env }));
+      const baseline = row('replace-all script (PUT every dictionary)', () => measure([path.join(HERE, 'baseline.js'), '--dir', dir], { bare: true, env }));
       const plan = row('plan, 1,000 × 2 × 1,000, no change', () => measure(['plan', '--detailed-exitcode', '--dir', dir], { build, env, expect: [0] }));
       log(`  goal: CPU ≤ replace-all (${baseline.cpu.median.toFixed(2)} s), < 300 MB: ${plan.cpu.median <= baseline.cpu.median && plan.rssMb.max < 300 ? 'met' : 'MISSED'}`);
       await emulator.reset();

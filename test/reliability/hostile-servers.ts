@@ -1,68 +1,10 @@
 // Servers that misbehave as a broken proxy or a malicious endpoint would, one way each. termsync
 // runs against them as a process; the check measures how long it took and its peak memory.
-import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { createServer as createNetServer, type Server, type Socket } from 'node:net';
+import type { ServerResponse } from 'node:http';
+import { startHttpServer as httpServer, startRawServer as rawServer, type HostileServer } from '../api/hostile-server.js';
 
-export interface Hostile {
-  readonly url: string;
-  /** Requests received, as `METHOD path`. */
-  readonly requests: string[];
-  /** Body bytes written so far. */
-  written(): number;
-  close(): Promise<void>;
-}
-
-async function listen(server: Server, requests: string[], written: () => number): Promise<Hostile> {
-  const sockets = new Set<Socket>();
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => undefined);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : 0;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    written,
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
-type Handler = (req: IncomingMessage, res: ServerResponse, count: (bytes: number) => void) => void;
-
-export async function httpServer(handle: Handler): Promise<Hostile> {
-  const requests: string[] = [];
-  let bytes = 0;
-  const server = createHttpServer((req, res) => {
-    requests.push(`${req.method ?? '?'} ${req.url ?? '?'}`);
-    req.resume();
-    res.on('error', () => undefined);
-    handle(req, res, (n) => (bytes += n));
-  });
-  return listen(server, requests, () => bytes);
-}
-
-/** Raw bytes once the request head has arrived (for answers node:http would refuse to write). */
-export async function rawServer(answer: (socket: Socket) => void): Promise<Hostile> {
-  const requests: string[] = [];
-  const server = createNetServer((socket) => {
-    let head = '';
-    const onData = (data: Buffer): void => {
-      head += data.toString('latin1');
-      if (!head.includes('\r\n\r\n')) return;
-      socket.off('data', onData);
-      requests.push(head.split('\r\n')[0] ?? '');
-      answer(socket);
-    };
-    socket.on('data', onData);
-  });
-  return listen(server, requests, () => 0);
-}
+/** One server of the client's hostile-server tests (the same helpers: listen on loopback, port 0). */
+export type Hostile = HostileServer;
 
 export interface Behaviour {
   readonly name: string;
