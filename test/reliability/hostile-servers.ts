@@ -1,7 +1,7 @@
 // Servers that misbehave as a broken proxy or a malicious endpoint would, one way each. termsync
 // runs against them as a process; the check measures how long it took and its peak memory.
 import type { ServerResponse } from 'node:http';
-import { startHttpServer as httpServer, startRawServer as rawServer, type HostileServer } from '../api/hostile-server.js';
+import { endlessBody, startHttpServer as httpServer, startRawServer as rawServer, type HostileServer } from '../api/hostile-server.js';
 
 /** One server of the client's hostile-server tests (the same helpers: listen on loopback, port 0). */
 export type Hostile = HostileServer;
@@ -30,24 +30,7 @@ const json = (res: ServerResponse, status: number, body: string, headers: Record
 export const BEHAVIOURS: readonly Behaviour[] = [
   {
     name: 'endless body (200, chunked, never ends), default size limit',
-    start: () =>
-      httpServer((_req, res, count) => {
-        const chunk = Buffer.alloc(64 * 1024, 0x20);
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.write('{"glossaries": [');
-        let open = true;
-        res.on('close', () => (open = false));
-        const pump = (): void => {
-          while (open) {
-            count(chunk.length);
-            if (!res.write(chunk)) {
-              res.once('drain', pump);
-              return;
-            }
-          }
-        };
-        pump();
-      }),
+    start: () => endlessBody(),
     deadlineMs: 90_000,
     maxRssMiB: 400,
     says: /over the limit/,
