@@ -59,3 +59,30 @@ export function visitTsvEntries(text: string, visit?: (source: string, target: s
   }
   return 0;
 }
+
+/**
+ * visitTsvEntries over TSV text still escaped as in a JSON string whose only escapes are `\t` and
+ * `\n` (the separators; see parseJsonWithLongStrings): the same entries, read in place.
+ */
+export function visitEscapedTsvEntries(text: string, visit?: (source: string, target: string) => boolean): number {
+  let line = 0;
+  for (let start = 0; start < text.length; ) {
+    line++;
+    const newline = text.indexOf('\\n', start);
+    const end = newline === -1 ? text.length : newline;
+    if (end > start) {
+      const tab = text.indexOf('\\t', start);
+      if (tab === -1 || tab >= end) return line;
+      if (visit === undefined) {
+        start = end + 2;
+        continue;
+      }
+      // A tab after the first one belongs to the target, escaped like the separator.
+      let target = text.slice(tab + 2, end);
+      if (target.includes('\\')) target = target.replaceAll('\\t', '\t');
+      if (!visit(text.slice(start, tab), target)) return 0;
+    }
+    start = end + 2;
+  }
+  return 0;
+}

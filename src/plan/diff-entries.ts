@@ -3,14 +3,21 @@ import { compareStrings } from './compare-strings.js';
 
 export type { EntriesDiff } from '../model/index.js';
 
-/** The source phrases, sorted (code-unit order). Sorting the strings, not pairs, keeps the comparison cheap. */
+/**
+ * The source phrases, sorted (code-unit order). The default sort compares strings by code units,
+ * as compareStrings does, without calling back into JavaScript for each comparison.
+ */
 export function sortedSources(entries: Entries): string[] {
-  return [...entries.keys()].sort(compareStrings);
+  return [...entries.keys()].sort();
 }
 
-/** Entries as a list sorted by source phrase. */
+function compareSources(a: readonly [string, string], b: readonly [string, string]): number {
+  return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0;
+}
+
+/** Entries as a list sorted by source phrase: the map's own pairs, sorted once (no look-up per source). */
 export function toEntryList(entries: Entries): EntryList {
-  return sortedSources(entries).map((source) => [source, entries.get(source) as string] as const);
+  return [...entries].sort(compareSources);
 }
 
 /** The diff of equal dictionaries (one shared value). */
