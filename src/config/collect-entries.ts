@@ -106,6 +106,15 @@ function isPlainUsual(phrase: string): boolean {
   return first > 0x20 && first !== 0xa0 && last > 0x20 && last !== 0xa0;
 }
 
+/** isPlainUsual of `text.slice(start, end)`, without slicing it. */
+function isPlainAt(text: string, start: number, end: number): boolean {
+  const n = end - start;
+  if (n <= 0 || n * 3 > MAX_PHRASE_BYTES) return false;
+  const first = text.charCodeAt(start);
+  const last = text.charCodeAt(end - 1);
+  return first > 0x20 && first !== 0xa0 && last > 0x20 && last !== 0xa0;
+}
+
 /** A column, or how to compute it when a diagnostic needs it. */
 export type Column = number | (() => number);
 
@@ -132,8 +141,12 @@ function exceedsBytes(phrase: string, limit: number): boolean {
  * per source with an uppercase letter): loading millions of entries is dominated by this loop.
  */
 export class EntryCollector {
-  /** Source → line of every entry kept: duplicates and twins are found here. Dropped by `packed()`. */
-  private seen = new Map<string, number>();
+  /** Source of every entry kept: duplicates and twins are found here. Dropped by `packed()`. */
+  private seen = new Set<string>();
+  /** Line of each entry, in the insertion order of `seen` (an array: no hashing). */
+  private lines: number[] = [];
+  /** source → line, built on the first duplicate or twin (rare), then kept up to date. */
+  private lineIndex: Map<string, number> | undefined;
   /** The entries kept, packed (`source TAB target LF`), in the order added. */
   private parts: string[] = [];
   /** Lowercased → line, for sources with an uppercase letter only: all a case-twin check needs. */
@@ -172,7 +185,9 @@ export class EntryCollector {
       this.packedEntries = PackedEntries.fromText(packed, this.seen.size);
       this.verbatimText = undefined;
       this.parts = [];
-      this.seen = new Map();
+      this.seen = new Set();
+      this.lines = [];
+      this.lineIndex = undefined;
       this.folded = new Map();
     }
     return this.packedEntries;
@@ -214,28 +229,58 @@ export class EntryCollector {
       ok = this.checkPhrase(target, 'target', targetLine, targetColumn) && ok;
       if (!ok) return;
     }
-    const first = this.seen.get(source);
-    if (first !== undefined) {
-      this.diagnostics.push(
-        error('entries/duplicate-source', `duplicate source phrase ${show(source)} on ${this.unit}s ${first} and ${line}; the service rejects the whole dictionary`, this.file, line, column),
-      );
-      return;
+    if (this.keep(source, line, column)) {
+      if (this.verbatimText !== undefined) this.verbatimEnd = lineEnd + 1;
+      else this.parts.push(source, '\t', target, '\n');
     }
+  }
+
+  /**
+   * The line `source TAB target` at [start, end) of the text given to `verbatim()`, its tab at
+   * `tab`, when both phrases are plain and it continues the run of unchanged lines (the usual
+   * case of a TSV file): `add` without slicing the target. False, with nothing done, otherwise.
+   * `usual` as for `add`.
+   */
+  addPlainLine(text: string, start: number, tab: number, end: number, line: number, usual: boolean): boolean {
+    if (!usual || text !== this.verbatimText || start !== this.verbatimEnd || !isPlainAt(text, start, tab) || !isPlainAt(text, tab + 1, end)) return false;
+    if (this.keep(text.slice(start, tab), line, 1)) this.verbatimEnd = end + 1;
+    return true;
+  }
+
+  /** Keeps a canonical, checked source unless it is a duplicate (reported); warns of a case twin. */
+  private keep(source: string, line: number, column: number): boolean {
+    const before = this.seen.size;
+    this.seen.add(source);
+    if (this.seen.size === before) {
+      this.diagnostics.push(
+        error('entries/duplicate-source', `duplicate source phrase ${show(source)} on ${this.unit}s ${this.lineOf(source)} and ${line}; the service rejects the whole dictionary`, this.file, line, column),
+      );
+      return false;
+    }
+    this.lines.push(line);
+    this.lineIndex?.set(source, line);
     const lower = source.toLowerCase();
     let twinLine: number | undefined;
     if (lower !== source) {
       twinLine = this.folded.get(lower);
       if (twinLine === undefined) {
         this.folded.set(lower, line);
-        twinLine = this.seen.get(lower);
+        if (this.seen.has(lower)) twinLine = this.lineOf(lower);
       }
     } else if (this.folded.size > 0) twinLine = this.folded.get(source);
     if (twinLine !== undefined) {
       this.diagnostics.push(warning('entries/case-twin', `source phrase ${show(source)} differs only in case from the source phrase on ${this.unit} ${twinLine}`, this.file, line, column));
     }
-    this.seen.set(source, line);
-    if (this.verbatimText !== undefined) this.verbatimEnd = lineEnd + 1;
-    else this.parts.push(source, '\t', target, '\n');
+    return true;
+  }
+
+  private lineOf(source: string): number {
+    if (this.lineIndex === undefined) {
+      this.lineIndex = new Map();
+      let i = 0;
+      for (const key of this.seen) this.lineIndex.set(key, this.lines[i++] ?? 0);
+    }
+    return this.lineIndex.get(source) ?? 0;
   }
 
   /** Ends the file: summarises the canonicalisation warnings beyond the cap. */

@@ -108,6 +108,7 @@ function parseTsvInto(body: string, file: string, collector: EntryCollector, dia
       }
       continue;
     }
+    if (collector.addPlainLine(body, lineStart, tab, end, line, nextUnusual >= end)) continue;
     const source = body.slice(lineStart, tab);
     const target = body.slice(tab + 1, end);
     if (isBlank(source) && isBlank(target)) {

@@ -17,6 +17,10 @@ export class PackedEntries implements ReadonlyMap<string, string> {
   private index: Map<string, string> | undefined;
   /** Offsets in `text` of each line's start, in source order (code-unit order); computed once, on demand. */
   private order: Uint32Array | undefined;
+  /** Position in `order` where the next lookup in source order is expected (see `get`). */
+  private cursor = 0;
+  /** `text` is already in source order (a file written by termsync is): the sorted forms are slices of it. */
+  private inOrder = false;
 
   private constructor(
     /** `source TAB target LF` per entry, in the order read; empty for no entries. */
@@ -61,12 +65,33 @@ export class PackedEntries implements ReadonlyMap<string, string> {
     return this.size === 0 ? 0 : Buffer.byteLength(this.text, 'utf8') - 1;
   }
 
+  /**
+   * Lookups in ascending source order (a comparison with a dictionary the service returns sorted,
+   * as termsync uploads it) walk the sorted order: no index is built. The first lookup out of
+   * that order builds the Map, which answers every lookup from then on.
+   */
   get(source: string): string | undefined {
+    if (this.index === undefined) {
+      const at = this.atCursor(source);
+      if (at !== -1) return this.text.slice(at, this.text.indexOf('\n', at));
+    }
     return this.lookup().get(source);
   }
 
   has(source: string): boolean {
+    if (this.index === undefined && this.atCursor(source) !== -1) return true;
     return this.lookup().has(source);
+  }
+
+  /** Offset of the target of `source` when it is the next entry in source order (the cursor moves on), or -1. */
+  private atCursor(source: string): number {
+    const order = this.sortedOrder();
+    const start = order[this.cursor];
+    if (start === undefined) return -1;
+    const tab = start + source.length;
+    if (this.text.charCodeAt(tab) !== 9 || !this.text.startsWith(source, start)) return -1;
+    this.cursor++;
+    return tab + 1;
   }
 
   forEach(callback: (target: string, source: string, map: ReadonlyMap<string, string>) => void, thisArg?: unknown): void {
@@ -131,11 +156,13 @@ export class PackedEntries implements ReadonlyMap<string, string> {
 
   /**
    * The entries as the client uploads them (see lib/entries-tsv.ts entriesBody): sorted by source,
-   * `source TAB target` lines joined by LF, no final newline. Built on each call (not kept).
+   * `source TAB target` lines joined by LF, no final newline. Built on each call (not kept), or a
+   * slice of `text` when the entries are in source order already.
    */
   sortedBody(): string {
     const text = this.text;
     const order = this.sortedOrder();
+    if (this.inOrder) return text.slice(0, -1);
     const lines = new Array<string>(order.length);
     for (let i = 0; i < order.length; i++) {
       const start = order[i] as number;
@@ -169,7 +196,10 @@ export class PackedEntries implements ReadonlyMap<string, string> {
       const byRank = new Uint32Array(this.size);
       for (let k = 0; k < ranks.length; k++) byRank[k] = starts[ranks[k] as number] as number;
       this.order = byRank;
-    } else this.order = starts;
+    } else {
+      this.order = starts;
+      this.inOrder = true;
+    }
     return this.order;
   }
 

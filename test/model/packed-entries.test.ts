@@ -45,6 +45,27 @@ describe('packed entries (properties)', () => {
     );
   });
 
+  it('answer lookups in source order (walked, no index) and then in any order alike', () => {
+    fc.assert(
+      fc.property(pairs, phrase, fc.nat(), (list, other, skip) => {
+        const map = new Map(list);
+        const packed = PackedEntries.fromPairs(list);
+        const sorted = toEntryList(map);
+        // In order, possibly skipping one (as a comparison with a live dictionary that lacks an entry does).
+        for (const [k, [source, target]] of sorted.entries()) {
+          if (sorted.length > 0 && k === skip % sorted.length) continue;
+          expect(packed.get(source)).toBe(target);
+        }
+        expect(packed.get(other)).toBe(map.get(other));
+        for (const [source, target] of list) expect(packed.get(source)).toBe(target);
+        const walked = PackedEntries.fromPairs(list);
+        for (const [source] of sorted) expect(walked.has(source)).toBe(true);
+        expect(walked.has(other)).toBe(map.has(other));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('sorted once: the sorted list and upload body equal those of the Map', () => {
     fc.assert(
       fc.property(pairs, (list) => {
@@ -54,6 +75,10 @@ describe('packed entries (properties)', () => {
         expect(packed.sortedList()).toEqual(sorted);
         expect(packed.sortedBody()).toBe(entriesBody(sorted));
         expect(packed.sortedOrder()).toBe(packed.sortedOrder());
+        // Entries already in source order (as termsync writes files): the same forms, from slices.
+        const inOrder = PackedEntries.fromPairs(sorted);
+        expect(inOrder.sortedBody()).toBe(entriesBody(sorted));
+        expect(inOrder.sortedList()).toEqual(sorted);
       }),
       { numRuns: 500 },
     );
