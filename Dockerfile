@@ -25,6 +25,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json README.md ./
 COPY bin/ bin/
+COPY scripts/ scripts/
 COPY schema/ schema/
 COPY src/ src/
 COPY deploy/container/ deploy/container/

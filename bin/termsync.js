@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { runCli } from '../dist/cli/main.js';
+import { runCli } from '../dist/bundle/termsync.js';
 
 const controller = new AbortController();
 for (const signal of ['SIGINT', 'SIGTERM']) {

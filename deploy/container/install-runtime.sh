@@ -18,7 +18,7 @@ fail() {
   exit 1
 }
 
-[ -f "$root/dist/cli/main.js" ] || fail "$root/dist is not built: run \`npm ci\` (it builds) or \`npm run build\` first"
+[ -f "$root/dist/bundle/termsync.js" ] || fail "$root/dist is not built: run \`npm ci\` (it builds) or \`npm run build\` first"
 [ -f "$root/package-lock.json" ] || fail "$root/package-lock.json is missing: the runtime installs the locked versions"
 if [ -e "$dest" ] && [ -n "$(ls -A "$dest")" ]; then fail "$dest is not empty"; fi
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { LiveDictionary, LiveGlossary, LiveInstruction, LiveStyleRules } from '../model/live.js';
 import { canonicalLang } from '../lib/canonical.js';
 import { ServiceError } from './errors.js';

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { z } from 'zod';
+import * as z from 'zod';
 import { InputError } from '../lib/errors.js';
 import type { KeepIds } from '../plan/index.js';
 

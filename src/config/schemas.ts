@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DEFAULTS } from '../lib/defaults.js';
 import { GLOSSARY_LANGUAGES, STYLE_RULE_LANGUAGES } from './languages.js';
 

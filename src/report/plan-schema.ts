@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The saved plan (format_version "1.0"), as `apply plan.json` accepts it. */
 

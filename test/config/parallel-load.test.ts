@@ -104,7 +104,8 @@ describe('loading with a worker thread (compiled loader)', () => {
     expect(rules?.kind === 'style_rules' && Object.getPrototypeOf(rules.configuredRules)).toBe(null);
   });
 
-  it('reads TBX and workbook files in the worker exactly as on the main thread, their dictionaries packed', async () => {
+  // The worker of the compiled sources, and the one bin/termsync.js starts (the bundle, scripts/bundle.js).
+  it.each([['dist/config'], ['dist/bundle']])('reads TBX and workbook files in the worker (%s) exactly as on the main thread, their dictionaries packed', async (folder) => {
     const { loadResourceFile } = await fromDist<LoadResources>('load-resources.js');
     const { readEntriesBatch } = await fromDist<typeof ReadEntriesModule>('read-entries.js');
     const { unpackBatch: unpack } = await fromDist<ParallelLoad>('parallel-load.js');
@@ -114,7 +115,7 @@ describe('loading with a worker thread (compiled loader)', () => {
       ['entries/brand-terminology.tbx', true, 3],
       ['entries/help-centre-terms.xlsx', true, 2],
     ]);
-    const worker = new Worker(path.join(ROOT, 'dist', 'config', 'load-worker.js'), { workerData: where });
+    const worker = new Worker(path.join(ROOT, folder, 'load-worker.js'), { workerData: where });
     try {
       const reply = await new Promise<EntriesReply>((resolve, reject) => {
         worker.once('message', resolve);

@@ -16,6 +16,7 @@ import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
 import { Service, type IService } from 'kubernetes-models/v1/Service';
 import { isMap, isPair, isScalar, type Pair } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { checkAllowedHost, readAllowedHosts } from '../../src/api/read-env.js';
 import { ExitCode } from '../../src/lib/exit-codes.js';
 import { runCliCaptured } from '../cli/run-cli.js';
 import { onlyInstruction, readDockerfile, words } from './read-dockerfile.js';
@@ -113,6 +114,8 @@ function checkTermsyncPod(pod: IPodSpec | undefined, repoDir: string): void {
   expect(secret?.secretName).toBe('termsync-api-key');
   expect(secret?.items?.map((i) => i.path)).toContain(posix.relative(keyMount?.mountPath ?? '', keyFile));
   expect(env(termsync, 'TERMSYNC_BASE_URL')?.valueFrom?.configMapKeyRef).toEqual({ name: 'termsync', key: 'TERMSYNC_BASE_URL' });
+  // The key is fenced to the hosts of the ConfigMap (each kustomization's URL host is listed there: checked below).
+  expect(env(termsync, 'TERMSYNC_ALLOWED_HOSTS')?.valueFrom?.configMapKeyRef).toEqual({ name: 'termsync', key: 'TERMSYNC_ALLOWED_HOSTS' });
 }
 
 /** The daemon's Deployment: one replica, Recreate, probes and scrape annotations on its endpoints. */
@@ -186,7 +189,12 @@ describe('deploy/kubernetes', () => {
       }
       for (const data of deployable.configMaps.values()) {
         const url = data.get('TERMSYNC_BASE_URL');
-        if (url !== undefined) expect(url).toMatch(/^https:\/\//);
+        if (url === undefined) continue;
+        expect(url).toMatch(/^https:\/\//);
+        // termsync's own check, as at run time: the URL of the ConfigMap is one its key may go to.
+        const fenced = { TERMSYNC_BASE_URL: url, TERMSYNC_ALLOWED_HOSTS: data.get('TERMSYNC_ALLOWED_HOSTS') };
+        expect(readAllowedHosts(fenced), `${deployable.dir}: TERMSYNC_ALLOWED_HOSTS`).toBeDefined();
+        expect(() => checkAllowedHost(fenced, { name: 'default', baseUrlEnv: 'TERMSYNC_BASE_URL' }, url)).not.toThrow();
       }
     }
   });

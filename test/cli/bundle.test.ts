@@ -1,0 +1,123 @@
+/**
+ * The CLI as users run it: bin/termsync.js loads the bundle in dist/bundle/ (scripts/bundle.js),
+ * not the sources the other CLI tests run in-process. Checked here: the bundled CLI answers as the
+ * sources do, and a command loads only what it uses (module loading is most of a short command's
+ * time). `npm test` builds first.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCliCaptured } from './run-cli.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const BIN = path.join(ROOT, 'bin', 'termsync.js');
+
+interface Run {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function runBin(args: readonly string[], nodeArgs: readonly string[] = []): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [...nodeArgs, BIN, ...args], { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '' }, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
+    });
+  });
+}
+
+// Records every module file the process loads (ES modules through a loader hook, CommonJS through
+// Module._load) and writes the list to the file named by TERMSYNC_TEST_MODULES at exit.
+let work: string;
+let recorder: string;
+beforeAll(async () => {
+  work = await mkdtemp(path.join(tmpdir(), 'termsync-bundle-'));
+  const hooks = path.join(work, 'hooks.mjs');
+  await writeFile(
+    hooks,
+    "import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) {\n  appendFileSync(process.env.TERMSYNC_TEST_MODULES, url + '\\n');\n  return next(url, context);\n}\n",
+  );
+  recorder = path.join(work, 'record.mjs');
+  await writeFile(
+    recorder,
+    [
+      "import { register, createRequire } from 'node:module';",
+      "import { appendFileSync } from 'node:fs';",
+      `register(${JSON.stringify(pathToFileURL(hooks).href)});`,
+      "const Module = createRequire(import.meta.url)('node:module');",
+      'const load = Module._load;',
+      'Module._load = function (request, parent, isMain) {',
+      '  const loaded = load.apply(this, arguments);',
+      "  try { appendFileSync(process.env.TERMSYNC_TEST_MODULES, Module._resolveFilename(request, parent, isMain) + '\\n'); } catch {}",
+      '  return loaded;',
+      '};',
+      '',
+    ].join('\n'),
+  );
+});
+afterAll(async () => {
+  await rm(work, { recursive: true, force: true });
+});
+
+/** The packages (folders under node_modules) a run of the CLI loads. */
+async function packagesLoaded(args: readonly string[]): Promise<{ run: Run; packages: Set<string>; files: string[] }> {
+  const list = path.join(work, `modules-${args.join('-').replace(/[^a-z-]/gi, '')}.txt`);
+  const run = await new Promise<Run>((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', pathToFileURL(recorder).href, BIN, ...args],
+      { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '', TERMSYNC_TEST_MODULES: list } },
+      (error, stdout, stderr) => resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr }),
+    );
+  });
+  const files = (await readFile(list, 'utf8').catch(() => '')).split('\n').filter((l) => l !== '' && !l.startsWith('node:') && !l.includes(path.basename(work)));
+  const packages = new Set(files.flatMap((f) => /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(decodeURIComponent(f))?.[1] ?? []));
+  return { run, packages, files };
+}
+
+describe('the bundled CLI (bin/termsync.js)', () => {
+  it('validates the example repository exactly as the sources do', async () => {
+    for (const format of ['text', 'json', 'github']) {
+      const args = ['validate', '--format', format, '--dir', ROOT];
+      const [bundled, sources] = await Promise.all([runBin(args), runCliCaptured(args)]);
+      expect(bundled).toEqual(sources);
+      expect(bundled.code).toBe(0);
+    }
+  });
+
+  it('reports a broken repository with the same diagnostics and exit code as the sources', async () => {
+    const repo = await mkdtemp(path.join(work, 'broken-'));
+    await writeFile(path.join(repo, 'termsync.yaml'), 'version: 1\nresources: [.]\nschedule: "not cron"\ntargets: []\n');
+    await writeFile(path.join(repo, 'g.yaml'), 'kind: glossary\nname: x\ndictionaries:\n  - source_lang: en\n    target_lang: de\n    entries_file: missing.csv\n');
+    const args = ['validate', '--format', 'json', '--dir', repo];
+    const [bundled, sources] = await Promise.all([runBin(args), runCliCaptured(args)]);
+    expect(bundled).toEqual(sources);
+    expect(bundled.code).toBe(3);
+  });
+
+  it('answers --version and --help from the bundle', async () => {
+    const version = await runBin(['--version']);
+    expect(version).toEqual({ code: 0, stdout: '0.1.0\n', stderr: '' });
+    const help = await runBin(['--help']);
+    expect(help).toEqual({ ...(await runCliCaptured(['--help'])), code: 0 });
+  });
+
+  it('validate loads no library of the commands that talk to the service or run the daemon', async () => {
+    const { run, packages, files } = await packagesLoaded(['validate', '--dir', ROOT]);
+    expect(run.code).toBe(0);
+    for (const name of ['undici', 'pino', 'pino-pretty', 'p-queue', 'prom-client', 'chokidar']) expect(packages.has(name), `${name} is loaded`).toBe(false);
+    // Every file of termsync that validate loads is the bundle's; the sources compiled by tsc are not used.
+    const own = files.filter((f) => f.includes(`${path.sep}dist${path.sep}`) || f.includes('/dist/'));
+    expect(own.length).toBeGreaterThan(0);
+    for (const file of own) expect(file).toMatch(/[\\/]dist[\\/]bundle[\\/]/);
+  });
+
+  it('--version loads no library at all', async () => {
+    const { run, packages } = await packagesLoaded(['--version']);
+    expect(run.stdout).toBe('0.1.0\n');
+    expect([...packages]).toEqual([]);
+  });
+});
