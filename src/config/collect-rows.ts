@@ -59,7 +59,8 @@ export class RowsToConcepts {
       if (cell.text.trim() === '') continue;
       terms.set(lang, { text: cell.text, line, column: cell.column });
     }
-    if (terms.size > 0) this.collector.concept(terms, line, cells[0]?.column ?? 1);
+    // A row's problems are located at its first column (a sheet's cells may be given sparsely).
+    if (terms.size > 0) this.collector.concept(terms, line, 1);
   }
 
   /** Ends the table: false when no usable header row was found (reported). */
@@ -122,7 +123,7 @@ export class RowsToConcepts {
         'entries/missing-language-column',
         `the header row has no column for ${missing.join(', ')}, which the glossary declares in \`languages\` (found: ${[...seen.keys()].join(', ') || 'none'})`,
         line,
-        cells[0]?.column ?? 1,
+        1,
       );
       return;
     }

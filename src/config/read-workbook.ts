@@ -1,35 +1,45 @@
-import { Readable } from 'node:stream';
 import { inflateRawSync } from 'node:zlib';
+import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { fromBuffer, type Entry, type ZipFile } from 'yauzl';
 import type { Diagnostic } from '../lib/diagnostics.js';
 import type { ConceptCollector } from './collect-concepts.js';
 import { columnLetters } from './collect-concepts.js';
 import { RowsToConcepts, type CellText } from './collect-rows.js';
 import { error, show } from './diagnostic.js';
+import { decodeXmlChunks, InvalidText } from './parse-tbx.js';
 
 /*
- * Workbooks (.xlsx) are read with exceljs's streaming reader, behind a check of the zip container
- * (yauzl) that bounds what can ever be inflated: a zip bomb is refused before exceljs sees a byte.
+ * Workbooks (.xlsx): the zip container is read with yauzl, the XML parts with saxes; this module
+ * only maps SpreadsheetML to rows of cell texts. Nothing is evaluated, nothing written to disk.
  *
+ * The zip container is checked before any XML is parsed, so that what can ever be inflated is
+ * bounded (zip bombs):
  * 1. The central directory's declared sizes: at most MAX_WORKBOOK_PARTS parts and
- *    MAX_WORKBOOK_INFLATED bytes in the parts exceljs reads.
- * 2. Each of those parts is inflated once with its declared size as zlib's output limit, which
- *    stops as soon as a part yields more: the work is bounded by the declared sizes, lies included.
- * 3. exceljs's streaming reader walks local file headers, not the central directory. It is given
- *    only the byte ranges of the parts checked above (each one's local header must agree with the
- *    central directory), in the order it needs them: workbook and relationships, shared strings,
- *    then sheets. So it inflates exactly what was measured, never a part hidden from the
- *    directory, and never spills sheets to temporary files (which it does when a sheet comes
- *    before the shared strings, as Excel writes them).
+ *    MAX_WORKBOOK_INFLATED bytes in the parts read (workbook, relationships, shared strings, sheets).
+ * 2. Each of those parts' local header must agree with the central directory, and each is inflated
+ *    once with its declared size as zlib's output limit, which stops as soon as a part yields more:
+ *    the work is bounded by the declared sizes, lies included.
+ * Of the inflated parts, the workbook and its relationships (which sheet is which part), the shared
+ * strings and the chosen sheet are parsed; the other sheets are only measured.
  *
- * Formula cells are refused, never evaluated, and their cached values are not trusted either: a
- * term that changes when the workbook recalculates is not a term (paste the values instead).
+ * Every XML part is parsed with saxes, which expands no entity but the five predefined ones and
+ * character references; a document type declaration (how entity expansion and external entities
+ * get in) is refused, as in TBX files.
+ *
+ * Cells are read as Excel saves them: shared strings (`t="s"`, rich-text runs concatenated,
+ * phonetic guides left out), inline strings (`t="inlineStr"`), strings (`t="str"`), booleans
+ * (`true`/`false`) and numbers (as JavaScript writes the number: a date formatted cell is its
+ * serial number, as Excel stores it). A cell without a reference (`r`) is the one after the
+ * previous cell, a row without one the row after the previous row. Formula cells are refused,
+ * never evaluated, and their cached values are not trusted either: a term that changes when the
+ * workbook recalculates is not a term (paste the values instead). Error values and ISO date cells
+ * (`t="d"`) are refused too.
  */
 
 /** At most this many parts (files) in the zip container. */
 export const MAX_WORKBOOK_PARTS = 10_000;
 
-/** The parts exceljs reads (workbook, relationships, shared strings, sheets), inflated, at most. */
+/** The parts read (workbook, relationships, shared strings, sheets), inflated, at most. */
 export const MAX_WORKBOOK_INFLATED = 100 * 1024 * 1024;
 
 declare module 'yauzl' {
@@ -50,11 +60,11 @@ const SHEET = /^xl\/worksheets\/sheet\d+\.xml$/;
 /** The data descriptor signature that ends a part written with general purpose bit 3. */
 const DATA_DESCRIPTOR = Buffer.from([0x50, 0x4b, 0x07, 0x08]);
 
-/** A workbook refused before exceljs reads it: the rule id says whether for its size (zip bombs) or its shape. */
-class Refused extends Error {
+/** A workbook refused as a whole: the rule id says whether for its size (zip bombs), a DOCTYPE, its sheets or its shape. */
+export class Refused extends Error {
   constructor(
     message: string,
-    readonly code: 'entries/workbook-too-large' | 'entries/malformed-workbook' = 'entries/malformed-workbook',
+    readonly code: 'entries/workbook-too-large' | 'entries/malformed-workbook' | 'entries/xml-doctype' | 'entries/no-such-sheet' = 'entries/malformed-workbook',
   ) {
     super(message);
   }
@@ -90,13 +100,15 @@ function localHeader(zip: ZipFile, entry: Entry): Promise<Parameters<Parameters<
 /**
  * Inflates a part's data (its range as the zip directory and local header give it) with a cap of
  * its declared size: zlib stops with an error as soon as the output would exceed it, so a size
- * that lies costs no more than the truth would. Returns the bytes it inflated to.
+ * that lies costs no more than the truth would.
  */
-function measure(bytes: Buffer, dataStart: number, entry: Entry): number {
+function inflatePart(bytes: Buffer, dataStart: number, entry: Entry): Buffer {
   const data = bytes.subarray(dataStart, dataStart + entry.compressedSize);
-  if (entry.compressionMethod === 0) return data.length;
+  if (entry.compressionMethod === 0) return data;
   try {
-    return inflateRawSync(data, { maxOutputLength: Math.max(entry.uncompressedSize, 1) }).length;
+    // One output buffer of the declared size (and a byte to spare, so that a part that inflates to
+    // more stops at once): no chunks to join.
+    return inflateRawSync(data, { maxOutputLength: Math.max(entry.uncompressedSize, 1), chunkSize: Math.max(entry.uncompressedSize + 1, 64) });
   } catch (caught) {
     const tooLarge = (caught as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || caught instanceof RangeError;
     if (tooLarge) throw new Refused(`part ${entry.fileName} inflates to more than the ${entry.uncompressedSize} bytes it declares (a zip bomb, or a tampered file): refused`, 'entries/workbook-too-large');
@@ -104,13 +116,55 @@ function measure(bytes: Buffer, dataStart: number, entry: Entry): number {
   }
 }
 
-/** The byte ranges of the parts exceljs may read, checked (see the comment at the top). */
-async function checkedParts(bytes: Buffer): Promise<{ ranges: Buffer[]; sharedStrings: boolean }> {
+/** A sheet as the workbook lists it (tab order), and the part that holds it. */
+interface SheetEntry {
+  readonly name: string;
+  /** The part (`xl/worksheets/sheet1.xml`), resolved through the workbook's relationships. */
+  readonly part: string | undefined;
+  /** The relationship's type, last segment: `worksheet`, `chartsheet`, … */
+  readonly type: string | undefined;
+}
+
+/** The inflated parts a sheet is read from (see the comment at the top). */
+interface CheckedWorkbook {
+  readonly sheets: readonly SheetEntry[];
+  readonly chosen: SheetEntry;
+  readonly sheet: Buffer;
+  readonly sharedStrings: Buffer | undefined;
+}
+
+/** What a `sheet` option names, for messages. */
+function describeSheet(sheet: string | number): string {
+  return typeof sheet === 'number' ? `sheet ${sheet}` : `sheet ${show(sheet)}`;
+}
+
+/** The sheet a `sheet` option chooses (default: the first in tab order), or a refusal naming the sheets there are. */
+function chooseSheet(sheets: readonly SheetEntry[], wanted: string | number | undefined, present: ReadonlySet<string>): SheetEntry {
+  const chosen = wanted === undefined ? sheets[0] : typeof wanted === 'number' ? sheets[wanted - 1] : sheets.find((s) => s.name === wanted);
+  if (chosen === undefined) {
+    const caseless = typeof wanted === 'string' ? sheets.find((s) => s.name.toLowerCase() === wanted.toLowerCase()) : undefined;
+    const hint = caseless === undefined ? '' : ` (did you mean ${show(caseless.name)}? sheet names are matched exactly)`;
+    throw new Refused(`the workbook has no ${describeSheet(wanted ?? 1)}${hint}; its sheets: ${sheets.map((s) => show(s.name)).join(', ') || 'none'}`, 'entries/no-such-sheet');
+  }
+  if (chosen.type !== undefined && chosen.type !== 'worksheet') {
+    throw new Refused(`the workbook's sheet ${show(chosen.name)} is a ${chosen.type}, not a worksheet of cells; its sheets: ${sheets.map((s) => show(s.name)).join(', ')}`, 'entries/no-such-sheet');
+  }
+  if (chosen.part === undefined || !present.has(chosen.part)) {
+    throw new Refused(`the workbook's sheet ${show(chosen.name)} refers to ${chosen.part === undefined ? 'no part' : `the part ${chosen.part}`}, which the zip container does not hold (a malformed or tampered file)`);
+  }
+  return chosen;
+}
+
+/**
+ * Checks the zip container (see the comment at the top) and returns the parts the chosen sheet is
+ * read from. Every part is checked and measured before anything is refused for its content.
+ */
+async function checkedWorkbook(bytes: Buffer, wanted: string | number | undefined): Promise<CheckedWorkbook> {
   const zip = await openZip(bytes);
   try {
     const entries = await listEntries(zip);
-    const wanted = (name: string): number => (name === WORKBOOK_RELS ? 0 : name === WORKBOOK ? 1 : name === SHARED_STRINGS ? 2 : SHEET.test(name) ? 3 : -1);
-    const parts = entries.filter((e) => wanted(e.fileName) >= 0).sort((a, b) => wanted(a.fileName) - wanted(b.fileName) || (a.fileName < b.fileName ? -1 : 1));
+    const rank = (name: string): number => (name === WORKBOOK_RELS ? 0 : name === WORKBOOK ? 1 : name === SHARED_STRINGS ? 2 : SHEET.test(name) ? 3 : -1);
+    const parts = entries.filter((e) => rank(e.fileName) >= 0).sort((a, b) => rank(a.fileName) - rank(b.fileName) || (a.fileName < b.fileName ? -1 : 1));
     if (!parts.some((e) => e.fileName === WORKBOOK) || !parts.some((e) => SHEET.test(e.fileName))) {
       throw new Refused('not an .xlsx workbook: the zip container has no xl/workbook.xml or no worksheet (a .xls, .ods or .numbers file must be saved as .xlsx)');
     }
@@ -121,7 +175,14 @@ async function checkedParts(bytes: Buffer): Promise<{ ranges: Buffer[]; sharedSt
         'entries/workbook-too-large',
       );
     }
-    const ranges: Buffer[] = [];
+    const present = new Set(parts.map((e) => e.fileName));
+    let rels: Buffer | undefined;
+    let workbook: Buffer | undefined;
+    let sharedStrings: Buffer | undefined;
+    // Which sheet is wanted, known once the workbook and its relationships (first in `parts`) are
+    // inflated; a refusal for their content waits until every part has been checked.
+    let layout: { sheets: SheetEntry[]; chosen: SheetEntry } | Refused | undefined;
+    let sheet: Buffer | undefined;
     for (const entry of parts) {
       if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8) throw new Refused(`part ${entry.fileName} uses compression method ${entry.compressionMethod}; workbooks use deflate (8) or none (0)`);
       const header = await localHeader(zip, entry);
@@ -131,62 +192,357 @@ async function checkedParts(bytes: Buffer): Promise<{ ranges: Buffer[]; sharedSt
       if (header.fileName.toString('utf8') !== entry.fileName || header.compressionMethod !== entry.compressionMethod || !(sizesAgree || sizesLater)) {
         throw new Refused(`part ${entry.fileName}: its local header disagrees with the zip directory (a malformed or tampered file)`);
       }
-      // The streaming reader reads a data descriptor only when the local header leaves the sizes
-      // to it (exactly then, and with the descriptor's signature, is it part of the range).
-      const descriptor = streamed && header.compressedSize === 0;
-      const end = header.fileDataStart + entry.compressedSize + (descriptor ? 16 : 0);
-      if (descriptor && !bytes.subarray(end - 16, end - 12).equals(DATA_DESCRIPTOR)) {
-        throw new Refused(`part ${entry.fileName}: the data descriptor that should follow its data is missing (a malformed or tampered file)`);
+      // A part whose local header leaves the sizes to a data descriptor must have one after its data.
+      if (streamed && header.compressedSize === 0) {
+        const end = header.fileDataStart + entry.compressedSize + 16;
+        if (!bytes.subarray(end - 16, end - 12).equals(DATA_DESCRIPTOR)) {
+          throw new Refused(`part ${entry.fileName}: the data descriptor that should follow its data is missing (a malformed or tampered file)`);
+        }
       }
-      const inflated = measure(bytes, header.fileDataStart, entry);
-      if (inflated !== entry.uncompressedSize) throw new Refused(`part ${entry.fileName} inflates to ${inflated} bytes, not the ${entry.uncompressedSize} it declares`);
-      ranges.push(bytes.subarray(entry.relativeOffsetOfLocalHeader, end));
+      const data = inflatePart(bytes, header.fileDataStart, entry);
+      if (data.length !== entry.uncompressedSize) throw new Refused(`part ${entry.fileName} inflates to ${data.length} bytes, not the ${entry.uncompressedSize} it declares`);
+      if (entry.fileName === WORKBOOK_RELS) rels = data;
+      else if (entry.fileName === WORKBOOK) workbook = data;
+      else if (entry.fileName === SHARED_STRINGS) sharedStrings = data;
+      else {
+        if (layout === undefined) {
+          try {
+            const sheets = readSheetList(workbook as Buffer, rels);
+            layout = { sheets, chosen: chooseSheet(sheets, wanted, present) };
+          } catch (caught) {
+            if (!(caught instanceof Refused)) throw caught;
+            layout = caught;
+          }
+        }
+        if (!(layout instanceof Refused) && entry.fileName === layout.chosen.part) sheet = data;
+      }
     }
-    return { ranges, sharedStrings: parts.some((e) => e.fileName === SHARED_STRINGS) };
+    if (layout === undefined) throw new Refused('not an .xlsx workbook: the zip container has no worksheet');
+    if (layout instanceof Refused) throw layout;
+    return { sheets: layout.sheets, chosen: layout.chosen, sheet: sheet as Buffer, sharedStrings };
   } finally {
     zip.close();
   }
 }
 
-interface RichText {
-  readonly richText: readonly { readonly text: string }[];
+/** Bytes of XML decoded at a time: small strings, soon garbage, instead of one as large as the part. */
+const DECODE_CHUNK = 64 * 1024;
+
+/** Thrown from a parser's event handler to stop it (the reason is already recorded). */
+class Stop extends Error {}
+
+function localName(name: string): string {
+  const colon = name.indexOf(':');
+  return colon === -1 ? name : name.slice(colon + 1);
 }
 
-/** A cell's value as text, or why it cannot be a term. */
-function cellText(value: unknown): { text: string } | { problem: string } {
-  if (value === null || value === undefined) return { text: '' };
-  if (typeof value === 'string') return { text: value };
-  if (typeof value === 'number' || typeof value === 'boolean') return { text: String(value) };
-  if (value instanceof Date) return { problem: 'holds a date, not a term' };
-  if (typeof value === 'object') {
-    if ('formula' in value || 'sharedFormula' in value) {
-      const cached = (value as { result?: unknown }).result;
-      const shown = typeof cached === 'string' || typeof cached === 'number' ? ` (its saved value is ${show(String(cached))})` : ' (it has no saved value)';
-      return { problem: `holds a formula${shown}: formulas are never evaluated and their saved values are not used; paste the values instead (Paste Special › Values)` };
+/**
+ * Parses an XML part with saxes, calling `setUp` to attach the handlers. A document type
+ * declaration, malformed XML or text that is not UTF-8 (or UTF-16 with a byte order mark) refuses
+ * the workbook, naming the part and the position in it.
+ */
+function parsePart(part: string, data: Buffer, setUp: (parser: SaxesParser) => void): void {
+  // Positions are tracked only to report an error: the part is parsed again for it (errors are rare).
+  const parse = (withPosition: boolean, handlers: boolean): void => {
+    const parser = new SaxesParser({ xmlns: false, position: withPosition });
+    const where = (): string => (withPosition ? ` (line ${parser.line}, column ${parser.column + 1})` : '');
+    parser.on('doctype', () => {
+      throw new Refused(
+        `part ${part} has a document type declaration (<!DOCTYPE …>), which is refused: it can declare entities that expand without bound or read other files, and a workbook needs none`,
+        'entries/xml-doctype',
+      );
+    });
+    parser.on('error', (err) => {
+      throw new Refused(`part ${part} is not well-formed XML${where()}: ${err.message.replace(/^\d+:\d+: /, '')}`);
+    });
+    if (handlers) setUp(parser);
+    try {
+      for (const chunk of decodeXmlChunks(data, DECODE_CHUNK)) parser.write(chunk);
+      parser.close();
+    } catch (caught) {
+      if (caught instanceof InvalidText) throw new Refused(`part ${part} is ${caught.message}${where()}`);
+      throw caught;
     }
-    if ('error' in value) return { problem: `holds the error value ${String((value).error)}` };
-    if ('richText' in value) return { text: (value as RichText).richText.map((run) => run.text).join('') };
-    if ('text' in value) {
-      const text = (value).text;
-      if (typeof text === 'string') return { text };
-      if (text !== null && typeof text === 'object' && 'richText' in text) return { text: (text as RichText).richText.map((run) => run.text).join('') };
+  };
+  try {
+    parse(false, true);
+  } catch (caught) {
+    if (!(caught instanceof Refused) || caught.code !== 'entries/malformed-workbook') throw caught;
+    // The same error again, with its position (a refusal by a handler does not recur: it has none).
+    try {
+      parse(true, false);
+    } catch (again) {
+      if (again instanceof Refused) throw again;
+    }
+    throw caught;
+  }
+}
+
+/** The sheets of the workbook in tab order, each with its part (the relationships say which). */
+function readSheetList(workbook: Buffer, rels: Buffer | undefined): SheetEntry[] {
+  if (rels === undefined) throw new Refused(`not a readable .xlsx workbook: it has no ${WORKBOOK_RELS} (which part holds which sheet)`);
+  const targets = new Map<string, { target: string; type: string | undefined }>();
+  parsePart(WORKBOOK_RELS, rels, (parser) => {
+    parser.on('opentag', (tag: SaxesTagPlain) => {
+      if (localName(tag.name) !== 'Relationship') return;
+      const { Id: id, Target: target, Type: type, TargetMode: mode } = tag.attributes;
+      if (typeof id !== 'string' || typeof target !== 'string' || mode === 'External') return;
+      targets.set(id, { target, type: typeof type === 'string' ? type.slice(type.lastIndexOf('/') + 1) : undefined });
+    });
+  });
+  const sheets: SheetEntry[] = [];
+  parsePart(WORKBOOK, workbook, (parser) => {
+    parser.on('opentag', (tag: SaxesTagPlain) => {
+      if (localName(tag.name) !== 'sheet') return;
+      const name = tag.attributes['name'];
+      // The relationship id is the `id` attribute of the relationships namespace, whatever its prefix.
+      const idKey = Object.keys(tag.attributes).find((key) => key.endsWith(':id'));
+      const rel = idKey === undefined ? undefined : targets.get(tag.attributes[idKey] as string);
+      sheets.push({ name: typeof name === 'string' ? name : `Sheet${sheets.length + 1}`, part: rel === undefined ? undefined : resolvePart(rel.target), type: rel?.type });
+    });
+  });
+  return sheets;
+}
+
+/** A relationship target of the workbook as a part name: relative to `xl/`, or absolute (`/xl/…`). */
+function resolvePart(target: string): string {
+  const segments = target.startsWith('/') ? [] : ['xl'];
+  for (const segment of target.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') segments.pop();
+    else segments.push(segment);
+  }
+  return segments.join('/');
+}
+
+/**
+ * The shared strings, in order: the text of each string item's `<t>` elements (a rich-text string
+ * has one per run), phonetic guides (`<rPh>`) left out.
+ */
+function readSharedStrings(data: Buffer): string[] {
+  const strings: string[] = [];
+  let inItem = false;
+  let phonetic = 0;
+  let inText = false;
+  let text = '';
+  parsePart(SHARED_STRINGS, data, (parser) => {
+    parser.on('opentag', (tag: SaxesTagPlain) => {
+      switch (localName(tag.name)) {
+        case 'si':
+          inItem = true;
+          text = '';
+          return;
+        case 't':
+          inText = inItem && phonetic === 0;
+          return;
+        case 'rPh':
+          phonetic++;
+          return;
+        default:
+      }
+    });
+    const onText = (value: string): void => {
+      if (inText) text += value;
+    };
+    parser.on('text', onText);
+    parser.on('cdata', onText);
+    parser.on('closetag', (tag: SaxesTagPlain) => {
+      switch (localName(tag.name)) {
+        case 'si':
+          strings.push(text);
+          inItem = false;
+          return;
+        case 't':
+          inText = false;
+          return;
+        case 'rPh':
+          phonetic--;
+          return;
+        default:
+      }
+    });
+  });
+  return strings;
+}
+
+/** The number of a cell reference's column (`B12` → 2), or 0 when it is not a cell reference. */
+function columnOfReference(ref: string): number {
+  let column = 0;
+  let i = 0;
+  for (; i < ref.length && i < 4; i++) {
+    const code = ref.charCodeAt(i) | 0x20; // lower case
+    if (code < 0x61 || code > 0x7a) break;
+    column = column * 26 + (code - 0x60);
+  }
+  return i === 0 || i > 3 || column > 16_384 ? 0 : column;
+}
+
+/** A cell's saved content as the sheet XML gives it. */
+interface RawCell {
+  type: string;
+  formula: boolean;
+  /** The text of `<v>`, when there is one. */
+  value: string | undefined;
+  /** The text of an inline string (`<is>`), when there is one. */
+  inline: string | undefined;
+}
+
+/** A cell's text, or why it cannot be a term (the empty string: an empty cell). */
+function cellText(cell: RawCell, strings: readonly string[]): { text: string } | { problem: string } {
+  const { type, value } = cell;
+  if (cell.formula) {
+    const saved =
+      value === undefined || value === '' ? undefined : type === 'str' || type === 'e' ? value : type === 'inlineStr' ? (cell.inline ?? value) : String(parseFloat(value));
+    const shown = saved === undefined ? ' (it has no saved value)' : ` (its saved value is ${show(saved)})`;
+    return { problem: `holds a formula${shown}: formulas are never evaluated and their saved values are not used; paste the values instead (Paste Special › Values)` };
+  }
+  switch (type) {
+    case 's': {
+      if (value === undefined || value === '') return { text: '' };
+      const text = strings[Number(value)];
+      return text === undefined ? { problem: `refers to shared string ${show(value)}, which the workbook does not hold (a malformed file)` } : { text };
+    }
+    case 'inlineStr':
+      return { text: cell.inline ?? value ?? '' };
+    case 'str':
+      return { text: value ?? cell.inline ?? '' };
+    case 'e':
+      return { problem: `holds the error value ${value ?? ''}` };
+    case 'b':
+      return value === undefined ? { text: '' } : { text: String(parseInt(value, 10) !== 0) };
+    case 'd':
+      return value === undefined ? { text: '' } : { problem: 'holds a date, not a term' };
+    default: {
+      const saved = value ?? cell.inline;
+      if (saved === undefined || saved.trim() === '') return { text: '' };
+      const number = parseFloat(saved);
+      return Number.isNaN(number) ? { problem: `holds ${show(saved)} as a number, which it is not (a malformed file)` } : { text: String(number) };
     }
   }
-  return { problem: 'holds a value that is not text' };
 }
 
-interface SheetReader extends AsyncIterable<{ readonly number: number; readonly values: unknown }> {
-  readonly name?: string;
+/**
+ * Streams the rows of a sheet part: for each `<row>`, its number and its cells that hold a value
+ * (empty cells left out). `onRow` returns false to stop reading.
+ */
+function readRows(part: string, data: Buffer, strings: readonly string[], onRow: (row: number, cells: CellText[]) => boolean): void {
+  let rowNumber = 0;
+  let inRow = false;
+  let cells: CellText[] = [];
+  let column = 0;
+  let cell: RawCell | undefined;
+  let inInline = false;
+  let phonetic = 0;
+  // Where text goes: 0 nowhere, 1 the cell's value, 2 its inline string.
+  let into = 0;
+  const refuse = (message: string): never => {
+    throw new Refused(`part ${part}: ${message}`);
+  };
+  try {
+    parsePart(part, data, (parser) => {
+      parser.on('opentag', (tag: SaxesTagPlain) => {
+        const name = tag.name.indexOf(':') === -1 ? tag.name : localName(tag.name);
+        switch (name) {
+          case 'row': {
+            const r = tag.attributes['r'];
+            if (r === undefined) rowNumber++;
+            else {
+              const number = Number(r);
+              if (!Number.isInteger(number) || number < 1 || number > 1_048_576) refuse(`a row's number (r="${r}") is not a row number`);
+              rowNumber = number;
+            }
+            inRow = true;
+            cells = [];
+            column = 0;
+            return;
+          }
+          case 'c': {
+            if (!inRow) return;
+            const ref = tag.attributes['r'];
+            if (ref === undefined) column++;
+            else {
+              column = columnOfReference(ref);
+              if (column === 0) refuse(`a cell's reference (r="${ref}") is not a cell reference`);
+            }
+            cell = { type: tag.attributes['t'] ?? 'n', formula: false, value: undefined, inline: undefined };
+            return;
+          }
+          case 'v':
+            if (cell !== undefined) {
+              cell.value = '';
+              into = 1;
+            }
+            return;
+          case 'f':
+            if (cell !== undefined) cell.formula = true;
+            return;
+          case 'is':
+            if (cell !== undefined) {
+              cell.inline = '';
+              inInline = true;
+            }
+            return;
+          case 't':
+            if (inInline && phonetic === 0) into = 2;
+            return;
+          case 'rPh':
+            phonetic++;
+            return;
+          default:
+        }
+      });
+      const onText = (text: string): void => {
+        if (into === 1) (cell as RawCell).value += text;
+        else if (into === 2) (cell as RawCell).inline += text;
+      };
+      parser.on('text', onText);
+      parser.on('cdata', onText);
+      parser.on('closetag', (tag: SaxesTagPlain) => {
+        const name = tag.name.indexOf(':') === -1 ? tag.name : localName(tag.name);
+        switch (name) {
+          case 'c':
+            if (cell !== undefined) {
+              const read = cellText(cell, strings);
+              if ('problem' in read) cells.push({ text: '', column, problem: `the cell ${read.problem}` });
+              else if (read.text !== '') cells.push({ text: read.text, column });
+              cell = undefined;
+            }
+            return;
+          case 'v':
+          case 't':
+            into = 0;
+            return;
+          case 'is':
+            inInline = false;
+            return;
+          case 'rPh':
+            phonetic--;
+            return;
+          case 'row':
+            if (!inRow) return;
+            inRow = false;
+            if (!onRow(rowNumber, cells)) throw new Stop();
+            return;
+          default:
+        }
+      });
+    });
+  } catch (caught) {
+    if (!(caught instanceof Stop)) throw caught;
+  }
 }
 
-interface BookReader extends AsyncIterable<SheetReader> {
-  model?: { sheets?: { name?: string; id?: number }[] };
-  sharedStrings?: unknown[];
-}
-
-/** What a `sheet` option names, for messages. */
-function describeSheet(sheet: string | number): string {
-  return typeof sheet === 'number' ? `sheet ${sheet}` : `sheet ${show(sheet)}`;
+/**
+ * Reads the chosen sheet of a workbook (`sheet`: its name, or its position in tab order; default
+ * the first) row by row: `onRow` gets each row's number and its cells that hold a value, and
+ * returns false to stop. Returns the sheet's name; throws Refused when the workbook is refused.
+ */
+export async function readSheetRows(bytes: Buffer, sheet: string | number | undefined, onRow: (row: number, cells: CellText[]) => boolean): Promise<string> {
+  const { chosen, sheet: part, sharedStrings } = await checkedWorkbook(bytes, sheet);
+  // The shared strings' XML is garbage once read: only the sheet's is held while it is read.
+  const strings = sharedStrings === undefined ? [] : readSharedStrings(sharedStrings);
+  readRows(chosen.part as string, part, strings, onRow);
+  return chosen.name;
 }
 
 /**
@@ -202,76 +558,26 @@ export async function readWorkbook(
   options: { readonly sheet?: string | number; readonly headerRow?: number },
   diagnostics: Diagnostic[],
 ): Promise<{ ok: boolean; sheet?: string }> {
-  let checked: { ranges: Buffer[]; sharedStrings: boolean };
+  const rows = new RowsToConcepts(file, diagnostics, collector, languages, options.headerRow, (column) => `column ${columnLetters(column)}`);
+  let sheet: string;
+  let last = 0;
   try {
-    checked = await checkedParts(bytes);
+    sheet = await readSheetRows(bytes, options.sheet, (row, cells) => {
+      last = row;
+      rows.row(row, cells);
+      return rows.usable;
+    });
   } catch (caught) {
     const refused = caught instanceof Refused;
     const message = refused ? caught.message : `not a readable .xlsx workbook (${(caught as Error).message})`;
     diagnostics.push(error(refused ? caught.code : 'entries/malformed-workbook', message, file, 1, 1));
     return { ok: false };
   }
-  const { default: WorkbookReader } = await import('exceljs/lib/stream/xlsx/workbook-reader.js');
-  const reader = new WorkbookReader(Readable.from(checked.ranges), {
-    worksheets: 'emit',
-    sharedStrings: 'cache',
-    hyperlinks: 'ignore',
-    styles: 'ignore',
-    entries: 'ignore',
-  }) as unknown as BookReader;
-  // A workbook without shared strings (inline strings only) would make exceljs spill its sheets to
-  // temporary files while it waits for them: there are none to wait for.
-  if (!checked.sharedStrings) reader.sharedStrings = [];
-  const seen: string[] = [];
-  let chosen: string | undefined;
-  let ok = true;
-  try {
-    let index = 0;
-    for await (const sheet of reader) {
-      index++;
-      const name = sheet.name ?? `Sheet${index}`;
-      seen.push(name);
-      // Position in the workbook (its tab order), which the order of the parts need not follow.
-      const order = reader.model?.sheets ?? [];
-      const position = order.findIndex((s) => s.name === name) + 1 || index;
-      const wanted = options.sheet === undefined ? position === 1 : typeof options.sheet === 'number' ? position === options.sheet : name === options.sheet;
-      if (!wanted || chosen !== undefined) continue; // exceljs drains a sheet that is not read
-      chosen = name;
-      ok = await readSheet(sheet, file, collector, languages, options.headerRow, diagnostics);
-    }
-  } catch (caught) {
-    diagnostics.push(error('entries/malformed-workbook', `not a readable .xlsx workbook (${(caught as Error).message})`, file, 1, 1));
-    return { ok: false };
-  }
-  if (chosen === undefined) {
-    const wantedName = options.sheet;
-    const caseless = typeof wantedName === 'string' ? seen.find((name) => name.toLowerCase() === wantedName.toLowerCase()) : undefined;
-    const hint = caseless === undefined ? '' : ` (did you mean ${show(caseless)}? sheet names are matched exactly)`;
-    diagnostics.push(error('entries/no-such-sheet', `the workbook has no ${describeSheet(wantedName ?? 1)}${hint}; its sheets: ${seen.map((name) => show(name)).join(', ') || 'none'}`, file, 1, 1));
-    return { ok: false };
-  }
-  return { ok, sheet: chosen };
+  return { ok: rows.finish(last), sheet };
 }
 
 /** Diagnostics located by row and column named by their cell (`Terms!B12`); whole-file ones stay as they are. */
 export function withCells(diagnostics: readonly Diagnostic[], file: string, sheet: string): Diagnostic[] {
   const prefix = /^[A-Za-z_][A-Za-z0-9_.]*$/.test(sheet) ? sheet : `'${sheet.replace(/'/g, "''")}'`;
   return diagnostics.map((d) => (d.file === file && d.line > 0 && d.cell === undefined ? { ...d, cell: `${prefix}!${columnLetters(Math.max(d.column, 1))}${d.line}` } : d));
-}
-
-async function readSheet(sheet: SheetReader, file: string, collector: ConceptCollector, languages: readonly string[], headerRow: number | undefined, diagnostics: Diagnostic[]): Promise<boolean> {
-  const rows = new RowsToConcepts(file, diagnostics, collector, languages, headerRow, (column) => `column ${columnLetters(column)}`);
-  let last = 0;
-  for await (const row of sheet) {
-    if (!rows.usable) continue; // drain the sheet: exceljs reads on
-    last = row.number;
-    const values = Array.isArray(row.values) ? (row.values as unknown[]) : [];
-    const cells: CellText[] = [];
-    for (let column = 1; column < values.length; column++) {
-      const read = cellText(values[column]);
-      cells.push('problem' in read ? { text: '', column, problem: `the cell ${read.problem}` } : { text: read.text, column });
-    }
-    rows.row(row.number, cells);
-  }
-  return rows.finish(last);
 }

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readdir, rm, unlink, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { workbookBomb, workbookBytes } from '../fixtures/build-files.js';
+import { sheetXml, workbookBomb, workbookBytes, workbookOfParts } from '../fixtures/build-files.js';
 import { createWorld, type World } from './harness.js';
 
 const CONFIG = `version: 1
@@ -184,6 +184,7 @@ describe('hostile or broken files', () => {
     ['an external entity', 't.tbx', `<?xml version="1.0"?>\n<!DOCTYPE martif [<!ENTITY x SYSTEM "/etc/passwd">]>\n<martif><text><body>${CONCEPT}</body></text></martif>`, '', /glossaries\/t\.tbx:2:1: error: \[entries\/xml-doctype\]/],
     ['malformed XML', 't.tbx', `<martif><text><body>\n<termEntry><langSet xml:lang="en"><tig><term>cart</tig>\n</body></text></martif>`, '', /glossaries\/t\.tbx:2:\d+: error: \[entries\/malformed-xml\]/],
     ['a zip bomb', 't.xlsx', 'bomb', '', /glossaries\/t\.xlsx:1:1: error: \[entries\/workbook-too-large\]/],
+    ['entity expansion in a sheet', 't.xlsx', 'doctype', '', /glossaries\/t\.xlsx:1:1: error: \[entries\/xml-doctype\] part xl\/worksheets\/sheet1\.xml has a document type declaration/],
     ['a formula cell', 't.xlsx', 'formula', '', /glossaries\/t\.xlsx:Sheet1!B3: error: \[entries\/cell-value\] the cell holds a formula/],
     ['a sheet that does not exist', 't.xlsx', 'plain', 'sheet: Glossary\n', /glossaries\/t\.xlsx:1:1: error: \[entries\/no-such-sheet\] the workbook has no sheet "Glossary"; its sheets: "Sheet1"/],
   ])('%s: validate, plan and apply exit 3 with a located message, and no request is sent', async (_, name, content, extra, message) => {
@@ -195,7 +196,19 @@ describe('hostile or broken files', () => {
           ? await workbookBytes({ Sheet1: [...rows, ['total', { formula: 'CONCAT("Sum","me")', result: 'Summe' }]] })
           : content === 'plain'
             ? await workbookBytes({ Sheet1: rows })
-            : content;
+            : content === 'doctype'
+              ? await workbookOfParts({
+                  sheets: [
+                    {
+                      name: 'Sheet1',
+                      xml: sheetXml('<row r="1"><c r="A1" t="inlineStr"><is><t>en</t></is></c><c r="B1" t="inlineStr"><is><t>de</t></is></c></row><row r="2"><c r="A2" t="inlineStr"><is><t>&c;</t></is></c></row>').replace(
+                        '\n',
+                        '\n<!DOCTYPE worksheet [<!ENTITY a "ha"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;">]>\n',
+                      ),
+                    },
+                  ],
+                })
+              : content;
     const world = await repository({ 'web-shop.yaml': GLOSSARY(name, extra), [name]: bytes });
     const validate = await world.cli(['validate']);
     expect(validate.stdout).toMatch(message);
