@@ -1,23 +1,23 @@
 import type { ComparedEntries, EntriesDiff, EntryChange, EntryList, Entries } from '../model/index.js';
+import { rememberUploadSource } from '../lib/entries-tsv.js';
+import { PackedEntries } from '../model/packed-entries.js';
 import { compareStrings } from './compare-strings.js';
 
 export type { EntriesDiff } from '../model/index.js';
 
-/**
- * The source phrases, sorted (code-unit order). The default sort compares strings by code units,
- * as compareStrings does, without calling back into JavaScript for each comparison.
- */
-export function sortedSources(entries: Entries): string[] {
-  return [...entries.keys()].sort();
+/** Entries as a list sorted by source phrase, sorted once. */
+export function toEntryList(entries: Entries): EntryList {
+  if (entries instanceof PackedEntries) {
+    // The packed entries' own sorted order; the upload body is theirs too (a slice when in order).
+    const list = entries.sortedList();
+    rememberUploadSource(list, entries);
+    return list;
+  }
+  return [...entries].sort(compareSources);
 }
 
 function compareSources(a: readonly [string, string], b: readonly [string, string]): number {
   return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0;
-}
-
-/** Entries as a list sorted by source phrase: the map's own pairs, sorted once (no look-up per source). */
-export function toEntryList(entries: Entries): EntryList {
-  return [...entries].sort(compareSources);
 }
 
 /** The diff of equal dictionaries (one shared value). */
