@@ -85,27 +85,32 @@ export function visitTsvEntries(text: string, visit?: (source: string, target: s
 
 /**
  * visitTsvEntries over TSV text still escaped as in a JSON string whose only escapes are `\t` and
- * `\n` (the separators; see parseJsonWithLongStrings): the same entries, read in place.
+ * `\n` (the separators; see parseJsonWithLongStrings): the same entries, read in place. Every
+ * backslash starts a separator, so one single-character search finds them all.
  */
 export function visitEscapedTsvEntries(text: string, visit?: (source: string, target: string) => boolean): number {
-  let line = 0;
-  for (let start = 0; start < text.length; ) {
-    line++;
-    const newline = text.indexOf('\\n', start);
-    const end = newline === -1 ? text.length : newline;
-    if (end > start) {
-      const tab = text.indexOf('\\t', start);
-      if (tab === -1 || tab >= end) return line;
-      if (visit === undefined) {
-        start = end + 2;
-        continue;
-      }
-      // A tab after the first one belongs to the target, escaped like the separator.
-      let target = text.slice(tab + 2, end);
-      if (target.includes('\\')) target = target.replaceAll('\\t', '\t');
-      if (!visit(text.slice(start, tab), target)) return 0;
+  let line = 1;
+  let start = 0;
+  let tab = -1;
+  let tabs = 0;
+  for (let at = text.indexOf('\\'); ; at = text.indexOf('\\', at + 2)) {
+    const end = at === -1 ? text.length : at;
+    if (at !== -1 && text.charCodeAt(at + 1) === 0x74) {
+      if (tabs++ === 0) tab = at;
+      continue;
     }
-    start = end + 2;
+    // A line ends here (an escaped LF, or the end of the text).
+    if (end > start) {
+      if (tabs === 0) return line;
+      if (visit !== undefined) {
+        // A tab after the first one belongs to the target, escaped like the separator.
+        const target = tabs > 1 ? text.slice(tab + 2, end).replaceAll('\\t', '\t') : text.slice(tab + 2, end);
+        if (!visit(text.slice(start, tab), target)) return 0;
+      }
+    }
+    if (at === -1) return 0;
+    line++;
+    start = at + 2;
+    tabs = 0;
   }
-  return 0;
 }
