@@ -242,38 +242,24 @@ function localName(name: string): string {
  * the workbook, naming the part and the position in it.
  */
 function parsePart(part: string, data: Buffer, setUp: (parser: SaxesParser) => void): void {
-  // Positions are tracked only to report an error: the part is parsed again for it (errors are rare).
-  const parse = (withPosition: boolean, handlers: boolean): void => {
-    const parser = new SaxesParser({ xmlns: false, position: withPosition });
-    const where = (): string => (withPosition ? ` (line ${parser.line}, column ${parser.column + 1})` : '');
-    parser.on('doctype', () => {
-      throw new Refused(
-        `part ${part} has a document type declaration (<!DOCTYPE …>), which is refused: it can declare entities that expand without bound or read other files, and a workbook needs none`,
-        'entries/xml-doctype',
-      );
-    });
-    parser.on('error', (err) => {
-      throw new Refused(`part ${part} is not well-formed XML${where()}: ${err.message.replace(/^\d+:\d+: /, '')}`);
-    });
-    if (handlers) setUp(parser);
-    try {
-      for (const chunk of decodeXmlChunks(data, DECODE_CHUNK)) parser.write(chunk);
-      parser.close();
-    } catch (caught) {
-      if (caught instanceof InvalidText) throw new Refused(`part ${part} is ${caught.message}${where()}`);
-      throw caught;
-    }
-  };
+  const parser = new SaxesParser({ xmlns: false, position: true });
+  const where = (): string => `(line ${parser.line}, column ${parser.column + 1})`;
+  parser.on('doctype', () => {
+    throw new Refused(
+      `part ${part} has a document type declaration (<!DOCTYPE …>), which is refused: it can declare entities that expand without bound or read other files, and a workbook needs none`,
+      'entries/xml-doctype',
+    );
+  });
+  parser.on('error', (err) => {
+    // saxes prefixes its message with the position, which `where` gives.
+    throw new Refused(`part ${part} is not well-formed XML ${where()}: ${err.message.replace(/^\d+:\d+: /, '')}`);
+  });
+  setUp(parser);
   try {
-    parse(false, true);
+    for (const chunk of decodeXmlChunks(data, DECODE_CHUNK)) parser.write(chunk);
+    parser.close();
   } catch (caught) {
-    if (!(caught instanceof Refused) || caught.code !== 'entries/malformed-workbook') throw caught;
-    // The same error again, with its position (a refusal by a handler does not recur: it has none).
-    try {
-      parse(true, false);
-    } catch (again) {
-      if (again instanceof Refused) throw again;
-    }
+    if (caught instanceof InvalidText) throw new Refused(`part ${part} is ${caught.message} ${where()}`);
     throw caught;
   }
 }
@@ -538,11 +524,12 @@ function readRows(part: string, data: Buffer, strings: readonly string[], onRow:
  * returns false to stop. Returns the sheet's name; throws Refused when the workbook is refused.
  */
 export async function readSheetRows(bytes: Buffer, sheet: string | number | undefined, onRow: (row: number, cells: CellText[]) => boolean): Promise<string> {
-  const { chosen, sheet: part, sharedStrings } = await checkedWorkbook(bytes, sheet);
+  const book: { chosen: SheetEntry; sheet: Buffer; sharedStrings?: Buffer | undefined } = await checkedWorkbook(bytes, sheet);
+  const strings = book.sharedStrings === undefined ? [] : readSharedStrings(book.sharedStrings);
   // The shared strings' XML is garbage once read: only the sheet's is held while it is read.
-  const strings = sharedStrings === undefined ? [] : readSharedStrings(sharedStrings);
-  readRows(chosen.part as string, part, strings, onRow);
-  return chosen.name;
+  delete book.sharedStrings;
+  readRows(book.chosen.part as string, book.sheet, strings, onRow);
+  return book.chosen.name;
 }
 
 /**
