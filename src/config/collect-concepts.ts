@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../lib/diagnostics.js';
 import type { LanguagePair } from '../model/entries.js';
+import type { PackedEntries } from '../model/packed-entries.js';
 import { EntryCollector } from './collect-entries.js';
 import { detectSecretsInText } from './detect-secrets.js';
 import { warning } from './diagnostic.js';
@@ -106,7 +107,7 @@ export class ConceptCollector {
   }
 
   /** Ends the file: the entries of each pair, in the order of `pairs`. */
-  finish(): Map<string, string>[] {
+  finish(): PackedEntries[] {
     for (const collector of this.collectors) collector.finish();
     if (this.missingSuppressed > 0 && this.firstSuppressed !== undefined) {
       this.own.push(
@@ -127,7 +128,7 @@ export class ConceptCollector {
       seen.add(key);
       this.diagnostics.push(d);
     }
-    return this.collectors.map((collector) => collector.entries);
+    return this.collectors.map((collector) => collector.packed());
   }
 }
 
