@@ -48,6 +48,9 @@ export function worthAWorker(estimatedMs: number, cpus: number, load: number, fr
   return free === undefined ? cpus - load >= 1.5 : free >= MIN_FREE_CPUS;
 }
 
+/** After deciding against a worker thread, the decision is made again at most this often. */
+const ASK_AGAIN_MS = 250;
+
 /** System-wide CPU time counters are in ticks of 10 ms: idle time is measured only over this much wall time per CPU at least. */
 const MIN_IDLE_WINDOW_MS = 100;
 
@@ -256,12 +259,15 @@ export async function loadResources(repo: RepositoryRoot, files: readonly string
     if (jobsLeft >= 1 && spent.entriesFiles === 0) return undefined;
     return (spent.resources / spent.resourceFiles) * filesLeft + (spent.entriesFiles === 0 ? 0 : (spent.entries / spent.entriesFiles) * jobsLeft);
   };
+  // Asked again after a no, at most this often: reading the CPU counters costs a system call or more.
+  let nextAsk = 0;
   const startIfWorthIt = (): void => {
     if (worker !== undefined || !existsSync(workerFile)) return;
     if (options.parallel !== true) {
-      if (!undecided) return;
+      if (!undecided || performance.now() < nextAsk) return;
       const left = workLeft();
       if (left === undefined) return;
+      nextAsk = performance.now() + ASK_AGAIN_MS;
       const { cpus, load, free } = machineState();
       if (!worthAWorker(left, cpus, load, free)) return;
       undecided = false;
