@@ -23,7 +23,7 @@ import {
 } from './parse-responses.js';
 import { createRequestQueue, type ApiCall, type ClientMetricsHooks, type OperationBudget, type RetryOptions } from './request-queue.js';
 import { createAgent, formatBytes, isHtml, requestTarget, type ExchangeLimits, type HttpAnswer } from './send-request.js';
-import { checkTsvEntries, encodeEntries, parseTsvEntries } from './tsv-entries.js';
+import { EntriesText, encodeEntries, parseTsvEntries } from './tsv-entries.js';
 
 export interface ClientOptions {
   readonly baseUrl: string;
@@ -71,9 +71,11 @@ export interface ServiceClient {
   getGlossary(id: string): Promise<LiveGlossaryInfo>;
   getEntries(id: string, sourceLang: string, targetLang: string): Promise<EntryList>;
   getEntriesV2(id: string): Promise<EntryList>;
-  /** The entries of one dictionary as the TSV text the service sent (every line checked to hold a tab). */
-  getEntriesTsv(id: string, sourceLang: string, targetLang: string): Promise<string>;
-  getEntriesV2Tsv(id: string): Promise<string>;
+  /** The entries of one dictionary as the TSV text the service sent, each line checked as it is visited. */
+  readEntries(id: string, sourceLang: string, targetLang: string): Promise<EntriesText>;
+  readEntriesV2(id: string): Promise<EntriesText>;
+  /** Requests in flight at once (`rate_limit.concurrency`): readers need no more reads pending than this. */
+  readonly concurrency: number;
   createGlossary(name: string, dictionaries: readonly DictionaryPayload[]): Promise<LiveGlossaryInfo>;
   createGlossaryV2(name: string, dictionary: DictionaryPayload): Promise<LiveGlossaryInfo>;
   putDictionary(id: string, dictionary: DictionaryPayload): Promise<{ sourceLang: string; targetLang: string; entryCount: number }>;
@@ -368,16 +370,15 @@ export function createClient(options: ClientOptions): ServiceClient {
       const { text, where } = await entriesV2(id);
       return parseTsvEntries(text, where);
     },
-    getEntriesTsv: async (id, sourceLang, targetLang) => {
+    readEntries: async (id, sourceLang, targetLang) => {
       const { text, where } = await entriesV3(id, sourceLang, targetLang);
-      checkTsvEntries(text, where);
-      return text;
+      return new EntriesText(text, where);
     },
-    getEntriesV2Tsv: async (id) => {
+    readEntriesV2: async (id) => {
       const { text, where } = await entriesV2(id);
-      checkTsvEntries(text, where);
-      return text;
+      return new EntriesText(text, where);
     },
+    concurrency,
     async createGlossary(name, dictionaries) {
       await ensureListed(seenGlossaries, listV3);
       const request = {

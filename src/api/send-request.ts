@@ -237,7 +237,8 @@ export async function sendRequest(
     }
     return {
       status,
-      text: hide(Buffer.concat(chunks, kept).toString('utf8')),
+      // One chunk (most answers) is decoded as it is, without a copy.
+      text: hide((chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, kept)).toString('utf8')),
       ...(retryAfter === undefined ? {} : { retryAfter }),
       ...(traceId === undefined ? {} : { traceId }),
       ...(contentType === undefined ? {} : { contentType }),

@@ -1,4 +1,5 @@
 import type { EntryList } from '../model/entries.js';
+import { isUsualText } from '../lib/canonical.js';
 import { entriesBody, visitTsvEntries } from '../lib/entries-tsv.js';
 import { InputError } from '../lib/errors.js';
 import { ServiceError } from './errors.js';
@@ -54,4 +55,27 @@ export function parseTsvEntries(text: string, where: { method: string; path: str
 export function checkTsvEntries(text: string, where: { method: string; path: string }, visit?: (source: string, target: string) => boolean): void {
   const bad = visitTsvEntries(text, visit);
   if (bad !== 0) throw new ServiceError('invalid_response', where, `unexpected response: entries line ${bad} has no tab`);
+}
+
+/**
+ * The TSV text of one dictionary as the service sent it, checked line by line as it is read: the
+ * live layer visits it once (compare, or read into a map) and the check rides along, instead of a
+ * pass of its own.
+ */
+export class EntriesText {
+  constructor(
+    readonly text: string,
+    private readonly where: { method: string; path: string; traceId?: string },
+  ) {}
+
+  /** Whether every phrase may go through canonicalUsualPhrase (isUsualText). */
+  get usual(): boolean {
+    return isUsualText(this.text);
+  }
+
+  /**
+   * Visits the entries in order (`visit` returns false to stop); throws invalid_response at the
+   * first non-empty line without a tab (the entries before it were visited).
+   */
+  readonly visit = (visit: (source: string, target: string) => boolean): void => checkTsvEntries(this.text, this.where, visit);
 }

@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../lib/diagnostics.js';
 import type { LanguagePair } from '../model/entries.js';
+import type { PackedEntries } from '../model/packed-entries.js';
 import { EntryCollector } from './collect-entries.js';
 import { detectSecretsInText } from './detect-secrets.js';
 import { warning } from './diagnostic.js';
@@ -35,7 +36,7 @@ export function glossaryLanguageOf(code: string): string | undefined {
  * need that language.
  */
 export class ConceptCollector {
-  private readonly collectors: EntryCollector[];
+  private collectors: EntryCollector[];
   private readonly own: Diagnostic[] = [];
   private missingWarnings = 0;
   private missingSuppressed = 0;
@@ -96,8 +97,17 @@ export class ConceptCollector {
     );
   }
 
+  /** Forgets every concept and diagnostic so far: the file was refused part way (nothing of it counts). */
+  discard(): void {
+    this.collectors = this.pairs.map(() => new EntryCollector(this.file, this.own, this.unit));
+    this.own.length = 0;
+    this.missingWarnings = 0;
+    this.missingSuppressed = 0;
+    this.firstSuppressed = undefined;
+  }
+
   /** Ends the file: the entries of each pair, in the order of `pairs`. */
-  finish(): Map<string, string>[] {
+  finish(): PackedEntries[] {
     for (const collector of this.collectors) collector.finish();
     if (this.missingSuppressed > 0 && this.firstSuppressed !== undefined) {
       this.own.push(
@@ -118,7 +128,7 @@ export class ConceptCollector {
       seen.add(key);
       this.diagnostics.push(d);
     }
-    return this.collectors.map((collector) => collector.entries);
+    return this.collectors.map((collector) => collector.packed());
   }
 }
 

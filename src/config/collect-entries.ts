@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../lib/diagnostics.js';
 import { canonicalChanges, canonicalPhrase, codePointName, findControlCharacter, type CanonicalChange } from '../lib/canonical.js';
+import { PackedEntries } from '../model/packed-entries.js';
 import { error, show, warning } from './diagnostic.js';
 
 /** The service's limit for each source and target text (spec, "Limits"). */
@@ -105,6 +106,15 @@ function isPlainUsual(phrase: string): boolean {
   return first > 0x20 && first !== 0xa0 && last > 0x20 && last !== 0xa0;
 }
 
+/** isPlainUsual of `text.slice(start, end)`, without slicing it. */
+function isPlainAt(text: string, start: number, end: number): boolean {
+  const n = end - start;
+  if (n <= 0 || n * 3 > MAX_PHRASE_BYTES) return false;
+  const first = text.charCodeAt(start);
+  const last = text.charCodeAt(end - 1);
+  return first > 0x20 && first !== 0xa0 && last > 0x20 && last !== 0xa0;
+}
+
 /** A column, or how to compute it when a diagnostic needs it. */
 export type Column = number | (() => number);
 
@@ -131,13 +141,23 @@ function exceedsBytes(phrase: string, limit: number): boolean {
  * per source with an uppercase letter): loading millions of entries is dominated by this loop.
  */
 export class EntryCollector {
-  readonly entries = new Map<string, string>();
-  /** Line of each entry, in the insertion order of `entries` (an array: no hashing). */
-  private readonly lines: number[] = [];
+  /** Source of every entry kept: duplicates and twins are found here. Dropped by `packed()`. */
+  private seen = new Set<string>();
+  /** Line of each entry, in the insertion order of `seen` (an array: no hashing). */
+  private lines: number[] = [];
   /** source → line, built on the first duplicate or twin (rare), then kept up to date. */
   private lineIndex: Map<string, number> | undefined;
+  /** The entries kept, packed (`source TAB target LF`), in the order added. */
+  private parts: string[] = [];
   /** Lowercased → line, for sources with an uppercase letter only: all a case-twin check needs. */
-  private readonly folded = new Map<string, number>();
+  private folded = new Map<string, number>();
+  private packedEntries: PackedEntries | undefined;
+  /**
+   * A text whose lines are the entries so far, unchanged: `verbatim.slice(0, verbatimEnd)` is
+   * their packed form (see `verbatim()`), so nothing is copied until an entry breaks the run.
+   */
+  private verbatimText: string | undefined;
+  private verbatimEnd = 0;
 
   constructor(
     private readonly file: string,
@@ -146,50 +166,119 @@ export class EntryCollector {
     private readonly unit: 'line' | 'row' = 'line',
   ) {}
 
+  /** Entries kept so far. */
+  get size(): number {
+    return this.packedEntries?.size ?? this.seen.size;
+  }
+
+  /**
+   * The entries kept, packed (see model/packed-entries.ts); ends the collection: the maps the
+   * checks needed are let go (one file's worth of short-lived strings, not the repository's).
+   */
+  packed(): PackedEntries {
+    if (this.packedEntries === undefined) {
+      const text = this.verbatimText;
+      let packed: string;
+      if (text === undefined) packed = this.parts.join('');
+      else if (this.verbatimEnd === text.length) packed = text;
+      else packed = this.verbatimEnd > text.length ? `${text}\n` : text.slice(0, this.verbatimEnd);
+      this.packedEntries = PackedEntries.fromText(packed, this.seen.size);
+      this.verbatimText = undefined;
+      this.parts = [];
+      this.seen = new Set();
+      this.lines = [];
+      this.lineIndex = undefined;
+      this.folded = new Map();
+    }
+    return this.packedEntries;
+  }
+
+  /**
+   * Entries are lines of `text` (TSV): while each entry added is the next line, unchanged
+   * (`add`'s `lineStart`/`lineEnd`), the packed entries are a slice of `text`, not a copy.
+   */
+  verbatim(text: string): void {
+    if (this.seen.size > 0 || this.verbatimText !== undefined) throw new Error('EntryCollector.verbatim must come first');
+    this.verbatimText = text;
+  }
+
+  /** Ends the run of unchanged lines: the entries so far are copied from the text once. */
+  private endVerbatim(): void {
+    if (this.verbatimText === undefined) return;
+    if (this.verbatimEnd > 0) this.parts.push(this.verbatimText.slice(0, this.verbatimEnd));
+    this.verbatimText = undefined;
+  }
+
   /**
    * `targetColumn` may be a function: computed only when a diagnostic needs it (CSV fields).
    * `usual`: the caller has checked that neither phrase holds a control character or a code unit
    * from U+0300 up (one scan of a whole TSV file is cheaper than a test per phrase).
+   * `lineStart`/`lineEnd`: where the entry's line is in the text given to `verbatim()`.
    */
-  add(rawSource: string, rawTarget: string, line: number, column: number, targetLine: number, targetColumn: Column, usual = false): void {
+  add(rawSource: string, rawTarget: string, line: number, column: number, targetLine: number, targetColumn: Column, usual = false, lineStart = -1, lineEnd = -1): void {
+    if (this.packedEntries !== undefined) throw new Error('EntryCollector.add after packed()');
     let source = rawSource;
     let target = rawTarget;
     // Fast path for the common case: both phrases already canonical, short, without tab or line break.
-    if (!(usual ? isPlainUsual(source) && isPlainUsual(target) : isPlain(source) && isPlain(target))) {
+    const plain = usual ? isPlainUsual(source) && isPlainUsual(target) : isPlain(source) && isPlain(target);
+    if (!plain || lineStart !== this.verbatimEnd) this.endVerbatim();
+    if (!plain) {
       source = this.canonical(rawSource, 'source', line, column);
       target = this.canonical(rawTarget, 'target', targetLine, targetColumn);
       let ok = this.checkPhrase(source, 'source', line, column);
       ok = this.checkPhrase(target, 'target', targetLine, targetColumn) && ok;
       if (!ok) return;
     }
-    if (this.entries.has(source)) {
+    if (this.keep(source, line, column)) {
+      if (this.verbatimText !== undefined) this.verbatimEnd = lineEnd + 1;
+      else this.parts.push(source, '\t', target, '\n');
+    }
+  }
+
+  /**
+   * The line `source TAB target` at [start, end) of the text given to `verbatim()`, its tab at
+   * `tab`, when both phrases are plain and it continues the run of unchanged lines (the usual
+   * case of a TSV file): `add` without slicing the target. False, with nothing done, otherwise.
+   * `usual` as for `add`.
+   */
+  addPlainLine(text: string, start: number, tab: number, end: number, line: number, usual: boolean): boolean {
+    if (!usual || text !== this.verbatimText || start !== this.verbatimEnd || !isPlainAt(text, start, tab) || !isPlainAt(text, tab + 1, end)) return false;
+    if (this.keep(text.slice(start, tab), line, 1)) this.verbatimEnd = end + 1;
+    return true;
+  }
+
+  /** Keeps a canonical, checked source unless it is a duplicate (reported); warns of a case twin. */
+  private keep(source: string, line: number, column: number): boolean {
+    const before = this.seen.size;
+    this.seen.add(source);
+    if (this.seen.size === before) {
       this.diagnostics.push(
         error('entries/duplicate-source', `duplicate source phrase ${show(source)} on ${this.unit}s ${this.lineOf(source)} and ${line}; the service rejects the whole dictionary`, this.file, line, column),
       );
-      return;
+      return false;
     }
+    this.lines.push(line);
+    this.lineIndex?.set(source, line);
     const lower = source.toLowerCase();
     let twinLine: number | undefined;
     if (lower !== source) {
       twinLine = this.folded.get(lower);
       if (twinLine === undefined) {
         this.folded.set(lower, line);
-        if (this.entries.has(lower)) twinLine = this.lineOf(lower);
+        if (this.seen.has(lower)) twinLine = this.lineOf(lower);
       }
     } else if (this.folded.size > 0) twinLine = this.folded.get(source);
     if (twinLine !== undefined) {
       this.diagnostics.push(warning('entries/case-twin', `source phrase ${show(source)} differs only in case from the source phrase on ${this.unit} ${twinLine}`, this.file, line, column));
     }
-    this.entries.set(source, target);
-    this.lines.push(line);
-    this.lineIndex?.set(source, line);
+    return true;
   }
 
   private lineOf(source: string): number {
     if (this.lineIndex === undefined) {
       this.lineIndex = new Map();
       let i = 0;
-      for (const key of this.entries.keys()) this.lineIndex.set(key, this.lines[i++] ?? 0);
+      for (const key of this.seen) this.lineIndex.set(key, this.lines[i++] ?? 0);
     }
     return this.lineIndex.get(source) ?? 0;
   }

@@ -1,8 +1,10 @@
 import { entriesToTsv } from '../lib/entries-tsv.js';
 import type { Entries, EntryList } from '../model/entries.js';
+import { PackedEntries } from '../model/packed-entries.js';
 
 /** Canonical entries as a list sorted by source phrase (code-unit order), for stable output. */
 export function toEntryList(entries: Entries): EntryList {
+  if (entries instanceof PackedEntries) return entries.sortedList();
   return [...entries].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 }
 

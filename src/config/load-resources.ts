@@ -2,6 +2,7 @@ import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { Diagnostic } from '../lib/diagnostics.js';
 import type { DesiredDictionary, DesiredGlossary, DesiredStyleRules } from '../model/desired.js';
+import { PackedEntries } from '../model/packed-entries.js';
 import { detectSecrets, detectSecretsInText } from './detect-secrets.js';
 import { error } from './diagnostic.js';
 import { parseYamlFile, type YamlFile } from './parse-yaml.js';
@@ -102,9 +103,14 @@ export function loadResourceFile(repo: RepositoryRoot, file: string): LoadedReso
 
 /**
  * A resource as sent by the worker thread: a structured clone gives every object Object.prototype,
- * but configured rules are prototype-less (see readConfiguredRules in validate-resource.ts).
+ * but configured rules are prototype-less (see readConfiguredRules in validate-resource.ts), and
+ * drops the class of inline entries (model/packed-entries.ts), which are revived here.
  */
 export function withNullPrototypes(loaded: LoadedResource): LoadedResource {
+  if (loaded.resource?.kind === 'glossary') {
+    const dictionaries = loaded.resource.dictionaries.map((d) => (d.entries === undefined ? d : { ...d, entries: PackedEntries.fromWire(d.entries) }));
+    return { ...loaded, resource: { ...loaded.resource, dictionaries } };
+  }
   if (loaded.resource?.kind !== 'style_rules') return loaded;
   const rules = Object.create(null) as Record<string, Record<string, string>>;
   for (const [category, options] of Object.entries(loaded.resource.configuredRules)) rules[category] = Object.assign(Object.create(null) as Record<string, string>, options);
@@ -127,13 +133,13 @@ export function withEntries(draft: GlossaryDraft, outcomes: readonly EntriesOutc
       const base = { sourceLang: d.sourceLang, targetLang: d.targetLang, origin: d.origin };
       if (d.fromSource === true) {
         const entries = shared?.dictionaries?.[derived++];
-        return { ...base, entries: entries ?? new Map<string, string>(), ...(entries === undefined || shared?.file === undefined ? {} : { entriesFile: shared.file, shared: true as const }) };
+        return { ...base, entries: entries ?? PackedEntries.EMPTY, ...(entries === undefined || shared?.file === undefined ? {} : { entriesFile: shared.file, shared: true as const }) };
       }
-      if (d.entriesFile === undefined || d.entriesFileAt === undefined) return { ...base, entries: d.entries ?? new Map<string, string>() };
+      if (d.entriesFile === undefined || d.entriesFileAt === undefined) return { ...base, entries: d.entries ?? PackedEntries.EMPTY };
       const outcome = outcomes[next++] as EntriesOutcome;
       diagnostics.push(...outcome.diagnostics);
       if (outcome.file !== undefined) files.add(outcome.file);
-      return { ...base, entries: outcome.entries ?? new Map<string, string>(), ...(outcome.entries === undefined || outcome.file === undefined ? {} : { entriesFile: outcome.file }) };
+      return { ...base, entries: outcome.entries ?? PackedEntries.EMPTY, ...(outcome.entries === undefined || outcome.file === undefined ? {} : { entriesFile: outcome.file }) };
     }),
   };
 }

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { loadResourceFile, withNullPrototypes, type LoadedResource, type RepositoryRoot, type ResourceOutcome } from './load-resources.js';
 import { TermsyncError } from '../lib/errors.js';
+import { PackedEntries } from '../model/packed-entries.js';
 import { ExitCode } from '../lib/exit-codes.js';
 import { readEntriesBatch, type EntriesJob, type EntriesOutcome } from './read-entries.js';
 
@@ -49,19 +50,22 @@ const WORKER_FILE = fileURLToPath(new URL('./load-worker.js', import.meta.url));
 /** Work for the worker: parse resource files, or read entries files. */
 export type BatchRequest = { readonly kind: 'resources'; readonly id: number; readonly files: readonly string[] } | { readonly kind: 'entries'; readonly id: number; readonly jobs: readonly EntriesJob[] };
 
-/** An entries outcome as it crosses threads: its entries are the range [start, end) of the batch's `packed`. */
-interface WireEntries extends Omit<EntriesOutcome, 'entries' | 'dictionaries' | 'verbatim'> {
-  readonly packed?: readonly [start: number, end: number];
-  /** A glossary-level file's dictionaries: one range each. */
-  readonly packedDictionaries?: readonly (readonly [start: number, end: number])[];
+/** An entries outcome as it crosses threads: a structured clone keeps the packed text, not the class. */
+type WireEntries = Omit<EntriesOutcome, 'entries' | 'dictionaries'> & {
+  readonly packed?: WirePacked;
+  /** A glossary-level file's dictionaries. */
+  readonly packedDictionaries?: readonly WirePacked[];
+};
+
+interface WirePacked {
+  readonly text: string;
+  readonly size: number;
 }
 
 export interface EntriesReply {
   readonly kind: 'entries';
   readonly id: number;
   readonly outcomes: readonly WireEntries[];
-  /** The entries of every file of the batch, packed (see packBatch). */
-  readonly packed: string;
 }
 
 export interface ResourcesReply {
@@ -72,56 +76,26 @@ export interface ResourcesReply {
 
 export type BatchReply = EntriesReply | ResourcesReply;
 
-/**
- * The entries of a batch as one string of `source TAB target LF` lines: one clone across threads
- * instead of two per entry, and one large string instead of thousands of small ones for the
- * garbage collector. Canonical phrases never hold a tab or a line break (EntryCollector rejects
- * them), so the packing is unambiguous. A file whose entries are its own lines is sent as it is.
- */
-export function packBatch(outcomes: readonly EntriesOutcome[]): Pick<EntriesReply, 'outcomes' | 'packed'> {
-  const parts: string[] = [];
-  let length = 0;
-  const pack = (entries: ReadonlyMap<string, string>): readonly [number, number] => {
-    const start = length;
-    for (const [source, target] of entries) {
-      parts.push(source, '\t', target, '\n');
-      length += source.length + target.length + 2;
-    }
-    return [start, length];
-  };
-  const wire = outcomes.map(({ entries, dictionaries, verbatim, ...rest }): WireEntries => {
-    if (dictionaries !== undefined) return { ...rest, packedDictionaries: dictionaries.map(pack) };
-    if (entries === undefined) return rest;
-    const start = length;
-    if (verbatim !== undefined) {
-      parts.push(verbatim);
-      length += verbatim.length;
-      if (verbatim.length > 0 && !verbatim.endsWith('\n')) {
-        parts.push('\n');
-        length++;
-      }
-    } else pack(entries);
-    return { ...rest, packed: [start, length] };
-  });
-  return { outcomes: wire, packed: parts.join('') };
-}
+const toWire = (entries: PackedEntries): WirePacked => ({ text: entries.text, size: entries.size });
 
-function unpackEntries(packed: string, start: number, end: number): Map<string, string> {
-  const entries = new Map<string, string>();
-  for (let at = start; at < end; ) {
-    const tab = packed.indexOf('\t', at);
-    const lineEnd = packed.indexOf('\n', tab);
-    entries.set(packed.slice(at, tab), packed.slice(tab + 1, lineEnd));
-    at = lineEnd + 1;
-  }
-  return entries;
+/**
+ * The outcomes of a batch as they cross threads: each dictionary's entries are one packed string
+ * (see model/packed-entries.ts), one clone each instead of two per entry.
+ */
+export function packBatch(outcomes: readonly EntriesOutcome[]): Pick<EntriesReply, 'outcomes'> {
+  return {
+    outcomes: outcomes.map(({ entries, dictionaries, ...rest }): WireEntries => {
+      if (dictionaries !== undefined) return { ...rest, packedDictionaries: dictionaries.map(toWire) };
+      return entries === undefined ? rest : { ...rest, packed: toWire(entries) };
+    }),
+  };
 }
 
 /** The outcomes of a batch as the worker read them (the inverse of packBatch). */
-export function unpackBatch({ outcomes, packed }: Pick<EntriesReply, 'outcomes' | 'packed'>): EntriesOutcome[] {
-  return outcomes.map(({ packed: range, packedDictionaries: ranges, ...rest }) => {
-    if (ranges !== undefined) return { ...rest, dictionaries: ranges.map(([start, end]) => unpackEntries(packed, start, end)) };
-    return range === undefined ? rest : { ...rest, entries: unpackEntries(packed, range[0], range[1]) };
+export function unpackBatch({ outcomes }: Pick<EntriesReply, 'outcomes'>): EntriesOutcome[] {
+  return outcomes.map(({ packed, packedDictionaries, ...rest }) => {
+    if (packedDictionaries !== undefined) return { ...rest, dictionaries: packedDictionaries.map((d) => PackedEntries.fromWire(d)) };
+    return packed === undefined ? rest : { ...rest, entries: PackedEntries.fromWire(packed) };
   });
 }
 
@@ -205,11 +179,9 @@ class Work {
         const entries: EntriesOutcome[] = [];
         for (let j = first; j < first + jobs.length; j++) {
           const batch = Math.floor(j / ENTRIES_BATCH);
-          // `verbatim` served the packing only: without it, outcomes do not depend on the thread that read them.
           const found = this.entriesResults[batch]?.[j - batch * ENTRIES_BATCH];
           if (found === undefined) throw new Error(`entries file ${j} of the load has no outcome`);
-          const { verbatim: _, ...outcome } = found;
-          entries.push(outcome);
+          entries.push(found);
         }
         all.push({ ...rest, entries });
       }

@@ -2,6 +2,7 @@ import { parse as parseCsvSync } from 'csv-parse/sync';
 import type { CsvError } from 'csv-parse';
 import type { Diagnostic } from '../lib/diagnostics.js';
 import type { LanguagePair } from '../model/entries.js';
+import type { PackedEntries } from '../model/packed-entries.js';
 import { canonicalLang, canonicalPhrase } from '../lib/canonical.js';
 import { EntryCollector } from './collect-entries.js';
 import { error, warning } from './diagnostic.js';
@@ -18,14 +19,14 @@ export function parseEntries(
   format: EntriesFormat,
   pair: LanguagePair,
   file: string,
-): { entries: Map<string, string>; diagnostics: Diagnostic[] } {
+): { entries: PackedEntries; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const collector = new EntryCollector(file, diagnostics);
   const body = normaliseText(text, file, diagnostics);
   if (format === 'tsv') parseTsvInto(body, file, collector, diagnostics);
   else parseCsvInto(body, pair, file, collector, diagnostics);
   collector.finish();
-  return { entries: collector.entries, diagnostics };
+  return { entries: collector.packed(), diagnostics };
 }
 
 /** BOM stripped, CR/CRLF → LF, each reported once per file (a spreadsheet export has them on every line). */
@@ -77,6 +78,7 @@ function isBlank(text: string): boolean {
  * occurrence (cached positions), so a file without tabs stays linear.
  */
 function parseTsvInto(body: string, file: string, collector: EntryCollector, diagnostics: Diagnostic[]): void {
+  collector.verbatim(body);
   let line = 0;
   let nextTab = body.indexOf('\t');
   let nextUnusual = nextUnusualAt(body, 0);
@@ -106,13 +108,14 @@ function parseTsvInto(body: string, file: string, collector: EntryCollector, dia
       }
       continue;
     }
+    if (collector.addPlainLine(body, lineStart, tab, end, line, nextUnusual >= end)) continue;
     const source = body.slice(lineStart, tab);
     const target = body.slice(tab + 1, end);
     if (isBlank(source) && isBlank(target)) {
       diagnostics.push(blankLine(file, line));
       continue;
     }
-    collector.add(source, target, line, 1, line, tab - lineStart + 2, nextUnusual >= end);
+    collector.add(source, target, line, 1, line, tab - lineStart + 2, nextUnusual >= end, lineStart, end);
   }
 }
 

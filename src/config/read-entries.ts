@@ -1,12 +1,13 @@
 import type { Diagnostic } from '../lib/diagnostics.js';
 import type { LanguagePair } from '../model/entries.js';
 import type { SourceRef } from '../model/desired.js';
+import { PackedEntries } from '../model/packed-entries.js';
 import { ConceptCollector } from './collect-concepts.js';
 import { detectSecretsInText } from './detect-secrets.js';
 import { error } from './diagnostic.js';
 import { parseEntries, type EntriesFormat } from './parse-entries.js';
 import type { withCells as WithCells } from './read-workbook.js';
-import { decodeUtf8Files, readEntriesFile, type EntriesFileFormat } from './read-files.js';
+import { BatchArena, decodeUtf8Files, readEntriesFile, type EntriesFileFormat } from './read-files.js';
 import type { EntriesFileOptions } from './validate-resource.js';
 
 /** One entries file to read and parse. */
@@ -30,16 +31,14 @@ export interface EntriesOutcome {
   /** Repository-relative path, when the file resolved inside the repository. */
   readonly file?: string;
   /** Present when the file was read (possibly empty), for a dictionary's own file. */
-  readonly entries?: Map<string, string>;
+  readonly entries?: PackedEntries;
   /** Present when a glossary-level file was read: the entries of each of the job's `pairs`, in order. */
-  readonly dictionaries?: Map<string, string>[];
-  /**
-   * Set when the entries are exactly the lines of this TSV text, in order: a file that raised no
-   * diagnostic at all (no blank line, no change by canonicalisation, no duplicate). Lets a worker
-   * thread send the text back instead of packing the entries one by one.
-   */
-  readonly verbatim?: string;
+  readonly dictionaries?: PackedEntries[];
 }
+
+/** Where this thread reads the text files of a batch (see BatchArena). */
+const arena = new BatchArena();
+const EMPTY_BYTES = Buffer.alloc(0);
 
 function isText(format: EntriesFileFormat): format is EntriesFormat {
   return format === 'tsv' || format === 'csv';
@@ -51,7 +50,9 @@ function isText(format: EntriesFileFormat): format is EntriesFormat {
  * a workbook is read asynchronously (its reader streams).
  */
 export async function readEntriesBatch(jobs: readonly EntriesJob[], dirCache?: Map<string, string | null>): Promise<EntriesOutcome[]> {
-  const reads = jobs.map((job) => readEntriesFile(job.root, job.rootReal, job.resourceFile, job.declared, job.at, dirCache));
+  // Text files are decoded before the first await: the arena is free for the next batch from then on.
+  arena.reset();
+  const reads = jobs.map((job) => readEntriesFile(job.root, job.rootReal, job.resourceFile, job.declared, job.at, dirCache, arena));
   const textual = reads.filter((read) => read.bytes !== undefined && read.format !== undefined && isText(read.format));
   const texts = decodeUtf8Files(textual.map((read) => read.bytes as Buffer));
   let next = 0;
@@ -65,7 +66,8 @@ export async function readEntriesBatch(jobs: readonly EntriesJob[], dirCache?: M
     const job = jobs[i] as EntriesJob;
     const text = isText(read.format) ? (texts[next++] as string) : undefined;
     if (!job.glossaryLevel && text !== undefined && isText(read.format)) outcomes.push(entriesOutcome(text, read.format, job.pairs[0] as LanguagePair, read.file, job.at));
-    else outcomes.push(await conceptsOutcome(read.bytes, text, read.format, job, read.file));
+    // A text file's bytes are the arena's (overwritten by the next batch): only its text goes on.
+    else outcomes.push(await conceptsOutcome(text === undefined ? read.bytes : EMPTY_BYTES, text, read.format, job, read.file));
   }
   return outcomes;
 }
@@ -100,7 +102,7 @@ export async function conceptsOutcome(bytes: Buffer, text: string | undefined, f
   if (!ok) return { diagnostics, file };
   const errors = diagnostics.some((d) => d.severity === 'error');
   for (const [i, pair] of job.pairs.entries()) {
-    if ((maps[i] as Map<string, string>).size > 0 || errors) continue;
+    if ((maps[i] as PackedEntries).size > 0 || errors) continue;
     diagnostics.push(
       error(
         'entries/empty-dictionary',
@@ -111,17 +113,16 @@ export async function conceptsOutcome(bytes: Buffer, text: string | undefined, f
       ),
     );
   }
-  return job.glossaryLevel ? { diagnostics, file, dictionaries: maps } : { diagnostics, file, entries: maps[0] ?? new Map<string, string>() };
+  return job.glossaryLevel ? { diagnostics, file, dictionaries: maps } : { diagnostics, file, entries: maps[0] ?? PackedEntries.EMPTY };
 }
 
-/** Parses and checks the text of an entries file (pure): its outcome, `verbatim` included. */
+/** Parses and checks the text of an entries file (pure): its outcome. */
 export function entriesOutcome(text: string, format: EntriesFormat, pair: LanguagePair, file: string, at: SourceRef): EntriesOutcome {
   const { entries, diagnostics } = parseEntries(text, format, pair, file);
   diagnostics.push(...detectSecretsInText(text, file, 'a cell'));
   const empty = emptyDictionary(entries, diagnostics, at);
   if (empty !== undefined) diagnostics.push(empty);
-  const verbatim = format === 'tsv' && diagnostics.length === 0;
-  return { diagnostics, file, entries, ...(verbatim ? { verbatim: text } : {}) };
+  return { diagnostics, file, entries };
 }
 
 /**

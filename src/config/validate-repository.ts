@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../lib/diagnostics.js';
 import type { DesiredGlossary, DesiredStyleRules } from '../model/desired.js';
+import { PackedEntries } from '../model/packed-entries.js';
 import { error, show } from './diagnostic.js';
 
 /** Glossaries per account (spec, "Limits"); every target receives every glossary of the repository. */
@@ -22,6 +23,10 @@ function where(ref: { file: string; line: number }): string {
 export function glossaryBytes(glossary: DesiredGlossary): number {
   let bytes = 0;
   for (const d of glossary.dictionaries) {
+    if (d.entries instanceof PackedEntries) {
+      bytes += d.entries.utf8Bytes();
+      continue;
+    }
     if (d.entries.size > 0) bytes -= 1;
     for (const [s, t] of d.entries) bytes += Buffer.byteLength(s, 'utf8') + Buffer.byteLength(t, 'utf8') + 2;
   }
@@ -31,7 +36,10 @@ export function glossaryBytes(glossary: DesiredGlossary): number {
 /** Cheap upper bound of glossaryBytes (a UTF-16 code unit is at most 3 UTF-8 bytes): most glossaries need no exact count. */
 function mayExceedLimit(glossary: DesiredGlossary): boolean {
   let units = 0;
-  for (const d of glossary.dictionaries) for (const [s, t] of d.entries) units += s.length + t.length + 2;
+  for (const d of glossary.dictionaries) {
+    if (d.entries instanceof PackedEntries) units += d.entries.text.length;
+    else for (const [s, t] of d.entries) units += s.length + t.length + 2;
+  }
   return units * 3 > MAX_GLOSSARY_BYTES;
 }
 

@@ -2,6 +2,7 @@ import { isMap, isNode, isScalar } from 'yaml';
 import type { Diagnostic } from '../lib/diagnostics.js';
 import type { ConfiguredRules, DesiredInstruction, DesiredStyleRules, GlossaryApi, GlossaryTest, SourceRef } from '../model/desired.js';
 import type { TermChoice } from '../model/entries.js';
+import type { PackedEntries } from '../model/packed-entries.js';
 import { EntryCollector, MAX_PHRASE_BYTES } from './collect-entries.js';
 import { codePointName } from '../lib/canonical.js';
 import { TARGET_VARIANTS } from '../lib/translation-targets.js';
@@ -31,7 +32,7 @@ export interface DictionaryDraft {
   /** As written in the resource file (relative to it). */
   readonly entriesFile?: string;
   readonly entriesFileAt?: SourceRef;
-  readonly entries?: Map<string, string>;
+  readonly entries?: PackedEntries;
   /** For a .tbx or .xlsx `entries_file`. */
   readonly options?: EntriesFileOptions;
   /** Derived from the glossary's own `entries_file` (GlossaryDraft.source): its entries come from there. */
@@ -182,10 +183,10 @@ const styleRules: RuleForIssue = (issue, path) => {
 };
 
 /** Reads inline entries from the YAML nodes (for positions), canonicalising like an entries file. */
-function inlineEntries(yaml: YamlFile, index: number, diagnostics: Diagnostic[]): Map<string, string> {
+function inlineEntries(yaml: YamlFile, index: number, diagnostics: Diagnostic[]): PackedEntries {
   const collector = new EntryCollector(yaml.file, diagnostics);
   const node = yaml.doc.getIn(['dictionaries', index, 'entries'], true);
-  if (!isMap(node)) return collector.entries;
+  if (!isMap(node)) return collector.packed();
   for (const pair of node.items) {
     const { key, value } = pair;
     if (!isScalar(key)) {
@@ -201,7 +202,7 @@ function inlineEntries(yaml: YamlFile, index: number, diagnostics: Diagnostic[])
     collector.add(source, target, keyAt.line, keyAt.column, valueAt.line, valueAt.column);
   }
   collector.finish();
-  return collector.entries;
+  return collector.packed();
 }
 
 function fileOptions(input: { readonly terms?: TermChoice | undefined; readonly sheet?: string | number | undefined; readonly header_row?: number | undefined }): EntriesFileOptions {

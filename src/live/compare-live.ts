@@ -1,51 +1,149 @@
 import { canonicalPhrase, canonicalUsualPhrase, isUsualText } from '../lib/canonical.js';
 import { visitTsvEntries } from '../lib/entries-tsv.js';
 import type { Entries, EntryList } from '../model/entries.js';
+import type { ComparedEntries } from '../model/live.js';
+import type { EntryChange } from '../model/plan.js';
+import { compareStrings } from '../plan/compare-strings.js';
+import { diffEntries, NO_CHANGES } from '../plan/diff-entries.js';
+import { EntriesHasher, hashEntries } from '../plan/fingerprint-live.js';
 import { canonicalEntries } from './canonical-entries.js';
 
-/** A live dictionary's entries as the service sent them: its TSV text (lines checked), or pairs. */
-export type RawEntries = { readonly tsv: string } | { readonly list: EntryList };
+/** Visits entries as sent, in order; `visit` returns false to stop. */
+export type EntriesVisitor = (visit: (source: string, target: string) => boolean) => void;
 
 /**
- * The canonical entries of a live dictionary, compared with `expected` (the repository's) as they
- * are read: when they are equal, `expected` itself is returned and nothing of the answer is kept
- * (the planner then sees no change at the cost of an identity test). Otherwise the live entries are
- * built as a map, as canonicalEntries does (a later duplicate source wins).
+ * A live dictionary's entries as the service sent them: its TSV text (lines already checked), pairs,
+ * or a reader that visits them in order and checks each line as it goes (the client's answer, see
+ * EntriesText), with `usual` telling whether its phrases may take canonicalUsualPhrase.
  */
-export function readLiveEntries(raw: RawEntries, expected?: Entries): Entries {
-  if (expected !== undefined && equalsExpected(raw, expected)) return expected;
-  if ('list' in raw) return canonicalEntries(raw.list);
+export type RawEntries =
+  | { readonly tsv: string }
+  | { readonly list: EntryList }
+  | { readonly usual: boolean; readonly visit: EntriesVisitor };
+
+interface Reader {
+  readonly canonical: (phrase: string) => string;
+  readonly visit: EntriesVisitor;
+}
+
+function readerOf(raw: RawEntries): Reader {
+  if ('list' in raw) {
+    return {
+      canonical: canonicalPhrase,
+      visit: (visit) => {
+        for (const [source, target] of raw.list) if (!visit(source, target)) return;
+      },
+    };
+  }
+  if ('tsv' in raw) {
+    const text = raw.tsv;
+    return { canonical: isUsualText(text) ? canonicalUsualPhrase : canonicalPhrase, visit: (visit) => void visitTsvEntries(text, visit) };
+  }
+  return { canonical: raw.usual ? canonicalUsualPhrase : canonicalPhrase, visit: raw.visit };
+}
+
+/** The canonical live entries as a map, as canonicalEntries builds them (a later duplicate source wins). */
+function entriesOf(reader: Reader): Map<string, string> {
   const entries = new Map<string, string>();
-  const canonical = isUsualText(raw.tsv) ? canonicalUsualPhrase : canonicalPhrase;
-  visitTsvEntries(raw.tsv, (source, target) => {
+  const { canonical } = reader;
+  reader.visit((source, target) => {
     entries.set(canonical(source), canonical(target));
     return true;
   });
   return entries;
 }
 
+/** The canonical entries of a live dictionary, read whole (`pull`, `import`, a saved plan's check). */
+export function readLiveEntries(raw: RawEntries): Entries {
+  if ('list' in raw) return canonicalEntries(raw.list);
+  return entriesOf(readerOf(raw));
+}
+
 /**
- * Whether the raw entries, canonicalised, are exactly `expected`: each entry is one of `expected`
- * and there are as many as it holds. Sources must also come in strictly ascending order (the order
- * in which termsync uploads, so the service's usual answer), which proves them distinct without a
- * set; entries in any other order are left to the map (exact, just slower).
+ * A phrase to keep beyond the read: a copy, not a slice of the answer's text (a slice would keep the
+ * whole answer, megabytes for one changed term, alive as long as the plan).
  */
-function equalsExpected(raw: RawEntries, expected: Entries): boolean {
-  let count = 0;
-  let previous: string | undefined;
-  const visit = (rawSource: string, rawTarget: string, canonical: (phrase: string) => string): boolean => {
+function detach(phrase: string): string {
+  return phrase.length < 16 ? phrase : (JSON.parse(JSON.stringify(phrase)) as string);
+}
+
+/** Two lists sorted by source (no source in both), merged into one. */
+function merge<T>(a: readonly T[], b: readonly T[], sourceOf: (item: T) => string): T[] {
+  if (b.length === 0) return a as T[];
+  if (a.length === 0) return b as T[];
+  const out: T[] = new Array<T>(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < a.length && j < b.length) out[k++] = sourceOf(a[i] as T) < sourceOf(b[j] as T) ? (a[i++] as T) : (b[j++] as T);
+  while (i < a.length) out[k++] = a[i++] as T;
+  while (j < b.length) out[k++] = b[j++] as T;
+  return out;
+}
+
+/**
+ * Compares a live dictionary with `expected` (the repository's canonical entries) in one pass over
+ * the answer, as it is read: what the plan needs (the term-level diff) and, with `hashed`, the
+ * fingerprint's hash, without building the live entries. The service answers in the order termsync
+ * uploads (ascending sources), which also proves the sources distinct; an answer in any other
+ * order is read into a map first (exact, just slower). Nothing of the answer is kept but the
+ * phrases of the changes, copied.
+ */
+export function compareLiveEntries(raw: RawEntries, expected: Entries, hashed = false): ComparedEntries {
+  const reader = readerOf(raw);
+  const { canonical } = reader;
+  // Removed and changed entries in the answer's (ascending) order.
+  const changes: EntryChange[] = [];
+  const upserts: [string, string][] = [];
+  let matched = 0;
+  let changed = 0;
+  let removed = 0;
+  let previous = '';
+  let first = true;
+  let ordered = true;
+  const hasher = hashed ? new EntriesHasher() : undefined;
+  reader.visit((rawSource, rawTarget) => {
     const source = canonical(rawSource);
-    if (expected.get(source) !== canonical(rawTarget) || (previous !== undefined && !(previous < source))) return false;
+    if (!first && !(previous < source)) return (ordered = false);
+    first = false;
     previous = source;
-    count++;
+    const target = canonical(rawTarget);
+    const want = expected.get(source);
+    if (want === target) matched++;
+    else if (want === undefined) {
+      removed++;
+      changes.push({ source: detach(source), before: detach(target) });
+    } else {
+      changed++;
+      const kept = detach(source);
+      changes.push({ source: kept, before: detach(target), after: want });
+      upserts.push([kept, want]);
+    }
+    hasher?.add(source, target);
     return true;
-  };
-  if ('list' in raw) {
-    for (const [source, target] of raw.list) if (!visit(source, target, canonicalPhrase)) return false;
-    return count === expected.size;
+  });
+  if (!ordered) {
+    const live = entriesOf(reader);
+    return { expected, diff: diffEntries(expected, live), ...(hashed ? { hash: hashEntries(live) } : {}) };
   }
-  const canonical = isUsualText(raw.tsv) ? canonicalUsualPhrase : canonicalPhrase;
-  let complete = true;
-  visitTsvEntries(raw.tsv, (source, target) => (complete = visit(source, target, canonical)));
-  return complete && count === expected.size;
+  const hash = hasher === undefined ? {} : { hash: hasher.digest() };
+  // The answer's sources are distinct, so the entries of `expected` it did not hold are the rest.
+  const added = expected.size - matched - changed;
+  if (added === 0 && changes.length === 0) return { expected, diff: NO_CHANGES, ...hash };
+  let entryChanges: EntryChange[] = changes;
+  let allUpserts: (readonly [string, string])[] = upserts;
+  if (added > 0) {
+    // Rare (terms added to the repository): a second pass collects the sources the answer holds.
+    const seen = new Set<string>();
+    reader.visit((source) => {
+      seen.add(canonical(source));
+      return true;
+    });
+    const addedPairs: [string, string][] = [];
+    for (const [source, target] of expected) if (!seen.has(source)) addedPairs.push([source, target]);
+    addedPairs.sort((a, b) => compareStrings(a[0], b[0]));
+    entryChanges = merge<EntryChange>(changes, addedPairs.map(([source, after]) => ({ source, after })), (c) => c.source);
+    allUpserts = merge<readonly [string, string]>(upserts, addedPairs, (p) => p[0]);
+  }
+  return { expected, diff: { added, changed, removed, entryChanges, upserts: allUpserts }, ...hash };
 }

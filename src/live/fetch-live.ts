@@ -1,8 +1,9 @@
 import { canonicalLang } from '../lib/canonical.js';
+import { DEFAULTS } from '../lib/defaults.js';
 import type { GlossaryApi } from '../model/desired.js';
 import type { Entries, EntryList } from '../model/entries.js';
-import type { DictionaryKey, LiveGlossary, LiveState, LiveStyleRules } from '../model/live.js';
-import { readLiveEntries, type RawEntries } from './compare-live.js';
+import type { ComparedEntries, DictionaryKey, LiveGlossary, LiveState, LiveStyleRules } from '../model/live.js';
+import { compareLiveEntries, readLiveEntries, type EntriesVisitor, type RawEntries } from './compare-live.js';
 
 /** One dictionary whose entries must be read. */
 export interface DictionaryToRead {
@@ -12,9 +13,15 @@ export interface DictionaryToRead {
   readonly targetLang: string;
   /**
    * The repository's entries for this dictionary, when the plan compares them: the answer is
-   * compared as it is read and, when equal, not kept (see readLiveEntries).
+   * compared as it is read and only the comparison is kept (see compareLiveEntries).
    */
   readonly expected?: Entries;
+}
+
+/** An answer's entries, visited in order with each line checked as it goes (the client's EntriesText). */
+export interface EntriesReading {
+  readonly usual: boolean;
+  readonly visit: EntriesVisitor;
 }
 
 /** The reads the live fetch needs from the service client (a structural subset of it). */
@@ -24,17 +31,19 @@ export interface LiveReader {
   listStyleRules(): Promise<readonly LiveStyleRules[]>;
   getEntries(glossaryId: string, sourceLang: string, targetLang: string): Promise<EntryList>;
   getEntriesV2(glossaryId: string): Promise<EntryList>;
-  /** The same entries as the TSV text the service sent (each line checked), read without a list of pairs. */
-  getEntriesTsv?(glossaryId: string, sourceLang: string, targetLang: string): Promise<string>;
-  getEntriesV2Tsv?(glossaryId: string): Promise<string>;
+  /** The same entries as the text the service sent, read without a list of pairs. */
+  readEntries?(glossaryId: string, sourceLang: string, targetLang: string): Promise<EntriesReading>;
+  readEntriesV2?(glossaryId: string): Promise<EntriesReading>;
+  /** Requests the client sends at once: no more reads than this are started at a time. */
+  readonly concurrency?: number;
 }
 
-/** One dictionary's entries as the service sent them: TSV text when the client can give it. */
-async function readRaw(client: Pick<LiveReader, 'getEntries' | 'getEntriesV2' | 'getEntriesTsv' | 'getEntriesV2Tsv'>, d: DictionaryToRead): Promise<RawEntries> {
-  if (d.api === 'v2') return client.getEntriesV2Tsv ? { tsv: await client.getEntriesV2Tsv(d.glossaryId) } : { list: await client.getEntriesV2(d.glossaryId) };
-  return client.getEntriesTsv
-    ? { tsv: await client.getEntriesTsv(d.glossaryId, d.sourceLang, d.targetLang) }
-    : { list: await client.getEntries(d.glossaryId, d.sourceLang, d.targetLang) };
+type EntriesClient = Pick<LiveReader, 'getEntries' | 'getEntriesV2' | 'readEntries' | 'readEntriesV2' | 'concurrency'>;
+
+/** One dictionary's entries as the service sent them: its text when the client can give it. */
+async function readRaw(client: EntriesClient, d: DictionaryToRead): Promise<RawEntries> {
+  if (d.api === 'v2') return client.readEntriesV2 ? client.readEntriesV2(d.glossaryId) : { list: await client.getEntriesV2(d.glossaryId) };
+  return client.readEntries ? client.readEntries(d.glossaryId, d.sourceLang, d.targetLang) : { list: await client.getEntries(d.glossaryId, d.sourceLang, d.targetLang) };
 }
 
 export function dictionaryKey(glossaryId: string, sourceLang: string, targetLang: string): DictionaryKey {
@@ -75,23 +84,47 @@ export function declaredV2Names(desired: { readonly glossaries: readonly { reado
   return new Set(desired.glossaries.filter((g) => g.api === 'v2').flatMap((g) => (g.renamedFrom === undefined ? [g.name] : [g.name, g.renamedFrom])));
 }
 
+/** What the live fetch read of the dictionaries' entries. */
+export interface FetchedEntries {
+  /** Entries read whole (dictionaries read without entries to compare with). */
+  readonly entries: Map<DictionaryKey, Entries>;
+  /** Dictionaries compared with the repository's entries as they were read. */
+  readonly compared: Map<DictionaryKey, ComparedEntries>;
+}
+
+export interface FetchOptions {
+  /** Hash the live entries of compared dictionaries as they are read (a plan that may be saved). */
+  readonly hashes?: boolean;
+}
+
 /**
- * Reads the given dictionaries' entries in parallel (the client's queue bounds how many at once).
- * Each answer is canonicalised (and compared with `expected`) as it arrives and then let go: only
- * the entries of dictionaries that differ from the repository's are kept.
+ * Reads the given dictionaries' entries, as many at once as the client sends (`concurrency`): each
+ * answer is compared with `expected` (or canonicalised) as it arrives and then let go. Reads are
+ * started only as earlier ones finish, so that no answer waits (or is kept) behind a queue of
+ * thousands: what a read returns dies young. The first failure stops the reads not yet started.
  */
-export async function fetchEntries(
-  client: Pick<LiveReader, 'getEntries' | 'getEntriesV2' | 'getEntriesTsv' | 'getEntriesV2Tsv'>,
-  toRead: readonly DictionaryToRead[],
-): Promise<Map<DictionaryKey, Entries>> {
+export async function fetchEntries(client: EntriesClient, toRead: readonly DictionaryToRead[], options: FetchOptions = {}): Promise<FetchedEntries> {
   const entries = new Map<DictionaryKey, Entries>();
-  await Promise.all(
-    toRead.map(async (d) => {
-      const raw = await readRaw(client, d);
-      entries.set(dictionaryKey(d.glossaryId, d.sourceLang, d.targetLang), readLiveEntries(raw, d.expected));
-    }),
-  );
-  return entries;
+  const compared = new Map<DictionaryKey, ComparedEntries>();
+  let next = 0;
+  let failed = false;
+  const worker = async (): Promise<void> => {
+    while (!failed && next < toRead.length) {
+      const d = toRead[next++] as DictionaryToRead;
+      const key = dictionaryKey(d.glossaryId, d.sourceLang, d.targetLang);
+      try {
+        const raw = await readRaw(client, d);
+        if (d.expected === undefined) entries.set(key, readLiveEntries(raw));
+        else compared.set(key, compareLiveEntries(raw, d.expected, options.hashes === true));
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
+  };
+  const workers = Math.max(1, Math.min(toRead.length, Math.floor(client.concurrency ?? DEFAULTS.concurrency)));
+  await Promise.all(Array.from({ length: workers }, worker));
+  return { entries, compared };
 }
 
 /**
@@ -102,9 +135,10 @@ export async function fetchLive(
   client: LiveReader,
   select: (glossaries: readonly LiveGlossary[]) => readonly DictionaryToRead[],
   v2Names: ReadonlySet<string> = new Set(),
+  options: FetchOptions = {},
 ): Promise<LiveState> {
   const [v3, v2, styleRules] = await Promise.all([client.listGlossaries(), client.listGlossariesV2(), client.listStyleRules()]);
   const glossaries = mergeGlossaryListings(v3, v2, v2Names);
-  const entries = await fetchEntries(client, select(glossaries));
-  return { glossaries, styleRules, entries };
+  const { entries, compared } = await fetchEntries(client, select(glossaries), options);
+  return { glossaries, styleRules, entries, ...(compared.size === 0 ? {} : { compared }) };
 }

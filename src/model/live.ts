@@ -1,5 +1,6 @@
 import type { ConfiguredRules, GlossaryApi } from './desired.js';
-import type { Entries, LanguagePair } from './entries.js';
+import type { Entries, EntryList, LanguagePair } from './entries.js';
+import type { EntryChange } from './plan.js';
 
 export interface LiveDictionary extends LanguagePair {
   readonly entryCount: number;
@@ -38,9 +39,35 @@ export interface LiveStyleRules {
 /** Key of one live dictionary's entries: `${glossaryId}/${sourceLang}-${targetLang}`. */
 export type DictionaryKey = string;
 
+/** Term-level difference of two canonical dictionaries: what must happen to the live one to make it the desired one. */
+export interface EntriesDiff {
+  readonly added: number;
+  readonly changed: number;
+  readonly removed: number;
+  /** Every change, sorted by source. */
+  readonly entryChanges: readonly EntryChange[];
+  /** Added and changed entries (what a PATCH merges), sorted by source. */
+  readonly upserts: EntryList;
+}
+
+/**
+ * A live dictionary compared with the repository's entries as it was read (see fetchEntries): the
+ * answer itself is not kept, only what the plan shows and, when asked, the fingerprint's hash.
+ */
+export interface ComparedEntries {
+  /** The repository's entries it was compared with (the very object). */
+  readonly expected: Entries;
+  /** What must happen to the live entries to make them `expected`. */
+  readonly diff: EntriesDiff;
+  /** The live entries' hash (hashEntries), when the read was asked for it. */
+  readonly hash?: string;
+}
+
 export interface LiveState {
   readonly glossaries: readonly LiveGlossary[];
   readonly styleRules: readonly LiveStyleRules[];
-  /** Canonical entries of the live dictionaries the plan must compare (only those were read). */
+  /** Canonical entries of the live dictionaries read whole (without entries to compare with). */
   readonly entries: ReadonlyMap<DictionaryKey, Entries>;
+  /** The live dictionaries compared with the repository's entries as they were read (not in `entries`). */
+  readonly compared?: ReadonlyMap<DictionaryKey, ComparedEntries>;
 }

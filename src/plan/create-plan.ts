@@ -7,7 +7,7 @@ import type { DraftChange, DraftOperation } from './draft.js';
 import { Refs } from './draft.js';
 import { fingerprintLive } from './fingerprint-live.js';
 import { byAge, matchGlossaries, matchStyleRules, type KeepIds, type Match } from './match-live.js';
-import { planGlossary, v2Equals, type EntriesOf } from './plan-glossary.js';
+import { planGlossary, v2Equals, type LiveEntriesOf } from './plan-glossary.js';
 import { planPrune } from './plan-prune.js';
 import { planStyleRules, styleRulesEqual } from './plan-style-rules.js';
 import { renameConflicts } from './rename-conflicts.js';
@@ -57,9 +57,9 @@ export function createPlan(input: PlanInput): Plan {
   const { desired, live } = input;
   const refs = new Refs();
   const assumed = input.refresh?.assumed;
-  const entriesOf: EntriesOf = (g, dict) => {
+  const entriesOf: LiveEntriesOf = (g, dict) => {
     const key = dictionaryKey(g.id, dict);
-    return live.entries.get(key) ?? assumed?.get(key);
+    return live.entries.get(key) ?? live.compared?.get(key) ?? assumed?.get(key);
   };
   const notRefreshed = input.refresh?.notRefreshed ?? 0;
 

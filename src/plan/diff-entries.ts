@@ -1,15 +1,7 @@
-import type { EntryChange, EntryList, Entries } from '../model/index.js';
+import type { ComparedEntries, EntriesDiff, EntryChange, EntryList, Entries } from '../model/index.js';
 import { compareStrings } from './compare-strings.js';
 
-export interface EntriesDiff {
-  readonly added: number;
-  readonly changed: number;
-  readonly removed: number;
-  /** Every change, sorted by source. */
-  readonly entryChanges: readonly EntryChange[];
-  /** Added and changed entries (what a PATCH merges), sorted by source. */
-  readonly upserts: EntryList;
-}
+export type { EntriesDiff } from '../model/index.js';
 
 /** The source phrases, sorted (code-unit order). Sorting the strings, not pairs, keeps the comparison cheap. */
 export function sortedSources(entries: Entries): string[] {
@@ -21,7 +13,8 @@ export function toEntryList(entries: Entries): EntryList {
   return sortedSources(entries).map((source) => [source, entries.get(source) as string] as const);
 }
 
-const NO_CHANGES: EntriesDiff = { added: 0, changed: 0, removed: 0, entryChanges: [], upserts: [] };
+/** The diff of equal dictionaries (one shared value). */
+export const NO_CHANGES: EntriesDiff = { added: 0, changed: 0, removed: 0, entryChanges: [], upserts: [] };
 
 /** Term-level diff of two canonical dictionaries: what must happen to `live` to make it `desired`. */
 export function diffEntries(desired: Entries, live: Entries): EntriesDiff {
@@ -50,6 +43,7 @@ export function diffEntries(desired: Entries, live: Entries): EntriesDiff {
       entryChanges.push({ source, before });
     }
   }
+  if (entryChanges.length === 0) return NO_CHANGES;
   entryChanges.sort((a, b) => compareStrings(a.source, b.source));
   upserts.sort((a, b) => compareStrings(a[0], b[0]));
   return { added, changed, removed, entryChanges, upserts };
@@ -63,4 +57,16 @@ export function allAdded(list: EntryList): EntryChange[] {
 /** All entries of a dropped dictionary as removed changes. */
 export function allRemoved(list: EntryList): EntryChange[] {
   return list.map(([source, before]) => ({ source, before }));
+}
+
+/** The live entries a comparison stands for, rebuilt from `expected` and the diff (for the rare reader that needs them whole). */
+export function entriesOfCompared(compared: ComparedEntries): Entries {
+  const { expected, diff } = compared;
+  if (diff.entryChanges.length === 0) return expected;
+  const live = new Map(expected);
+  for (const change of diff.entryChanges) {
+    if (change.before === undefined) live.delete(change.source);
+    else live.set(change.source, change.before);
+  }
+  return live;
 }

@@ -1,25 +1,37 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { pairKey } from '../lib/canonical.js';
 import type { Entries, Fingerprints, GlossaryFingerprint, LiveState, StyleRulesFingerprint } from '../model/index.js';
 import { compareStrings } from './compare-strings.js';
 import { dictionaryKey } from './dictionaries-to-read.js';
-import { sortedSources } from './diff-entries.js';
+import { entriesOfCompared, sortedSources } from './diff-entries.js';
+
+/** sha256 of canonical entries visited in ascending source order (code units): hashEntries' digest, entry by entry. */
+export class EntriesHasher {
+  private readonly hash: Hash = createHash('sha256');
+  private chunk = '';
+
+  add(source: string, target: string): void {
+    // JSON keeps phrases with tabs or newlines unambiguous; chunks keep the number of update calls low.
+    // JSON.stringify([source, target]), without building the pair.
+    this.chunk += `[${JSON.stringify(source)},${JSON.stringify(target)}]\n`;
+    if (this.chunk.length > 65_536) {
+      this.hash.update(this.chunk);
+      this.chunk = '';
+    }
+  }
+
+  digest(): string {
+    this.hash.update(this.chunk);
+    this.chunk = '';
+    return this.hash.digest('hex');
+  }
+}
 
 /** sha256 of a dictionary's canonical entries, independent of their order. */
 export function hashEntries(entries: Entries): string {
-  const hash = createHash('sha256');
-  // JSON keeps phrases with tabs or newlines unambiguous; chunks keep the number of update calls low.
-  let chunk = '';
-  for (const source of sortedSources(entries)) {
-    // JSON.stringify([source, target]), without building the pair.
-    chunk += `[${JSON.stringify(source)},${JSON.stringify(entries.get(source))}]\n`;
-    if (chunk.length > 65_536) {
-      hash.update(chunk);
-      chunk = '';
-    }
-  }
-  hash.update(chunk);
-  return hash.digest('hex');
+  const hasher = new EntriesHasher();
+  for (const source of sortedSources(entries)) hasher.add(source, entries.get(source) as string);
+  return hasher.digest();
 }
 
 /**
@@ -30,8 +42,16 @@ export function fingerprintLive(live: LiveState, hashed = true): Fingerprints {
   const glossaries: GlossaryFingerprint[] = live.glossaries.map((g) => {
     const entryHashes: Record<string, string> = {};
     for (const dict of [...g.dictionaries].sort((a, b) => compareStrings(pairKey(a), pairKey(b)))) {
-      const entries = hashed ? live.entries.get(dictionaryKey(g.id, dict)) : undefined;
-      if (entries !== undefined) entryHashes[pairKey(dict)] = hashEntries(entries);
+      if (!hashed) break;
+      const key = dictionaryKey(g.id, dict);
+      const entries = live.entries.get(key);
+      if (entries !== undefined) {
+        entryHashes[pairKey(dict)] = hashEntries(entries);
+        continue;
+      }
+      const compared = live.compared?.get(key);
+      // Hashed as it was read when the read was asked to (a plan that may be saved), else rebuilt.
+      if (compared !== undefined) entryHashes[pairKey(dict)] = compared.hash ?? hashEntries(entriesOfCompared(compared));
     }
     return {
       id: g.id,

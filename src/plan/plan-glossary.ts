@@ -1,28 +1,46 @@
 import { canonicalLang, pairKey } from '../lib/canonical.js';
 import { TermsyncError } from '../lib/errors.js';
 import type {
+  ComparedEntries,
   DesiredDictionary,
   DesiredGlossary,
   DictionaryChange,
   DictionaryPayload,
   Entries,
+  EntriesDiff,
   EntryList,
   LiveDictionary,
   LiveGlossary,
   ResourceAddress,
 } from '../model/index.js';
 import { compareStrings } from './compare-strings.js';
-import { allAdded, diffEntries, toEntryList } from './diff-entries.js';
+import { allAdded, diffEntries, entriesOfCompared, toEntryList } from './diff-entries.js';
 import type { DraftChange, DraftOperation, Refs } from './draft.js';
 import { keptReason, type Match } from './match-live.js';
 
 /** Entries of a live dictionary as read by the live fetch (undefined when not read). */
 export type EntriesOf = (glossary: LiveGlossary, dict: LiveDictionary) => Entries | undefined;
 
+/**
+ * A live dictionary as the live fetch read it: its entries, or its comparison with the repository's
+ * entries made as it was read (undefined when not read).
+ */
+export type LiveEntriesOf = (glossary: LiveGlossary, dict: LiveDictionary) => Entries | ComparedEntries | undefined;
+
 const EMPTY: Entries = new Map();
 
-function requireEntries(entriesOf: EntriesOf, g: LiveGlossary, dict: LiveDictionary): Entries {
-  const entries = entriesOf(g, dict);
+function isCompared(read: Entries | ComparedEntries): read is ComparedEntries {
+  return 'diff' in read && 'expected' in read;
+}
+
+/** What must happen to the live dictionary to make it `want`: the comparison made while reading it, when made with `want`. */
+function diffOf(entriesOf: LiveEntriesOf, g: LiveGlossary, have: LiveDictionary, want: Entries): EntriesDiff {
+  const read = entriesOf(g, have);
+  if (read !== undefined && isCompared(read)) return read.expected === want ? read.diff : diffEntries(want, entriesOfCompared(read));
+  return diffEntries(want, requireEntries(read, g, have));
+}
+
+function requireEntries(entries: Entries | undefined, g: LiveGlossary, dict: LiveDictionary): Entries {
   if (entries !== undefined) return entries;
   if (dict.entryCount === 0) return EMPTY;
   // A bug in the caller, not bad input: the live fetch reads what dictionariesToRead lists.
@@ -87,16 +105,18 @@ function v2Dictionary(d: DesiredGlossary): DesiredDictionary {
 }
 
 /** Whether a live v2 glossary already is the declared one (name, pair and entries). */
-export function v2Equals(d: DesiredGlossary, g: LiveGlossary, entriesOf: EntriesOf): boolean {
+export function v2Equals(d: DesiredGlossary, g: LiveGlossary, entriesOf: LiveEntriesOf): boolean {
   if (d.api !== 'v2' || g.api !== 'v2' || g.name !== d.name || d.dictionaries.length !== 1 || g.dictionaries.length !== 1) return false;
   const want = d.dictionaries[0];
   const have = g.dictionaries[0];
   if (want === undefined || have === undefined || pairKey(want) !== pairKey(have) || have.entryCount !== want.entries.size) return false;
-  const entries = entriesOf(g, have) ?? (have.entryCount === 0 ? EMPTY : undefined);
+  const read = entriesOf(g, have);
+  if (read !== undefined && isCompared(read)) return (read.expected === want.entries ? read.diff : diffEntries(want.entries, entriesOfCompared(read))).entryChanges.length === 0;
+  const entries = read ?? (have.entryCount === 0 ? EMPTY : undefined);
   return entries !== undefined && entriesEqual(want.entries, entries);
 }
 
-export function planGlossary(match: Match<DesiredGlossary, LiveGlossary>, entriesOf: EntriesOf, refs: Refs): DraftChange[] {
+export function planGlossary(match: Match<DesiredGlossary, LiveGlossary>, entriesOf: LiveEntriesOf, refs: Refs): DraftChange[] {
   const { desired: d, current } = match;
   const address: ResourceAddress = { kind: 'glossary', name: d.name };
   let main: DraftChange | undefined;
@@ -134,7 +154,7 @@ function planCreate(d: DesiredGlossary, address: ResourceAddress, refs: Refs): D
   };
 }
 
-function planInPlace(d: DesiredGlossary, g: LiveGlossary, address: ResourceAddress, entriesOf: EntriesOf, refs: Refs): DraftChange | undefined {
+function planInPlace(d: DesiredGlossary, g: LiveGlossary, address: ResourceAddress, entriesOf: LiveEntriesOf, refs: Refs): DraftChange | undefined {
   const livePairs = new Map(g.dictionaries.map((dict) => [pairKey(dict), dict]));
   const desiredPairs = new Map(d.dictionaries.map((dict) => [pairKey(dict), dict]));
   const pairs = [...new Set([...livePairs.keys(), ...desiredPairs.keys()])].sort(compareStrings);
@@ -163,7 +183,7 @@ function planInPlace(d: DesiredGlossary, g: LiveGlossary, address: ResourceAddre
       reasons.push(`${pair}: language pair no longer declared → DELETE`);
       dropped.push(have);
     } else if (want !== undefined && have !== undefined) {
-      const diff = diffEntries(want.entries, requireEntries(entriesOf, g, have));
+      const diff = diffOf(entriesOf, g, have, want.entries);
       if (diff.entryChanges.length === 0) continue;
       const counts = { added: diff.added, changed: diff.changed, removed: diff.removed, entriesBefore: have.entryCount, entriesAfter: want.entries.size };
       if (diff.removed > 0) {
@@ -190,7 +210,7 @@ function planInPlace(d: DesiredGlossary, g: LiveGlossary, address: ResourceAddre
   };
 }
 
-function planReplace(d: DesiredGlossary, g: LiveGlossary, address: ResourceAddress, entriesOf: EntriesOf, refs: Refs): DraftChange {
+function planReplace(d: DesiredGlossary, g: LiveGlossary, address: ResourceAddress, entriesOf: LiveEntriesOf, refs: Refs): DraftChange {
   const reasons: string[] = [];
   if (g.api !== d.api) reasons.push(`api changed from ${g.api} to ${d.api} → replace (create new, then delete old)`);
   else reasons.push('immutable v2 → replace (create new, then delete old)');
@@ -205,7 +225,7 @@ function planReplace(d: DesiredGlossary, g: LiveGlossary, address: ResourceAddre
       dictionaries.push(createdDictionary(want, 'POST', lists));
       continue;
     }
-    const diff = diffEntries(want.entries, requireEntries(entriesOf, g, have));
+    const diff = diffOf(entriesOf, g, have, want.entries);
     if (diff.entryChanges.length === 0) continue;
     dictionaries.push({
       ...langs(want),

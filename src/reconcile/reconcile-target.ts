@@ -44,6 +44,7 @@ export async function planTarget(
       return scope.toRead;
     },
     declaredV2Names(desired),
+    { hashes: entryHashes },
   );
   const refresh = refreshed === undefined || scope === undefined ? undefined : { assumed: scope.assumed, notRefreshed: scope.notRefreshed };
   return { plan: createPlan({ target, desired, live, entryHashes, ...(refresh === undefined ? {} : { refresh }), ...(keepIds === undefined ? {} : { keepIds }) }), live };

@@ -1,9 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseTsvEntries } from '../../src/api/tsv-entries.js';
+import { EntriesText, parseTsvEntries } from '../../src/api/tsv-entries.js';
 import { visitTsvEntries } from '../../src/lib/entries-tsv.js';
 import { canonicalEntries } from '../../src/live/canonical-entries.js';
-import { readLiveEntries } from '../../src/live/compare-live.js';
+import { compareLiveEntries, readLiveEntries, type RawEntries } from '../../src/live/compare-live.js';
+import { diffEntries, entriesOfCompared } from '../../src/plan/diff-entries.js';
+import { hashEntries } from '../../src/plan/fingerprint-live.js';
 import type { Entries, EntryList } from '../../src/model/entries.js';
 
 const where = { method: 'GET', path: '/v3/glossaries/g/entries' };
@@ -49,25 +51,50 @@ describe('visitTsvEntries', () => {
 });
 
 describe('readLiveEntries', () => {
-  it('gives the entries of the line-by-line reading, whatever the repository expects', () => {
+  it('gives the entries of the line-by-line reading, from text, pairs or the client\'s checked text', () => {
     fc.assert(
-      fc.property(pairs, pairs, fc.boolean(), fc.boolean(), (live, declared, crlf, asList) => {
+      fc.property(pairs, fc.boolean(), fc.constantFrom('tsv', 'list', 'checked'), (live, crlf, form) => {
         const text = tsvOf(live, crlf);
+        expect(sorted(readLiveEntries(rawOf(text, form)))).toEqual(sorted(reference(text)));
+      }),
+    );
+  });
+});
+
+/** The three forms an answer reaches the live layer in. */
+function rawOf(text: string, form: 'tsv' | 'list' | 'checked'): RawEntries {
+  if (form === 'list') return { list: parseTsvEntries(text, where) };
+  if (form === 'checked') return new EntriesText(text, where);
+  return { tsv: text };
+}
+
+describe('compareLiveEntries', () => {
+  it('gives the diff and hash of the entries read whole, whatever the repository expects and the answer\'s order', () => {
+    fc.assert(
+      fc.property(pairs, declarable, fc.boolean(), fc.constantFrom('tsv', 'list', 'checked'), fc.boolean(), (live, declared, crlf, form, upload) => {
         const expected = canonicalEntries(declared);
-        const read = readLiveEntries(asList ? { list: parseTsvEntries(text, where) } : { tsv: text }, expected);
-        expect(sorted(read)).toEqual(sorted(reference(text)));
+        // The service's usual order (the upload's: canonical, sorted), or the order generated.
+        const canonicalLive = sorted(canonicalEntries(live)).filter(([s, t]) => !`${s}${t}`.includes('\n'));
+        const text = tsvOf(upload ? canonicalLive : live, crlf);
+        const whole = reference(text);
+        const compared = compareLiveEntries(rawOf(text, form), expected, true);
+        expect(compared.expected).toBe(expected);
+        expect(compared.diff).toEqual(diffEntries(expected, whole));
+        expect(compared.hash).toBe(hashEntries(whole));
+        expect(sorted(entriesOfCompared(compared))).toEqual(sorted(whole));
+        expect(compareLiveEntries(rawOf(text, form), expected).hash).toBeUndefined();
       }),
     );
   });
 
-  it('hands back the repository\'s own entries when the answer equals them, in upload order or not canonical yet', () => {
+  it('finds no change when the answer equals the repository\'s entries, in upload order or not canonical yet', () => {
     fc.assert(
       fc.property(declarable, fc.boolean(), (declared, crlf) => {
         const expected = canonicalEntries(declared);
         const upload = sorted(expected);
-        expect(readLiveEntries({ tsv: tsvOf(upload, crlf) }, expected)).toBe(expected);
+        expect(compareLiveEntries({ tsv: tsvOf(upload, crlf) }, expected).diff.entryChanges).toEqual([]);
         // The service may store phrases as sent by another tool: surrounding spaces are canonicalised away.
-        expect(readLiveEntries({ tsv: tsvOf(upload.map(([s, t]) => [` ${s}`, `${t} `]), crlf) }, expected)).toBe(expected);
+        expect(compareLiveEntries({ tsv: tsvOf(upload.map(([s, t]) => [` ${s}`, `${t} `]), crlf) }, expected).diff.entryChanges).toEqual([]);
       }),
     );
   });
@@ -78,10 +105,40 @@ describe('readLiveEntries', () => {
       ['b', '2'],
     ]);
     // As many lines as expected entries, each one of them, but `b` is missing: only `a`, twice.
-    const read = readLiveEntries({ tsv: 'a\t1\na\t1' }, expected);
-    expect(read).not.toBe(expected);
-    expect(sorted(read)).toEqual([['a', '1']]);
+    expect(compareLiveEntries({ tsv: 'a\t1\na\t1' }, expected).diff).toMatchObject({ added: 1, changed: 0, removed: 0, entryChanges: [{ source: 'b', after: '2' }] });
     // The same entries in another order are still equal, read through the map.
-    expect(sorted(readLiveEntries({ tsv: 'b\t2\na\t1' }, expected))).toEqual(sorted(expected));
+    expect(compareLiveEntries({ tsv: 'b\t2\na\t1' }, expected).diff.entryChanges).toEqual([]);
+  });
+
+  it('keeps changes in source order, added ones merged in, and the upserts a PATCH sends', () => {
+    const expected = new Map([
+      ['a', '1'],
+      ['c', '3'],
+      ['e', '5'],
+    ]);
+    const { diff } = compareLiveEntries({ tsv: 'b\t2\nc\t4\nd\t4' }, expected);
+    expect(diff).toEqual({
+      added: 2,
+      changed: 1,
+      removed: 2,
+      entryChanges: [
+        { source: 'a', after: '1' },
+        { source: 'b', before: '2' },
+        { source: 'c', before: '4', after: '3' },
+        { source: 'd', before: '4' },
+        { source: 'e', after: '5' },
+      ],
+      upserts: [
+        ['a', '1'],
+        ['c', '3'],
+        ['e', '5'],
+      ],
+    });
+  });
+
+  it('reports a line without a tab of the client\'s text, wherever the comparison is', () => {
+    const expected = new Map([['a', '1']]);
+    expect(() => compareLiveEntries(new EntriesText('a\t1\nbad', where), expected)).toThrow('entries line 2 has no tab');
+    expect(() => compareLiveEntries(new EntriesText('b\t1\na\t1\nbad', where), expected)).toThrow('entries line 3 has no tab');
   });
 });

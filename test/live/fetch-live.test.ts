@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fetchLive, mergeGlossaryListings, type LiveReader } from '../../src/live/fetch-live.js';
+import { fetchEntries, fetchLive, mergeGlossaryListings, type LiveReader } from '../../src/live/fetch-live.js';
+import { hashEntries } from '../../src/plan/fingerprint-live.js';
 import { dictionariesOfFingerprints } from '../../src/live/select-dictionaries.js';
 import type { LiveGlossary } from '../../src/model/live.js';
 
@@ -78,5 +79,56 @@ describe('dictionariesOfFingerprints', () => {
       { glossaryId: 'g1', api: 'v3', sourceLang: 'en', targetLang: 'fr' },
       { glossaryId: 'g2', api: 'v2', sourceLang: 'en', targetLang: 'de' },
     ]);
+  });
+});
+
+describe('fetchEntries', () => {
+  const toRead = Array.from({ length: 40 }, (_, i) => ({ glossaryId: `g${i}`, api: 'v3' as const, sourceLang: 'en', targetLang: 'de' }));
+
+  /** A reader whose reads wait until the test lets them go, counting how many are pending at once. */
+  function slowReader(concurrency: number, fail?: string) {
+    let pending = 0;
+    const stats = { most: 0, started: [] as string[] };
+    const reader = {
+      concurrency,
+      getEntriesV2: () => Promise.reject(new Error('not used')),
+      getEntries: async (id: string): Promise<[string, string][]> => {
+        stats.started.push(id);
+        pending++;
+        stats.most = Math.max(stats.most, pending);
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        pending--;
+        if (id === fail) throw new Error(`read of ${id} failed`);
+        return [[`term ${id}`, 'Begriff']];
+      },
+    };
+    return { reader, stats };
+  }
+
+  it('starts no more reads at once than the client sends, and reads every dictionary', async () => {
+    const { reader, stats } = slowReader(3);
+    const { entries, compared } = await fetchEntries(reader, toRead);
+    expect(stats.most).toBe(3);
+    expect(entries.size).toBe(40);
+    expect(compared.size).toBe(0);
+    expect([...(entries.get('g7/en-de') ?? [])]).toEqual([['term g7', 'Begriff']]);
+  });
+
+  it('keeps only the comparison of a dictionary read with the repository\'s entries, hashed when asked', async () => {
+    const { reader } = slowReader(4);
+    const expected = new Map([['term g1', 'Begriff']]);
+    const { entries, compared } = await fetchEntries(reader, [{ ...toRead[1]!, expected }, { ...toRead[2]!, expected }], { hashes: true });
+    expect(entries.size).toBe(0);
+    expect(compared.get('g1/en-de')?.expected).toBe(expected);
+    expect(compared.get('g1/en-de')?.diff.entryChanges).toEqual([]);
+    expect(compared.get('g1/en-de')?.hash).toBe(hashEntries(expected));
+    expect(compared.get('g2/en-de')?.diff).toMatchObject({ added: 1, removed: 1 });
+  });
+
+  it('stops starting reads at the first failure and reports it', async () => {
+    const { reader, stats } = slowReader(2, 'g3');
+    await expect(fetchEntries(reader, toRead)).rejects.toThrow('read of g3 failed');
+    // The reads in flight when it failed finish; no new one starts.
+    expect(stats.started.length).toBeLessThanOrEqual(6);
   });
 });

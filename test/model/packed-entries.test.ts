@@ -1,0 +1,106 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { glossaryBytes } from '../../src/config/validate-repository.js';
+import { canonicalPhrase, findControlCharacter } from '../../src/lib/canonical.js';
+import { entriesBody } from '../../src/lib/entries-tsv.js';
+import type { DesiredGlossary } from '../../src/model/desired.js';
+import { PackedEntries } from '../../src/model/packed-entries.js';
+import { toEntryList } from '../../src/plan/diff-entries.js';
+
+// Canonical phrases as a dictionary holds them: with spaces, case twins, non-Latin scripts, astral characters.
+const piece = fc.constantFrom('a', 'A', 'b', 'ß', 'é', 'e\u0301', '日本', '😀', ' ', ',', '"', 'z', 'Z', '0');
+const phrase = fc
+  .array(fc.oneof(piece, fc.string({ maxLength: 3 })), { minLength: 1, maxLength: 6 })
+  .map((parts) => canonicalPhrase(parts.join('')))
+  .filter((p) => p !== '' && !p.includes('\t') && !p.includes('\n') && findControlCharacter(p) === -1);
+const pairs = fc.uniqueArray(fc.tuple(phrase, phrase), { selector: ([source]) => source, maxLength: 40 });
+
+const glossary = (entries: ReadonlyMap<string, string>): DesiredGlossary => ({
+  kind: 'glossary',
+  name: 'g',
+  api: 'v3',
+  preventDestroy: false,
+  dictionaries: [{ sourceLang: 'en', targetLang: 'de', entries, origin: { file: 'g.yaml', line: 1, column: 1 } }],
+  origin: { file: 'g.yaml', line: 1, column: 1 },
+});
+
+describe('packed entries (properties)', () => {
+  it('behave as a Map of the same pairs: size, lookups, iteration in the order added', () => {
+    fc.assert(
+      fc.property(pairs, phrase, (list, other) => {
+        const map = new Map(list);
+        const packed = PackedEntries.fromPairs(list);
+        expect(packed.size).toBe(map.size);
+        expect([...packed]).toEqual([...map]);
+        expect([...packed.keys()]).toEqual([...map.keys()]);
+        expect([...packed.values()]).toEqual([...map.values()]);
+        const visited: [string, string][] = [];
+        packed.forEach((target, source) => visited.push([source, target]));
+        expect(visited).toEqual([...map]);
+        for (const [source, target] of list) expect(packed.get(source)).toBe(target);
+        expect(packed.get(other)).toBe(map.get(other));
+        expect(packed.has(other)).toBe(map.has(other));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('answer lookups in source order (walked, no index) and then in any order alike', () => {
+    fc.assert(
+      fc.property(pairs, phrase, fc.nat(), (list, other, skip) => {
+        const map = new Map(list);
+        const packed = PackedEntries.fromPairs(list);
+        const sorted = toEntryList(map);
+        // In order, possibly skipping one (as a comparison with a live dictionary that lacks an entry does).
+        for (const [k, [source, target]] of sorted.entries()) {
+          if (sorted.length > 0 && k === skip % sorted.length) continue;
+          expect(packed.get(source)).toBe(target);
+        }
+        expect(packed.get(other)).toBe(map.get(other));
+        for (const [source, target] of list) expect(packed.get(source)).toBe(target);
+        const walked = PackedEntries.fromPairs(list);
+        for (const [source] of sorted) expect(walked.has(source)).toBe(true);
+        expect(walked.has(other)).toBe(map.has(other));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('sorted once: the sorted list and upload body equal those of the Map', () => {
+    fc.assert(
+      fc.property(pairs, (list) => {
+        const map = new Map(list);
+        const packed = PackedEntries.fromPairs(list);
+        const sorted = toEntryList(map);
+        expect(packed.sortedList()).toEqual(sorted);
+        expect(packed.sortedBody()).toBe(entriesBody(sorted));
+        expect(packed.sortedOrder()).toBe(packed.sortedOrder());
+        // Entries already in source order (as termsync writes files): the same forms, from slices.
+        const inOrder = PackedEntries.fromPairs(sorted);
+        expect(inOrder.sortedBody()).toBe(entriesBody(sorted));
+        expect(inOrder.sortedList()).toEqual(sorted);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('count the bytes of the upload as the Map does, and survive a structured clone', () => {
+    fc.assert(
+      fc.property(pairs, (list) => {
+        const packed = PackedEntries.fromPairs(list);
+        expect(glossaryBytes(glossary(packed))).toBe(glossaryBytes(glossary(new Map(list))));
+        const revived = PackedEntries.fromWire(structuredClone({ text: packed.text, size: packed.size }));
+        expect([...revived]).toEqual(list);
+        expect(PackedEntries.fromText(packed.text).size).toBe(list.length);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('the empty dictionary', () => {
+    expect(PackedEntries.fromPairs([])).toBe(PackedEntries.EMPTY);
+    expect([...PackedEntries.EMPTY]).toEqual([]);
+    expect(PackedEntries.EMPTY.utf8Bytes()).toBe(0);
+    expect(PackedEntries.EMPTY.sortedBody()).toBe('');
+  });
+});
