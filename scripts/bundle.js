@@ -20,13 +20,17 @@ import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = path.join(ROOT, 'dist');
 const OUT = path.join(DIST, 'bundle');
 
 export const EXTERNAL = ['chokidar', 'exceljs', 'p-queue', 'pino', 'pino-pretty', 'prom-client', 'undici'];
+
+const { build } = await import('esbuild').catch((error) => {
+  // A checkout whose node_modules predate esbuild (a devDependency): say what to do.
+  throw new Error(`bundle: cannot load esbuild (${error.message}); run \`npm install\` first`);
+});
 
 await rm(OUT, { recursive: true, force: true });
 await build({

@@ -133,7 +133,7 @@ export async function loadRepository(options: LoadOptions): Promise<LoadResult> 
     files.add(configFile);
     configYaml = readYaml(configAbsolute, configFile, diagnostics);
     if (configYaml) {
-      const checked = validateConfig(configYaml);
+      const checked = await validateConfig(configYaml);
       diagnostics.push(...checked.diagnostics);
       config = checked.config;
     }

@@ -1,6 +1,12 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import en from 'zod/v4/locales/en.js';
 import { DEFAULTS } from '../lib/defaults.js';
 import { GLOSSARY_LANGUAGES, STYLE_RULE_LANGUAGES } from './languages.js';
+
+// zod/mini rather than zod: the same validation (one core, the same issues), without the methods
+// the full API attaches to every schema it builds, which made loading these schemas the largest
+// cost of a short `validate`. The full API adds English messages by itself; mini needs them set.
+z.config(en());
 
 /*
  * The repository formats (see the contract). Language codes are plain strings here so that the
@@ -16,108 +22,104 @@ import { GLOSSARY_LANGUAGES, STYLE_RULE_LANGUAGES } from './languages.js';
  */
 const NOT_BLANK = '\\S';
 
-const glossaryLanguage = z.string().meta({ enum: [...GLOSSARY_LANGUAGES], description: 'Glossary language code (lowercase)' });
-const styleLanguage = z.string().meta({ enum: [...STYLE_RULE_LANGUAGES], description: 'Target language of the rules' });
+/** Metadata for editors (descriptions, patterns, enumerations): read by the JSON Schema, never by validation. */
+type Meta = z.core.GlobalMeta;
+
+/** `schema` with its metadata for the JSON Schema. */
+function meta<T extends z.ZodMiniType>(schema: T, data: Meta): T {
+  z.globalRegistry.add(schema, data);
+  return schema;
+}
+
+/** A string of at least one character. */
+const nonEmpty = (): z.ZodMiniString<string> => z.string().check(z.minLength(1));
+
+const glossaryLanguage = meta(z.string(), { enum: [...GLOSSARY_LANGUAGES], description: 'Glossary language code (lowercase)' });
+const styleLanguage = meta(z.string(), { enum: [...STYLE_RULE_LANGUAGES], description: 'Target language of the rules' });
 
 /** How a TBX file's terms are chosen when a language of a concept has several (see read-concepts.ts). */
 export const TERM_CHOICES = ['preferred', 'first'] as const;
 
 /** Options of a multilingual entries file (TBX, workbook, CSV/TSV with language columns). */
 const fileOptions = {
-  terms: z
-    .enum(TERM_CHOICES)
-    .optional()
-    .meta({
-      description:
-        'TBX: which term of a language counts when a concept has several. preferred (default): the first preferredTerm-admn-sts, else the first admittedTerm-admn-sts, else the first without a status; first: the first one. Deprecated and superseded terms never count.',
-    }),
-  sheet: z
-    .union([z.string().min(1), z.int().min(1)])
-    .optional()
-    .meta({ description: 'Workbook (.xlsx): the sheet to read, by name or by position (1 = the first); default: the first sheet' }),
-  header_row: z
-    .int()
-    .min(1)
-    .optional()
-    .meta({ description: 'Workbook or CSV/TSV with language columns: the row (line) of the language codes; default: the first of the first 10 rows that names a declared language' }),
+  terms: meta(z.optional(z.enum(TERM_CHOICES)), {
+    description:
+      'TBX: which term of a language counts when a concept has several. preferred (default): the first preferredTerm-admn-sts, else the first admittedTerm-admn-sts, else the first without a status; first: the first one. Deprecated and superseded terms never count.',
+  }),
+  sheet: meta(z.optional(z.union([nonEmpty(), z.int().check(z.gte(1))])), {
+    description: 'Workbook (.xlsx): the sheet to read, by name or by position (1 = the first); default: the first sheet',
+  }),
+  header_row: meta(z.optional(z.int().check(z.gte(1))), {
+    description: 'Workbook or CSV/TSV with language columns: the row (line) of the language codes; default: the first of the first 10 rows that names a declared language',
+  }),
 };
 
 export const dictionarySchema = z.strictObject({
   source_lang: glossaryLanguage,
   target_lang: glossaryLanguage,
-  entries_file: z
-    .string()
-    .min(1)
-    .optional()
-    .meta({ description: 'Path of the entries file, relative to this resource file: .tsv or .csv (source, target), or .tbx or .xlsx (the pair is taken from its languages)' }),
-  entries: z.record(z.string(), z.string()).optional().meta({ description: 'Inline entries: source phrase → target phrase' }),
+  entries_file: meta(z.optional(nonEmpty()), {
+    description: 'Path of the entries file, relative to this resource file: .tsv or .csv (source, target), or .tbx or .xlsx (the pair is taken from its languages)',
+  }),
+  entries: meta(z.optional(z.record(z.string(), z.string())), { description: 'Inline entries: source phrase → target phrase' }),
   ...fileOptions,
 });
 
-const testTerm = z.string().min(1).meta({ pattern: NOT_BLANK });
+const testTerm = meta(nonEmpty(), { pattern: NOT_BLANK });
 
 export const glossaryTestSchema = z.strictObject({
   source_lang: glossaryLanguage,
-  target_lang: z.string().meta({
+  target_lang: meta(z.string(), {
     description: 'Glossary language code of the dictionary to test, or a variant it applies to (en-gb, en-us, pt-br, pt-pt, zh-hans)',
   }),
-  text: z.string().min(1).meta({ description: 'Text translated with the glossary (costs its characters of the account quota)', pattern: NOT_BLANK }),
-  expect: z.array(testTerm).default([]).meta({ description: 'Terms that must appear in the translation (ignoring case; an inflected form that contains the term counts)' }),
-  forbid: z.array(testTerm).default([]).meta({ description: 'Terms that must not appear in the translation (ignoring case)' }),
+  text: meta(nonEmpty(), { description: 'Text translated with the glossary (costs its characters of the account quota)', pattern: NOT_BLANK }),
+  expect: meta(z._default(z.array(testTerm), []), { description: 'Terms that must appear in the translation (ignoring case; an inflected form that contains the term counts)' }),
+  forbid: meta(z._default(z.array(testTerm), []), { description: 'Terms that must not appear in the translation (ignoring case)' }),
 });
 
 export const glossarySchema = z.strictObject({
   kind: z.literal('glossary'),
-  name: z.string().min(1).meta({ description: 'Identity on the service (at most 1024 UTF-8 bytes)', pattern: NOT_BLANK }),
-  api: z.enum(['v2', 'v3']).default('v3'),
-  prevent_destroy: z.boolean().default(false),
-  renamed_from: z.string().min(1).optional(),
-  entries_file: z
-    .string()
-    .min(1)
-    .optional()
-    .meta({
-      description:
-        'One multilingual file for every dictionary (instead of `dictionaries`): .tbx, .xlsx, or .csv/.tsv whose header row names a language per column; relative to this resource file',
-    }),
-  languages: z
-    .array(glossaryLanguage)
-    .min(2)
-    .optional()
-    .meta({ description: 'With a glossary-level `entries_file`: the languages the glossary holds (the first is the default source)' }),
-  pairs: z
-    .union([z.string().min(1), z.array(z.string().min(1)).min(1)])
-    .optional()
-    .meta({
-      description:
-        'With a glossary-level `entries_file`: the dictionaries. "from en" (default: from the first language): en to every other language; "all": every ordered pair; or a list such as [en-de, de-en]',
-    }),
+  name: meta(nonEmpty(), { description: 'Identity on the service (at most 1024 UTF-8 bytes)', pattern: NOT_BLANK }),
+  api: z._default(z.enum(['v2', 'v3']), 'v3'),
+  prevent_destroy: z._default(z.boolean(), false),
+  renamed_from: z.optional(nonEmpty()),
+  entries_file: meta(z.optional(nonEmpty()), {
+    description:
+      'One multilingual file for every dictionary (instead of `dictionaries`): .tbx, .xlsx, or .csv/.tsv whose header row names a language per column; relative to this resource file',
+  }),
+  languages: meta(z.optional(z.array(glossaryLanguage).check(z.minLength(2))), {
+    description: 'With a glossary-level `entries_file`: the languages the glossary holds (the first is the default source)',
+  }),
+  pairs: meta(z.optional(z.union([nonEmpty(), z.array(nonEmpty()).check(z.minLength(1))])), {
+    description:
+      'With a glossary-level `entries_file`: the dictionaries. "from en" (default: from the first language): en to every other language; "all": every ordered pair; or a list such as [en-de, de-en]',
+  }),
   ...fileOptions,
-  dictionaries: z.array(dictionarySchema).optional(),
-  tests: z.array(glossaryTestSchema).default([]).meta({ description: 'Smoke tests run by `termsync verify` through the translation endpoint' }),
+  dictionaries: z.optional(z.array(dictionarySchema)),
+  tests: meta(z._default(z.array(glossaryTestSchema), []), { description: 'Smoke tests run by `termsync verify` through the translation endpoint' }),
 });
 
 export const instructionSchema = z.strictObject({
-  label: z.string().min(1).meta({ pattern: NOT_BLANK }),
-  prompt: z.string().min(1).max(300).meta({ pattern: NOT_BLANK }),
-  source_language: z.string().min(1).optional(),
+  label: meta(nonEmpty(), { pattern: NOT_BLANK }),
+  prompt: meta(nonEmpty().check(z.maxLength(300)), { pattern: NOT_BLANK }),
+  source_language: z.optional(nonEmpty()),
 });
 
-export const configuredRulesSchema = z
-  .record(z.string().meta({ pattern: NOT_BLANK }), z.record(z.string().meta({ pattern: NOT_BLANK }), z.string().meta({ pattern: NOT_BLANK })).meta({ minProperties: 1 }))
-  .meta({ description: 'category → rule → option, e.g. punctuation: { apostrophe: use_curly_apostrophes }' });
+export const configuredRulesSchema = meta(
+  z.record(meta(z.string(), { pattern: NOT_BLANK }), meta(z.record(meta(z.string(), { pattern: NOT_BLANK }), meta(z.string(), { pattern: NOT_BLANK })), { minProperties: 1 })),
+  { description: 'category → rule → option, e.g. punctuation: { apostrophe: use_curly_apostrophes }' },
+);
 
 /** Custom instructions the service enables per style rule list (spec, "Limits"). */
 export const MAX_INSTRUCTIONS = 200;
 
 export const styleRulesSchema = z.strictObject({
   kind: z.literal('style_rules'),
-  name: z.string().min(1).max(1024).meta({ pattern: NOT_BLANK }),
+  name: meta(nonEmpty().check(z.maxLength(1024)), { pattern: NOT_BLANK }),
   language: styleLanguage,
-  prevent_destroy: z.boolean().default(false),
-  renamed_from: z.string().min(1).optional(),
-  configured_rules: configuredRulesSchema.default({}),
-  custom_instructions: z.array(instructionSchema).max(MAX_INSTRUCTIONS).default([]),
+  prevent_destroy: z._default(z.boolean(), false),
+  renamed_from: z.optional(nonEmpty()),
+  configured_rules: z._default(configuredRulesSchema, {}),
+  custom_instructions: z._default(z.array(instructionSchema).check(z.maxLength(MAX_INSTRUCTIONS)), []),
 });
 
 export const resourceSchema = z.discriminatedUnion('kind', [glossarySchema, styleRulesSchema]);
@@ -131,10 +133,9 @@ export const resourceSchema = z.discriminatedUnion('kind', [glossarySchema, styl
  */
 export const ENV_PREFIX = 'TERMSYNC_';
 
-export const envName = z
-  .string()
-  .regex(/^TERMSYNC_[A-Za-z0-9_]+$/, 'expected the name of an environment variable that starts with TERMSYNC_')
-  .meta({ description: 'Name of an environment variable; it must start with TERMSYNC_' });
+export const envName = meta(z.string().check(z.regex(/^TERMSYNC_[A-Za-z0-9_]+$/, 'expected the name of an environment variable that starts with TERMSYNC_')), {
+  description: 'Name of an environment variable; it must start with TERMSYNC_',
+});
 
 /** The variables a target reads when it does not name its own (the README and `init` say so too). */
 export const DEFAULT_BASE_URL_ENV = 'TERMSYNC_BASE_URL';
@@ -144,53 +145,51 @@ export const DEFAULT_API_KEY_ENV = 'TERMSYNC_API_KEY';
 export const AUTH_SCHEMES = ['Service-Auth-Key', 'DeepL-Auth-Key'] as const;
 
 export const capabilitiesSchema = z.strictObject({
-  delete_custom_instruction: z
-    .enum(['auto', 'yes', 'no'])
-    .default('auto')
-    .meta({
-      description:
-        'Whether the service has DELETE /v3/style_rules/{id}/custom_instructions/{instruction_id} (not in the spec; the vendor API has it). auto (default): try it, and where the service answers 404/405/501 with the instruction still there, replace the list (create new, then delete old), remembered for the run; yes: always use it; no: never (a removed instruction replaces the list)',
-    }),
+  delete_custom_instruction: meta(z._default(z.enum(['auto', 'yes', 'no']), 'auto'), {
+    description:
+      'Whether the service has DELETE /v3/style_rules/{id}/custom_instructions/{instruction_id} (not in the spec; the vendor API has it). auto (default): try it, and where the service answers 404/405/501 with the instruction still there, replace the list (create new, then delete old), remembered for the run; yes: always use it; no: never (a removed instruction replaces the list)',
+  }),
 });
 
 export const targetSchema = z.strictObject({
-  name: z.string().min(1),
-  base_url_env: envName.default(DEFAULT_BASE_URL_ENV),
-  api_key_env: envName.default(DEFAULT_API_KEY_ENV),
-  auth_scheme: z
-    .enum(AUTH_SCHEMES)
-    .default('Service-Auth-Key')
-    .meta({ description: 'The Authorization header scheme: Service-Auth-Key (default, as the spec says) or DeepL-Auth-Key (the vendor service and its mock)' }),
-  capabilities: capabilitiesSchema.default({ delete_custom_instruction: 'auto' }).meta({ description: 'What this target supports beyond the spec' }),
+  name: nonEmpty(),
+  base_url_env: z._default(envName, DEFAULT_BASE_URL_ENV),
+  api_key_env: z._default(envName, DEFAULT_API_KEY_ENV),
+  auth_scheme: meta(z._default(z.enum(AUTH_SCHEMES), 'Service-Auth-Key'), {
+    description: 'The Authorization header scheme: Service-Auth-Key (default, as the spec says) or DeepL-Auth-Key (the vendor service and its mock)',
+  }),
+  capabilities: meta(z._default(capabilitiesSchema, { delete_custom_instruction: 'auto' }), { description: 'What this target supports beyond the spec' }),
 });
 
 export const guardsSchema = z.strictObject({
-  max_deletes: z.int().min(0).default(10),
-  max_removed_entries_percent: z.number().min(0).max(100).default(50),
-  allow_empty: z.boolean().default(false),
+  max_deletes: z._default(z.int().check(z.gte(0)), 10),
+  max_removed_entries_percent: z._default(z.number().check(z.gte(0), z.lte(100)), 50),
+  allow_empty: z._default(z.boolean(), false),
 });
 
 export const rateLimitSchema = z.strictObject({
-  requests_per_second: z.number().positive().default(DEFAULTS.requestsPerSecond),
-  concurrency: z.int().min(1).default(DEFAULTS.concurrency),
+  requests_per_second: z._default(z.number().check(z.positive()), DEFAULTS.requestsPerSecond),
+  concurrency: z._default(z.int().check(z.gte(1)), DEFAULTS.concurrency),
 });
 
 export const verifySchema = z.strictObject({
-  max_characters: z.int().min(0).default(DEFAULTS.verifyMaxCharacters).meta({ description: 'Characters one verify run may send to one target; a run that would send more sends nothing' }),
-  sample: z.int().min(0).default(DEFAULTS.verifySample).meta({ description: 'Entries per dictionary translated alone by verify (0: only the declared tests)' }),
-  seed: z.int().default(DEFAULTS.verifySeed).meta({ description: 'Seed of the sample: the same seed and entries give the same sample' }),
+  max_characters: meta(z._default(z.int().check(z.gte(0)), DEFAULTS.verifyMaxCharacters), {
+    description: 'Characters one verify run may send to one target; a run that would send more sends nothing',
+  }),
+  sample: meta(z._default(z.int().check(z.gte(0)), DEFAULTS.verifySample), { description: 'Entries per dictionary translated alone by verify (0: only the declared tests)' }),
+  seed: meta(z._default(z.int(), DEFAULTS.verifySeed), { description: 'Seed of the sample: the same seed and entries give the same sample' }),
 });
 
 export const configSchema = z.strictObject({
   version: z.literal(1),
-  resources: z.array(z.string().min(1)).min(1).default(['glossaries']),
-  prune: z.enum(['off', 'owned', 'all']).default('off'),
-  owned_names: z.string().min(1).optional().meta({ description: 'With prune: owned, the glob of live names termsync may delete' }),
-  guards: guardsSchema.default({ max_deletes: 10, max_removed_entries_percent: 50, allow_empty: false }),
-  rate_limit: rateLimitSchema.default({ requests_per_second: DEFAULTS.requestsPerSecond, concurrency: DEFAULTS.concurrency }),
-  schedule: z.string().min(1).optional().meta({ description: 'Cron expression of the daemon full reconcile' }),
-  verify: verifySchema.default({ max_characters: DEFAULTS.verifyMaxCharacters, sample: DEFAULTS.verifySample, seed: DEFAULTS.verifySeed }),
-  targets: z.array(targetSchema).min(1),
+  resources: z._default(z.array(nonEmpty()).check(z.minLength(1)), ['glossaries']),
+  prune: z._default(z.enum(['off', 'owned', 'all']), 'off'),
+  owned_names: meta(z.optional(nonEmpty()), { description: 'With prune: owned, the glob of live names termsync may delete' }),
+  guards: z._default(guardsSchema, { max_deletes: 10, max_removed_entries_percent: 50, allow_empty: false }),
+  rate_limit: z._default(rateLimitSchema, { requests_per_second: DEFAULTS.requestsPerSecond, concurrency: DEFAULTS.concurrency }),
+  schedule: meta(z.optional(nonEmpty()), { description: 'Cron expression of the daemon full reconcile' }),
+  verify: z._default(verifySchema, { max_characters: DEFAULTS.verifyMaxCharacters, sample: DEFAULTS.verifySample, seed: DEFAULTS.verifySeed }),
+  targets: z.array(targetSchema).check(z.minLength(1)),
 });
 
 export type GlossaryInput = z.output<typeof glossarySchema>;

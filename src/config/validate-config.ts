@@ -1,4 +1,3 @@
-import { validate as validateCron } from 'node-cron';
 import type { Diagnostic } from '../lib/diagnostics.js';
 import type { ProjectConfig } from '../model/desired.js';
 import { error, show } from './diagnostic.js';
@@ -69,7 +68,7 @@ function envRoleDiagnostics(yaml: YamlFile, targets: readonly { base_url_env: st
 }
 
 /** Checks the project config; `config` is absent when it cannot be used. Defaults are applied here. */
-export function validateConfig(yaml: YamlFile): { config?: ProjectConfig; diagnostics: Diagnostic[] } {
+export async function validateConfig(yaml: YamlFile): Promise<{ config?: ProjectConfig; diagnostics: Diagnostic[] }> {
   const envNames = envNameDiagnostics(yaml);
   const parsed = configSchema.safeParse(yaml.value);
   if (!parsed.success) {
@@ -96,7 +95,8 @@ export function validateConfig(yaml: YamlFile): { config?: ProjectConfig; diagno
     if (first !== undefined) diagnostics.push(error('config/duplicate-target', `target ${show(target.name)} is declared twice (first on line ${first})`, yaml.file, line, column));
     else targetLines.set(target.name, line);
   });
-  if (input.schedule !== undefined && !validateCron(input.schedule)) {
+  // node-cron (and the child_process and crypto modules it loads) only for a config that has a schedule.
+  if (input.schedule !== undefined && !(await import('node-cron')).validate(input.schedule)) {
     const { line, column } = at(['schedule']);
     diagnostics.push(error('config/invalid-schedule', `\`schedule\` is not a valid cron expression: ${show(input.schedule)} (e.g. "*/15 * * * *")`, yaml.file, line, column));
   }

@@ -1,11 +1,13 @@
-import type { z } from 'zod';
+import type * as z from 'zod/v4/core';
 import type { Diagnostic } from '../lib/diagnostics.js';
 import { didYouMeanSuffix } from './did-you-mean.js';
 import { error, show } from './diagnostic.js';
 import { looksLikeSecret } from './detect-secrets.js';
 import { positionAt, type YamlFile } from './parse-yaml.js';
 
-type Issue = z.core.$ZodIssue;
+type Issue = z.$ZodIssue;
+/** Any schema, of the full API or of zod/mini (they share one core). */
+type Schema = z.$ZodType;
 type Path = readonly PropertyKey[];
 
 /** Lets a resource kind give its own rule id (and message) to a schema issue at a known path. */
@@ -13,28 +15,28 @@ export type RuleForIssue = (issue: Issue, path: string, missing: boolean) => { c
 
 interface Def {
   type: string;
-  shape?: Record<string, z.ZodType>;
-  element?: z.ZodType;
-  innerType?: z.ZodType;
-  valueType?: z.ZodType;
-  in?: z.ZodType;
+  shape?: Record<string, Schema>;
+  element?: Schema;
+  innerType?: Schema;
+  valueType?: Schema;
+  in?: Schema;
 }
 
-function defOf(schema: z.ZodType): Def {
+function defOf(schema: Schema): Def {
   return (schema as unknown as { _zod: { def: Def } })._zod.def;
 }
 
-function unwrap(schema: z.ZodType): z.ZodType {
+function unwrap(schema: Schema): Schema {
   let current = schema;
   for (let def = defOf(current); def.innerType !== undefined || (def.type === 'pipe' && def.in); def = defOf(current)) {
-    current = def.innerType ?? (def.in as z.ZodType);
+    current = def.innerType ?? (def.in as Schema);
   }
   return current;
 }
 
 /** The field names an object schema allows at `path`, for "did you mean" suggestions. */
-export function knownKeysAt(schema: z.ZodType, path: Path): string[] {
-  let current: z.ZodType | undefined = unwrap(schema);
+export function knownKeysAt(schema: Schema, path: Path): string[] {
+  let current: Schema | undefined = unwrap(schema);
   for (const segment of path) {
     if (current === undefined) return [];
     const def = defOf(current);
@@ -106,7 +108,7 @@ function defaultMessage(issue: Issue, value: unknown, field: string): string {
 }
 
 /** zod issues → located diagnostics with stable rule ids and messages that say what was expected. */
-export function schemaDiagnostics(yaml: YamlFile, schema: z.ZodType, issues: readonly Issue[], ruleFor?: RuleForIssue): Diagnostic[] {
+export function schemaDiagnostics(yaml: YamlFile, schema: Schema, issues: readonly Issue[], ruleFor?: RuleForIssue): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   for (const issue of issues) {
     if (issue.code === 'unrecognized_keys') {

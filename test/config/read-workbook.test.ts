@@ -196,6 +196,42 @@ describe('hostile or broken workbooks are refused, located, and nothing of them 
     expect(Object.values(dictionaries).flatMap((entries) => Object.keys(entries))).toEqual([]);
   });
 
+  /** The workbook with the declared size of its part `name` changed (zip directory and local header alike). */
+  function declaring(book: Buffer, name: string, size: (actual: number) => number): Buffer {
+    const fileName = Buffer.from(name);
+    const central = book.lastIndexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]), book.lastIndexOf(fileName));
+    const local = book.lastIndexOf(Buffer.from([0x50, 0x4b, 0x03, 0x04]), book.indexOf(fileName));
+    const tampered = Buffer.from(book);
+    tampered.writeUInt32LE(size(book.readUInt32LE(central + 24)), central + 24);
+    if (tampered.readUInt32LE(local + 22) !== 0) tampered.writeUInt32LE(size(book.readUInt32LE(local + 22)), local + 22);
+    return tampered;
+  }
+
+  // Rows with problems of their own, read before the sheet turns out larger or smaller than declared.
+  const troubled = Array.from({ length: 3000 }, (_, i) => `<row r="${i + 2}">${inline(`term ${i}`, `A${i + 2}`)}${i % 2 === 0 ? '<c t="e"><v>#N/A</v></c>' : ''}</row>`).join('');
+
+  it.each([
+    ['more', (actual: number) => actual - 1000, 'entries/workbook-too-large', /^part xl\/worksheets\/sheet1\.xml inflates to more than the \d+ bytes it declares \(a zip bomb, or a tampered file\): refused$/],
+    ['fewer', (actual: number) => actual + 1000, 'entries/malformed-workbook', /^part xl\/worksheets\/sheet1\.xml inflates to \d+ bytes, not the \d+ it declares$/],
+  ])('refuses a sheet that inflates to %s bytes than it declares, once its rows were read: nothing of them is reported or used', async (_, size, code, message) => {
+    const book = declaring(await workbookOfParts({ sheets: [{ name: 'Terms', xml: sheetXml(header + troubled) }] }), 'xl/worksheets/sheet1.xml', size);
+    const { diagnostics, dictionaries } = await load(book);
+    expect(diagnostics.map((d) => d.code)).toEqual([code]);
+    expect(diagnostics[0]?.message).toMatch(message);
+    expect(Object.values(dictionaries).flatMap((entries) => Object.keys(entries))).toEqual([]);
+  });
+
+  it('reads a large sheet in pieces: characters cut between two pieces, and a byte order mark, read whole', async () => {
+    const rows = Array.from({ length: 4000 }, (_, i) => `<row r="${i + 2}">${inline(`語 ${i} ü`, `A${i + 2}`)}${inline(`😀 ${i} ß`, `B${i + 2}`)}</row>`).join('');
+    const xml = `\ufeff${sheetXml(header + rows)}`;
+    expect(Buffer.byteLength(xml)).toBeGreaterThan(4 * 64 * 1024);
+    const { diagnostics, dictionaries } = await load(await workbookOfParts({ sheets: [{ name: 'Terms', xml }] }));
+    expect(diagnostics).toEqual([]);
+    const entries = dictionaries['en-de'] ?? {};
+    expect(Object.keys(entries)).toHaveLength(4000);
+    expect(Object.entries(entries).every(([en, de]) => /^語 (\d+) ü$/.test(en) && de === `😀 ${en.split(' ')[1]} ß`)).toBe(true);
+  });
+
   it('refuses a chart sheet as the chosen sheet', async () => {
     const workbook = '<workbook xmlns:r="r"><sheets><sheet name="Chart" sheetId="1" r:id="rIdC"/><sheet name="Terms" sheetId="2" r:id="rId1"/></sheets></workbook>';
     const rels =
@@ -281,5 +317,5 @@ describe('agrees with the previous reader on workbooks exceljs writes (property)
       }),
       { numRuns: 40 },
     );
-  });
+  }, 60_000);
 });
