@@ -248,7 +248,8 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
         const limits = { maxResponseBytes, deadlineMs: Math.min(requestDeadlineMs, left) };
         const sent = flow.markSent();
         op.attempts += 1;
-        log.trace({ method: request.method, path: requestTarget(request), attempt: op.attempts }, 'sending');
+        // `at`: the queue's clock when it left (bench/run.js checks from it that nothing left during a pause).
+        log.trace({ method: request.method, path: requestTarget(request), attempt: op.attempts, at: sent.at }, 'sending');
         try {
           return { answer: await track(sendRequest(options.dispatcher, options.base, options.apiKey, request, signal, limits, options.authScheme)), sent };
         } catch (error) {
@@ -340,7 +341,8 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
           const wait = flow.onThrottle(retryAfterMs, sent);
           if (pausing) notePause(`service throttled (${answer.status}): pausing all requests`, wait);
           metrics?.onThrottle?.(answer.status === 529 ? '529' : '429', wait);
-          log.debug({ status: answer.status, waitMs: wait, rate: flow.currentRate() }, 'throttled: pausing the queue');
+          // `until`: when the gate opens again (the latest of every pause asked for so far), by the queue's clock.
+          log.debug({ status: answer.status, waitMs: wait, until: flow.openAt(false), rate: flow.currentRate() }, 'throttled: pausing the queue');
           if (clock.now() + wait > op.deadline) {
             throw new ServiceError('throttled', failureOf(request, op, answer), `still throttled (${answer.status}) at the operation deadline`);
           }

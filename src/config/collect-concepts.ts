@@ -36,7 +36,7 @@ export function glossaryLanguageOf(code: string): string | undefined {
  * need that language.
  */
 export class ConceptCollector {
-  private readonly collectors: EntryCollector[];
+  private collectors: EntryCollector[];
   private readonly own: Diagnostic[] = [];
   private missingWarnings = 0;
   private missingSuppressed = 0;
@@ -95,6 +95,15 @@ export class ConceptCollector {
         column,
       ),
     );
+  }
+
+  /** Forgets every concept and diagnostic so far: the file was refused part way (nothing of it counts). */
+  discard(): void {
+    this.collectors = this.pairs.map(() => new EntryCollector(this.file, this.own, this.unit));
+    this.own.length = 0;
+    this.missingWarnings = 0;
+    this.missingSuppressed = 0;
+    this.firstSuppressed = undefined;
   }
 
   /** Ends the file: the entries of each pair, in the order of `pairs`. */

@@ -1,4 +1,5 @@
-import { inflateRawSync } from 'node:zlib';
+import { isUtf8 } from 'node:buffer';
+import { createInflateRaw, inflateRawSync } from 'node:zlib';
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { fromBuffer, type Entry, type ZipFile } from 'yauzl';
 import type { Diagnostic } from '../lib/diagnostics.js';
@@ -7,6 +8,7 @@ import { columnLetters } from './collect-concepts.js';
 import { RowsToConcepts, type CellText } from './collect-rows.js';
 import { error, show } from './diagnostic.js';
 import { decodeXmlChunks, InvalidText } from './parse-tbx.js';
+import { firstInvalidUtf8 } from './read-files.js';
 
 /*
  * Workbooks (.xlsx): the zip container is read with yauzl, the XML parts with saxes; this module
@@ -19,8 +21,10 @@ import { decodeXmlChunks, InvalidText } from './parse-tbx.js';
  * 2. Each of those parts' local header must agree with the central directory, and each is inflated
  *    once with its declared size as zlib's output limit, which stops as soon as a part yields more:
  *    the work is bounded by the declared sizes, lies included.
- * Of the inflated parts, the workbook and its relationships (which sheet is which part), the shared
- * strings and the chosen sheet are parsed; the other sheets are only measured.
+ * The workbook and its relationships (which sheet is which part) are parsed, the other sheets
+ * only measured; the shared strings and the chosen sheet are inflated as they are read, in small
+ * pieces, within the same limit: a part that inflates past its declared size refuses the whole
+ * workbook (nothing read from it is used), and their XML is never held whole.
  *
  * Every XML part is parsed with saxes, which expands no entity but the five predefined ones and
  * character references; a document type declaration (how entity expansion and external entities
@@ -97,6 +101,10 @@ function localHeader(zip: ZipFile, entry: Entry): Promise<Parameters<Parameters<
   return new Promise((resolve, reject) => zip.readLocalFileHeader(entry, { minimal: false }, (err, header) => (err ? reject(err) : resolve(header))));
 }
 
+function inflatesPast(entry: Entry): Refused {
+  return new Refused(`part ${entry.fileName} inflates to more than the ${entry.uncompressedSize} bytes it declares (a zip bomb, or a tampered file): refused`, 'entries/workbook-too-large');
+}
+
 /**
  * Inflates a part's data (its range as the zip directory and local header give it) with a cap of
  * its declared size: zlib stops with an error as soon as the output would exceed it, so a size
@@ -111,7 +119,7 @@ function inflatePart(bytes: Buffer, dataStart: number, entry: Entry): Buffer {
     return inflateRawSync(data, { maxOutputLength: Math.max(entry.uncompressedSize, 1), chunkSize: Math.max(entry.uncompressedSize + 1, 64) });
   } catch (caught) {
     const tooLarge = (caught as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || caught instanceof RangeError;
-    if (tooLarge) throw new Refused(`part ${entry.fileName} inflates to more than the ${entry.uncompressedSize} bytes it declares (a zip bomb, or a tampered file): refused`, 'entries/workbook-too-large');
+    if (tooLarge) throw inflatesPast(entry);
     throw new Refused(`part ${entry.fileName} cannot be inflated (${(caught as Error).message})`);
   }
 }
@@ -129,8 +137,14 @@ interface SheetEntry {
 interface CheckedWorkbook {
   readonly sheets: readonly SheetEntry[];
   readonly chosen: SheetEntry;
-  readonly sheet: Buffer;
-  readonly sharedStrings: Buffer | undefined;
+  readonly sheet: CompressedPart;
+  readonly sharedStrings: CompressedPart | undefined;
+}
+
+/** A part's data as stored in the zip container, checked but not inflated yet. */
+interface CompressedPart {
+  readonly data: Buffer;
+  readonly entry: Entry;
 }
 
 /** What a `sheet` option names, for messages. */
@@ -178,11 +192,11 @@ async function checkedWorkbook(bytes: Buffer, wanted: string | number | undefine
     const present = new Set(parts.map((e) => e.fileName));
     let rels: Buffer | undefined;
     let workbook: Buffer | undefined;
-    let sharedStrings: Buffer | undefined;
+    let sharedStrings: CompressedPart | undefined;
     // Which sheet is wanted, known once the workbook and its relationships (first in `parts`) are
     // inflated; a refusal for their content waits until every part has been checked.
     let layout: { sheets: SheetEntry[]; chosen: SheetEntry } | Refused | undefined;
-    let sheet: Buffer | undefined;
+    let sheet: CompressedPart | undefined;
     for (const entry of parts) {
       if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8) throw new Refused(`part ${entry.fileName} uses compression method ${entry.compressionMethod}; workbooks use deflate (8) or none (0)`);
       const header = await localHeader(zip, entry);
@@ -199,27 +213,33 @@ async function checkedWorkbook(bytes: Buffer, wanted: string | number | undefine
           throw new Refused(`part ${entry.fileName}: the data descriptor that should follow its data is missing (a malformed or tampered file)`);
         }
       }
+      if (SHEET.test(entry.fileName) && layout === undefined) {
+        try {
+          const sheets = readSheetList(workbook as Buffer, rels);
+          layout = { sheets, chosen: chooseSheet(sheets, wanted, present) };
+        } catch (caught) {
+          if (!(caught instanceof Refused)) throw caught;
+          layout = caught;
+        }
+      }
+      if (layout !== undefined && !(layout instanceof Refused) && entry.fileName === layout.chosen.part) {
+        // The chosen sheet is inflated as it is read, within the same limit (see readRows).
+        sheet = { data: bytes.subarray(header.fileDataStart, header.fileDataStart + entry.compressedSize), entry };
+        continue;
+      }
+      if (entry.fileName === SHARED_STRINGS) {
+        // Inflated as it is read too, before any row.
+        sharedStrings = { data: bytes.subarray(header.fileDataStart, header.fileDataStart + entry.compressedSize), entry };
+        continue;
+      }
       const data = inflatePart(bytes, header.fileDataStart, entry);
       if (data.length !== entry.uncompressedSize) throw new Refused(`part ${entry.fileName} inflates to ${data.length} bytes, not the ${entry.uncompressedSize} it declares`);
       if (entry.fileName === WORKBOOK_RELS) rels = data;
       else if (entry.fileName === WORKBOOK) workbook = data;
-      else if (entry.fileName === SHARED_STRINGS) sharedStrings = data;
-      else {
-        if (layout === undefined) {
-          try {
-            const sheets = readSheetList(workbook as Buffer, rels);
-            layout = { sheets, chosen: chooseSheet(sheets, wanted, present) };
-          } catch (caught) {
-            if (!(caught instanceof Refused)) throw caught;
-            layout = caught;
-          }
-        }
-        if (!(layout instanceof Refused) && entry.fileName === layout.chosen.part) sheet = data;
-      }
     }
     if (layout === undefined) throw new Refused('not an .xlsx workbook: the zip container has no worksheet');
     if (layout instanceof Refused) throw layout;
-    return { sheets: layout.sheets, chosen: layout.chosen, sheet: sheet as Buffer, sharedStrings };
+    return { sheets: layout.sheets, chosen: layout.chosen, sheet: sheet as CompressedPart, sharedStrings };
   } finally {
     zip.close();
   }
@@ -237,45 +257,91 @@ function localName(name: string): string {
 }
 
 /**
- * Parses an XML part with saxes, calling `setUp` to attach the handlers. A document type
- * declaration, malformed XML or text that is not UTF-8 (or UTF-16 with a byte order mark) refuses
- * the workbook, naming the part and the position in it.
+ * A saxes parser for a part of the workbook: a document type declaration or malformed XML refuses
+ * the workbook, naming the part and the position in it (`where`).
+ */
+function xmlParser(part: string): { parser: SaxesParser; where: () => string } {
+  const parser = new SaxesParser({ xmlns: false, position: true });
+  const where = (): string => `(line ${parser.line}, column ${parser.column + 1})`;
+  parser.on('doctype', () => {
+    throw new Refused(
+      `part ${part} has a document type declaration (<!DOCTYPE …>), which is refused: it can declare entities that expand without bound or read other files, and a workbook needs none`,
+      'entries/xml-doctype',
+    );
+  });
+  parser.on('error', (err) => {
+    // saxes prefixes its message with the position, which `where` gives.
+    throw new Refused(`part ${part} is not well-formed XML ${where()}: ${err.message.replace(/^\d+:\d+: /, '')}`);
+  });
+  return { parser, where };
+}
+
+/**
+ * Parses an inflated XML part (UTF-8, or UTF-16 with a byte order mark), calling `setUp` to attach
+ * the handlers.
  */
 function parsePart(part: string, data: Buffer, setUp: (parser: SaxesParser) => void): void {
-  // Positions are tracked only to report an error: the part is parsed again for it (errors are rare).
-  const parse = (withPosition: boolean, handlers: boolean): void => {
-    const parser = new SaxesParser({ xmlns: false, position: withPosition });
-    const where = (): string => (withPosition ? ` (line ${parser.line}, column ${parser.column + 1})` : '');
-    parser.on('doctype', () => {
-      throw new Refused(
-        `part ${part} has a document type declaration (<!DOCTYPE …>), which is refused: it can declare entities that expand without bound or read other files, and a workbook needs none`,
-        'entries/xml-doctype',
-      );
-    });
-    parser.on('error', (err) => {
-      throw new Refused(`part ${part} is not well-formed XML${where()}: ${err.message.replace(/^\d+:\d+: /, '')}`);
-    });
-    if (handlers) setUp(parser);
-    try {
-      for (const chunk of decodeXmlChunks(data, DECODE_CHUNK)) parser.write(chunk);
-      parser.close();
-    } catch (caught) {
-      if (caught instanceof InvalidText) throw new Refused(`part ${part} is ${caught.message}${where()}`);
-      throw caught;
-    }
-  };
+  const { parser, where } = xmlParser(part);
+  setUp(parser);
   try {
-    parse(false, true);
+    for (const chunk of decodeXmlChunks(data, DECODE_CHUNK)) parser.write(chunk);
+    parser.close();
   } catch (caught) {
-    if (!(caught instanceof Refused) || caught.code !== 'entries/malformed-workbook') throw caught;
-    // The same error again, with its position (a refusal by a handler does not recur: it has none).
-    try {
-      parse(true, false);
-    } catch (again) {
-      if (again instanceof Refused) throw again;
-    }
+    if (caught instanceof InvalidText) throw new Refused(`part ${part} is ${caught.message} ${where()}`);
     throw caught;
   }
+}
+
+/** The length of the whole UTF-8 characters at the start of `bytes` (a character cut at the end left out). */
+function wholeCharacters(bytes: Buffer): number {
+  const n = bytes.length;
+  for (let back = 1; back <= Math.min(4, n); back++) {
+    const byte = bytes[n - back] as number;
+    if ((byte & 0xc0) === 0x80) continue;
+    const length = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    return length > back ? n - back : n;
+  }
+  return n;
+}
+
+/**
+ * Parses a part as it is inflated (UTF-8), piece by piece, calling `setUp` to attach the handlers:
+ * the inflated XML is never held whole. Inflating stops, and the workbook is refused, as soon as
+ * the part yields more than it declares; a handler may throw Stop to end the reading early.
+ */
+async function parseCompressedPart(part: CompressedPart, setUp: (parser: SaxesParser) => void): Promise<void> {
+  const { entry } = part;
+  const { parser, where } = xmlParser(entry.fileName);
+  setUp(parser);
+  const pieces: AsyncIterable<Buffer> | Iterable<Buffer> = entry.compressionMethod === 0 ? [part.data] : createInflateRaw({ chunkSize: DECODE_CHUNK }).end(part.data);
+  let inflated = 0;
+  let decoded = 0;
+  let carried: Buffer | undefined;
+  try {
+    for await (const piece of pieces) {
+      let bytes = carried === undefined ? piece : Buffer.concat([carried, piece]);
+      if (inflated === 0 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+        bytes = bytes.subarray(3); // a byte order mark
+        decoded = 3;
+      }
+      inflated += piece.length;
+      if (inflated > entry.uncompressedSize) throw inflatesPast(entry);
+      const whole = wholeCharacters(bytes);
+      const valid = isUtf8(bytes.subarray(0, whole)) ? whole : firstInvalidUtf8(bytes.subarray(0, whole));
+      // Text before invalid bytes is parsed first, so that the error says where they are.
+      if (valid > 0) parser.write(bytes.toString('utf8', 0, valid));
+      if (valid < whole) throw new Refused(`part ${entry.fileName} is not valid UTF-8 (byte ${decoded + valid + 1}) ${where()}`);
+      decoded += whole;
+      carried = whole < bytes.length ? bytes.subarray(whole) : undefined;
+    }
+  } catch (caught) {
+    // zlib's errors (Z_DATA_ERROR …) say the data is not deflate; anything else goes on.
+    if (String((caught as NodeJS.ErrnoException).code).startsWith('Z_')) throw new Refused(`part ${entry.fileName} cannot be inflated (${(caught as Error).message})`);
+    throw caught;
+  }
+  if (carried !== undefined) throw new Refused(`part ${entry.fileName} is not valid UTF-8 (byte ${decoded + 1}) ${where()}`);
+  if (inflated !== entry.uncompressedSize) throw new Refused(`part ${entry.fileName} inflates to ${inflated} bytes, not the ${entry.uncompressedSize} it declares`);
+  parser.close();
 }
 
 /** The sheets of the workbook in tab order, each with its part (the relationships say which). */
@@ -319,13 +385,13 @@ function resolvePart(target: string): string {
  * The shared strings, in order: the text of each string item's `<t>` elements (a rich-text string
  * has one per run), phonetic guides (`<rPh>`) left out.
  */
-function readSharedStrings(data: Buffer): string[] {
+async function readSharedStrings(part: CompressedPart): Promise<string[]> {
   const strings: string[] = [];
   let inItem = false;
   let phonetic = 0;
   let inText = false;
   let text = '';
-  parsePart(SHARED_STRINGS, data, (parser) => {
+  await parseCompressedPart(part, (parser) => {
     parser.on('opentag', (tag: SaxesTagPlain) => {
       switch (localName(tag.name)) {
         case 'si':
@@ -425,7 +491,8 @@ function cellText(cell: RawCell, strings: readonly string[]): { text: string } |
  * Streams the rows of a sheet part: for each `<row>`, its number and its cells that hold a value
  * (empty cells left out). `onRow` returns false to stop reading.
  */
-function readRows(part: string, data: Buffer, strings: readonly string[], onRow: (row: number, cells: CellText[]) => boolean): void {
+async function readRows(sheet: CompressedPart, strings: readonly string[], onRow: (row: number, cells: CellText[]) => boolean): Promise<void> {
+  const part = sheet.entry.fileName;
   let rowNumber = 0;
   let inRow = false;
   let cells: CellText[] = [];
@@ -439,7 +506,7 @@ function readRows(part: string, data: Buffer, strings: readonly string[], onRow:
     throw new Refused(`part ${part}: ${message}`);
   };
   try {
-    parsePart(part, data, (parser) => {
+    await parseCompressedPart(sheet, (parser) => {
       parser.on('opentag', (tag: SaxesTagPlain) => {
         const name = tag.name.indexOf(':') === -1 ? tag.name : localName(tag.name);
         switch (name) {
@@ -539,9 +606,8 @@ function readRows(part: string, data: Buffer, strings: readonly string[], onRow:
  */
 export async function readSheetRows(bytes: Buffer, sheet: string | number | undefined, onRow: (row: number, cells: CellText[]) => boolean): Promise<string> {
   const { chosen, sheet: part, sharedStrings } = await checkedWorkbook(bytes, sheet);
-  // The shared strings' XML is garbage once read: only the sheet's is held while it is read.
-  const strings = sharedStrings === undefined ? [] : readSharedStrings(sharedStrings);
-  readRows(chosen.part as string, part, strings, onRow);
+  const strings = sharedStrings === undefined ? [] : await readSharedStrings(sharedStrings);
+  await readRows(part, strings, onRow);
   return chosen.name;
 }
 
@@ -561,6 +627,7 @@ export async function readWorkbook(
   const rows = new RowsToConcepts(file, diagnostics, collector, languages, options.headerRow, (column) => `column ${columnLetters(column)}`);
   let sheet: string;
   let last = 0;
+  const before = diagnostics.length;
   try {
     sheet = await readSheetRows(bytes, options.sheet, (row, cells) => {
       last = row;
@@ -568,6 +635,10 @@ export async function readWorkbook(
       return rows.usable;
     });
   } catch (caught) {
+    // A workbook refused while its sheet was read (it inflates past its size, its XML breaks off):
+    // nothing read from it counts, its rows' diagnostics neither.
+    diagnostics.length = before;
+    collector.discard();
     const refused = caught instanceof Refused;
     const message = refused ? caught.message : `not a readable .xlsx workbook (${(caught as Error).message})`;
     diagnostics.push(error(refused ? caught.code : 'entries/malformed-workbook', message, file, 1, 1));
