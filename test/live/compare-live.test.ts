@@ -100,12 +100,14 @@ describe('compareLiveEntries', () => {
     );
   });
 
-  it('gives the same with the loader\'s packed entries, also when the answer is the upload text itself (plain or JSON-escaped)', () => {
+  it('gives the same with the loader\'s packed entries, also when the answer is the upload text itself or the repository\'s own order (plain or JSON-escaped)', () => {
     fc.assert(
-      fc.property(declarable, declarable, fc.constantFrom('same', 'other'), fc.boolean(), fc.boolean(), (declared, live, which, escaped, hashed) => {
+      fc.property(declarable, declarable, fc.constantFrom('same', 'as read', 'other', 'other unsorted'), fc.boolean(), fc.boolean(), (declared, live, which, escaped, hashed) => {
         const canonical = canonicalEntries(declared);
         const expected = PackedEntries.fromPairs(canonical);
-        const text = tsvOf(sorted(which === 'same' ? canonical : canonicalEntries(live)), false);
+        const list =
+          which === 'same' ? sorted(canonical) : which === 'as read' ? [...canonical] : which === 'other' ? sorted(canonicalEntries(live)) : [...canonicalEntries(live)];
+        const text = tsvOf(list, false);
         const raw: RawEntries = escaped ? new EntriesText(JSON.stringify(text).slice(1, -1), where, true) : new EntriesText(text, where);
         const whole = reference(text);
         const compared = compareLiveEntries(raw, expected, hashed);
