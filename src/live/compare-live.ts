@@ -1,6 +1,7 @@
 import { canonicalPhrase, canonicalUsualPhrase, isUsualText } from '../lib/canonical.js';
 import { visitTsvEntries } from '../lib/entries-tsv.js';
 import type { Entries, EntryList } from '../model/entries.js';
+import { PackedEntries } from '../model/packed-entries.js';
 import type { ComparedEntries } from '../model/live.js';
 import type { EntryChange } from '../model/plan.js';
 import { compareStrings } from '../plan/compare-strings.js';
@@ -19,7 +20,7 @@ export type EntriesVisitor = (visit: (source: string, target: string) => boolean
 export type RawEntries =
   | { readonly tsv: string }
   | { readonly list: EntryList }
-  | { readonly usual: boolean; readonly visit: EntriesVisitor };
+  | { readonly usual: boolean; readonly visit: EntriesVisitor; readonly text?: string; readonly escaped?: boolean };
 
 interface Reader {
   readonly canonical: (phrase: string) => string;
@@ -67,6 +68,43 @@ function detach(phrase: string): string {
   return phrase.length < 16 ? phrase : (JSON.parse(JSON.stringify(phrase)) as string);
 }
 
+/**
+ * The usual answer of a dictionary nobody changed is, character for character, the text termsync
+ * uploaded: the repository's entries sorted by source, `source TAB target` lines joined by LF (or
+ * that text escaped as in the answer's JSON string). Sorting the repository's lines once (the
+ * default string sort: a line sorts as its source does, phrases holding no code unit below TAB)
+ * and comparing two strings costs far less than a look-up per entry. Undefined when the texts
+ * differ in any way (then the entries are compared one by one) or cannot be compared so.
+ */
+function sameAsUploadText(raw: RawEntries, expected: Entries, hashed: boolean): ComparedEntries | undefined {
+  if (!(expected instanceof PackedEntries) || expected.size === 0) return undefined;
+  let text: string;
+  let escaped = false;
+  if ('tsv' in raw) text = raw.tsv;
+  else if ('text' in raw && typeof raw.text === 'string') {
+    text = raw.text;
+    escaped = raw.escaped === true;
+  } else return undefined;
+  // Cheap tests first: a different length cannot be the same text.
+  const packed = expected.text;
+  // The upload text drops the last LF; escaped, each of its tabs and LFs takes two characters.
+  const length = escaped ? packed.length + 2 * expected.size - 2 : packed.length - 1;
+  // eslint-disable-next-line no-control-regex
+  if (text.length !== length || packed.charCodeAt(packed.length - 1) !== 10 || /[\u0000-\u0008]/.test(packed)) return undefined;
+  const lines = packed.split('\n');
+  lines.pop();
+  lines.sort();
+  const body = lines.join('\n');
+  if (text !== (escaped ? JSON.stringify(body).slice(1, -1) : body)) return undefined;
+  if (!hashed) return { expected, diff: NO_CHANGES };
+  const hasher = new EntriesHasher();
+  for (const line of lines) {
+    const tab = line.indexOf('\t');
+    hasher.add(line.slice(0, tab), line.slice(tab + 1));
+  }
+  return { expected, diff: NO_CHANGES, hash: hasher.digest() };
+}
+
 /** Two lists sorted by source (no source in both), merged into one. */
 function merge<T>(a: readonly T[], b: readonly T[], sourceOf: (item: T) => string): T[] {
   if (b.length === 0) return a as T[];
@@ -90,6 +128,8 @@ function merge<T>(a: readonly T[], b: readonly T[], sourceOf: (item: T) => strin
  * phrases of the changes, copied.
  */
 export function compareLiveEntries(raw: RawEntries, expected: Entries, hashed = false): ComparedEntries {
+  const same = sameAsUploadText(raw, expected, hashed);
+  if (same !== undefined) return same;
   const reader = readerOf(raw);
   const { canonical } = reader;
   // Removed and changed entries in the answer's (ascending) order.
