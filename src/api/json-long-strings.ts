@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
 
+/** A nonce no answer can guess (made once per process): a short value of an answer never passes for a placeholder. */
+const TAG = `\u0000termsync-${randomBytes(9).toString('hex')}-`;
+
 /** String values of at least this many characters are kept in place instead of decoded. */
 const LONG = 4096;
 
@@ -28,8 +31,7 @@ export interface JsonWithLongStrings {
 export function parseJsonWithLongStrings(text: string): JsonWithLongStrings | undefined {
   const long = new Map<string, LongString>();
   const parts: string[] = [];
-  // A nonce no answer can guess: a short value of the answer never passes for a placeholder.
-  const tag = `\u0000termsync-${randomBytes(6).toString('hex')}-`;
+  const tag = TAG;
   let last = 0;
   let slash = text.indexOf('\\');
   for (let at = text.indexOf('"'); at !== -1; ) {
