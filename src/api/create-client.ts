@@ -23,7 +23,8 @@ import {
 } from './parse-responses.js';
 import { createRequestQueue, type ApiCall, type ClientMetricsHooks, type OperationBudget, type RetryOptions } from './request-queue.js';
 import { createAgent, formatBytes, isHtml, requestTarget, type ExchangeLimits, type HttpAnswer } from './send-request.js';
-import { EntriesText, encodeEntries, parseTsvEntries } from './tsv-entries.js';
+import { decodeLongString, parseJsonWithLongStrings } from './json-long-strings.js';
+import { EntriesText, encodeEntries } from './tsv-entries.js';
 
 export interface ClientOptions {
   readonly baseUrl: string;
@@ -323,28 +324,41 @@ export function createClient(options: ClientOptions): ServiceClient {
     return found;
   };
 
-  /** The TSV text of one v3 dictionary, as the service sent it. */
-  const entriesV3 = (id: string, sourceLang: string, targetLang: string): Promise<{ text: string; where: { method: string; path: string } }> => {
+  /**
+   * The TSV text of one v3 dictionary, as the service sent it. The entries, megabytes of one JSON
+   * string, are read where they are in the answer's text (parseJsonWithLongStrings) rather than
+   * decoded into a second copy; any answer that cut does not suit is parsed whole, as before.
+   */
+  const entriesV3 = async (id: string, sourceLang: string, targetLang: string): Promise<EntriesText> => {
     const pair = { source_lang: canonicalLang(sourceLang), target_lang: canonicalLang(targetLang) };
-    return getJson({ method: 'GET', path: `/v3/glossaries/${enc(id)}/entries`, query: pair, route: '/v3/glossaries/{id}/entries' }, (data, where) => {
-      const dictionaries = parseWith(schemas.entriesV3, data, where).dictionaries;
-      const match = dictionaries.find((d) => d.source_lang === pair.source_lang && d.target_lang === pair.target_lang) ?? dictionaries[0];
-      if (!match) throw new ServiceError('invalid_response', where, 'unexpected response: no dictionary in the answer');
-      if (match.entries_format !== undefined && match.entries_format.toLowerCase() !== 'tsv') {
-        throw new ServiceError('invalid_response', where, `unexpected response: entries_format "${match.entries_format}", expected tsv`);
-      }
-      return { text: match.entries, where };
-    });
+    const request = { method: 'GET', path: `/v3/glossaries/${enc(id)}/entries`, query: pair, route: '/v3/glossaries/{id}/entries' } as const;
+    const answer = await send(request);
+    const where = { method: request.method, path: requestTarget(request), ...(answer.traceId === undefined ? {} : { traceId: answer.traceId }) };
+    const cut = parseJsonWithLongStrings(answer.text);
+    const dictionaries = parseWith(schemas.entriesV3, cut === undefined ? json(answer, request) : cut.value, where).dictionaries;
+    const match = dictionaries.find((d) => d.source_lang === pair.source_lang && d.target_lang === pair.target_lang) ?? dictionaries[0];
+    if (!match) throw new ServiceError('invalid_response', where, 'unexpected response: no dictionary in the answer');
+    if (match.entries_format !== undefined && match.entries_format.toLowerCase() !== 'tsv') {
+      throw new ServiceError('invalid_response', where, `unexpected response: entries_format "${match.entries_format}", expected tsv`);
+    }
+    const long = cut?.long.get(match.entries);
+    if (long === undefined) return new EntriesText(match.entries, where);
+    if (long.tsvOnly) return new EntriesText(long.text.slice(long.start, long.end), where, true);
+    try {
+      return new EntriesText(decodeLongString(long), where);
+    } catch {
+      throw new ServiceError('invalid_response', { ...where, status: answer.status }, `unexpected response: ${describeNotJson(answer)}`);
+    }
   };
 
   /** The TSV text of a v2 glossary's one dictionary. */
-  const entriesV2 = async (id: string): Promise<{ text: string; where: { method: string; path: string } }> => {
+  const entriesV2 = async (id: string): Promise<EntriesText> => {
     const request = { method: 'GET', path: `/v2/glossaries/${enc(id)}/entries`, route: '/v2/glossaries/{id}/entries', accept: 'text/tab-separated-values' } as const;
     const answer = await send(request);
     if (isHtml(answer)) {
       throw new ServiceError('invalid_response', { method: 'GET', path: request.path, status: answer.status }, `unexpected response: ${describeNotJson(answer)}`);
     }
-    return { text: answer.text, where: { method: 'GET', path: request.path } };
+    return new EntriesText(answer.text, { method: 'GET', path: request.path });
   };
 
   const client: ServiceClient = {
@@ -362,22 +376,10 @@ export function createClient(options: ClientOptions): ServiceClient {
       getJson({ method: 'GET', path: `/v3/glossaries/${enc(id)}`, route: '/v3/glossaries/{id}' }, (data, where) =>
         toGlossaryV3(parseWith(schemas.glossaryV3, data, where)),
       ),
-    getEntries: async (id, sourceLang, targetLang) => {
-      const { text, where } = await entriesV3(id, sourceLang, targetLang);
-      return parseTsvEntries(text, where);
-    },
-    getEntriesV2: async (id) => {
-      const { text, where } = await entriesV2(id);
-      return parseTsvEntries(text, where);
-    },
-    readEntries: async (id, sourceLang, targetLang) => {
-      const { text, where } = await entriesV3(id, sourceLang, targetLang);
-      return new EntriesText(text, where);
-    },
-    readEntriesV2: async (id) => {
-      const { text, where } = await entriesV2(id);
-      return new EntriesText(text, where);
-    },
+    getEntries: async (id, sourceLang, targetLang) => (await entriesV3(id, sourceLang, targetLang)).toList(),
+    getEntriesV2: async (id) => (await entriesV2(id)).toList(),
+    readEntries: entriesV3,
+    readEntriesV2: entriesV2,
     concurrency,
     async createGlossary(name, dictionaries) {
       await ensureListed(seenGlossaries, listV3);

@@ -1,6 +1,6 @@
 import type { EntryList } from '../model/entries.js';
 import { isUsualText } from '../lib/canonical.js';
-import { entriesBody, visitTsvEntries } from '../lib/entries-tsv.js';
+import { entriesBody, visitEscapedTsvEntries, visitTsvEntries } from '../lib/entries-tsv.js';
 import { InputError } from '../lib/errors.js';
 import { ServiceError } from './errors.js';
 
@@ -60,15 +60,17 @@ export function checkTsvEntries(text: string, where: { method: string; path: str
 /**
  * The TSV text of one dictionary as the service sent it, checked line by line as it is read: the
  * live layer visits it once (compare, or read into a map) and the check rides along, instead of a
- * pass of its own.
+ * pass of its own. `escaped`: the text is still escaped as in the answer's JSON string, with `\t`
+ * and `\n` its only escapes (see parseJsonWithLongStrings), and is read in place.
  */
 export class EntriesText {
   constructor(
     readonly text: string,
     private readonly where: { method: string; path: string; traceId?: string },
+    readonly escaped = false,
   ) {}
 
-  /** Whether every phrase may go through canonicalUsualPhrase (isUsualText). */
+  /** Whether every phrase may go through canonicalUsualPhrase (isUsualText; the escapes are plain ASCII). */
   get usual(): boolean {
     return isUsualText(this.text);
   }
@@ -77,5 +79,15 @@ export class EntriesText {
    * Visits the entries in order (`visit` returns false to stop); throws invalid_response at the
    * first non-empty line without a tab (the entries before it were visited).
    */
-  readonly visit = (visit: (source: string, target: string) => boolean): void => checkTsvEntries(this.text, this.where, visit);
+  readonly visit = (visit: (source: string, target: string) => boolean): void => {
+    const bad = this.escaped ? visitEscapedTsvEntries(this.text, visit) : visitTsvEntries(this.text, visit);
+    if (bad !== 0) throw new ServiceError('invalid_response', this.where, `unexpected response: entries line ${bad} has no tab`);
+  };
+
+  /** The raw pairs in the order sent. */
+  toList(): EntryList {
+    const out: (readonly [string, string])[] = [];
+    this.visit((source, target) => out.push([source, target]) > 0);
+    return out;
+  }
 }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { DEFAULTS, MAX_ATTEMPTS_ENV } from '../lib/defaults.js';
+import { DEFAULTS, LOAD_THREADS_ENV, MAX_ATTEMPTS_ENV } from '../lib/defaults.js';
 
 /**
  * The end of each command's `--help`: the environment variables it reads and its exit codes (the
@@ -12,6 +12,9 @@ const SERVICE_ENV: readonly (readonly [string, string])[] = [
   ['TERMSYNC_API_KEY_FILE', 'a file holding the API key, read instead of the variable'],
   [MAX_ATTEMPTS_ENV, `attempts per request for 5xx and network failures (default ${DEFAULTS.maxAttempts})`],
 ];
+
+/** Every command that reads the repository (those that talk to the service, and validate). */
+export const LOAD_THREADS_HELP = [LOAD_THREADS_ENV, 'threads reading the repository: 1 (one), 2 (a worker thread too), auto (default: a worker when the work is large and a CPU is free)'] as const;
 
 const DEBUG_ENV = ['TERMSYNC_DEBUG', 'set: an internal error also prints its stack trace'] as const;
 
@@ -43,7 +46,7 @@ function table(rows: readonly (readonly [string, string])[]): string[] {
 }
 
 export function helpFooter(facts: HelpFacts): string {
-  const env = [...(facts.service ? SERVICE_ENV : []), ...(facts.env ?? []), DEBUG_ENV];
+  const env = [...(facts.service ? [...SERVICE_ENV, LOAD_THREADS_HELP] : []), ...(facts.env ?? []), DEBUG_ENV];
   const exits = facts.exits.map((e): readonly [string, string] => (typeof e === 'number' ? [String(e), EXIT_MEANINGS[e] ?? ''] : [String(e[0]), e[1]]));
   return ['', 'Environment:', ...table(env), '', 'Exit codes:', ...table(exits), ''].join('\n');
 }

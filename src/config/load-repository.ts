@@ -3,6 +3,8 @@ import path from 'node:path';
 import type { Diagnostic } from '../lib/diagnostics.js';
 import { sortDiagnostics } from '../lib/diagnostics.js';
 import type { DesiredGlossary, DesiredState, DesiredStyleRules, ProjectConfig, SourceRef } from '../model/desired.js';
+import { LOAD_THREADS_ENV } from '../lib/defaults.js';
+import { InputError } from '../lib/errors.js';
 import { redactSecrets } from './detect-secrets.js';
 import { error } from './diagnostic.js';
 import { readYaml, withEntries } from './load-resources.js';
@@ -19,6 +21,8 @@ export interface LoadOptions {
   configPath?: string;
   /** Load resource files in a worker thread too: by default, when there are many and more than one CPU. */
   parallel?: boolean;
+  /** Where `TERMSYNC_LOAD_THREADS` is read when `parallel` is not given (default: the process's environment). */
+  env?: Readonly<Record<string, string | undefined>>;
   /**
    * SIGINT/SIGTERM: when aborted, the load stops between two files (the worker thread is
    * terminated) and throws a TermsyncError `interrupted` (exit 130).
@@ -57,6 +61,18 @@ async function linksOutside(root: string, rootReal: string, absolute: string): P
   return real !== undefined && !isInside(rootReal, real);
 }
 
+/**
+ * `TERMSYNC_LOAD_THREADS`: `1` → one thread, `2` → a worker thread too, unset or `auto` → decided
+ * per load (undefined). Anything else is refused before anything is read.
+ */
+export function parallelFromEnv(env: Readonly<Record<string, string | undefined>>): boolean | undefined {
+  const raw = env[LOAD_THREADS_ENV]?.trim();
+  if (raw === undefined || raw === '' || raw === 'auto') return undefined;
+  if (raw === '1') return false;
+  if (raw === '2') return true;
+  throw new InputError('invalid_env', `expected ${LOAD_THREADS_ENV} to be 1 (read the repository on one thread), 2 (with a worker thread) or auto, got "${raw}"`);
+}
+
 /** The load's checkpoints: an aborted signal ends it (the checks below are written once, here). */
 function stopIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted === true) throw loadInterrupted(signal);
@@ -73,6 +89,7 @@ function yieldToEventLoop(): Promise<void> {
  */
 export async function loadRepository(options: LoadOptions): Promise<LoadResult> {
   stopIfAborted(options.signal);
+  const parallel = options.parallel ?? parallelFromEnv(options.env ?? process.env);
   const root = path.resolve(options.dir);
   const diagnostics: Diagnostic[] = [];
   let rootReal: string;
@@ -131,7 +148,7 @@ export async function loadRepository(options: LoadOptions): Promise<LoadResult> 
   const styleRules: DesiredStyleRules[] = [];
   for (const outcome of await loadResources({ root, rootReal }, found.files, new Map(), {
     yieldToEventLoop,
-    ...(options.parallel === undefined ? {} : { parallel: options.parallel }),
+    ...(parallel === undefined ? {} : { parallel }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   })) {
     files.add(outcome.file);

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { availableParallelism, loadavg } from 'node:os';
+import { availableParallelism, cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { loadResourceFile, withNullPrototypes, type LoadedResource, type RepositoryRoot, type ResourceOutcome } from './load-resources.js';
@@ -15,27 +15,63 @@ const RESOURCE_BATCH = 10;
 const ENTRIES_BATCH = 20;
 
 /**
- * A worker thread takes 0.2-0.4 s to start (it loads the YAML and schema libraries) and slows the
- * main thread's garbage collection, so it is started only when the work left, estimated from the
- * first batch of resource files, is larger than this. That batch runs cold (unoptimised code), so
- * the estimate is high: measured, 400 resource files of 50 entries (0.4 s of work, estimated at
- * about 0.6 s) load faster on one thread; 1000 glossaries of 2,000 entries load 20-30 % faster on two.
+ * A worker thread takes 0.2-0.4 s to start (it loads the YAML and schema libraries), so it is
+ * started only when the work left, estimated from the batches done so far, is larger than this.
+ * Those batches run cold (unoptimised code), so the estimate is high: measured, 400 resource files
+ * of 50 entries (0.4 s of work, estimated at about 0.6 s) load faster on one thread; 1000
+ * glossaries of 2,000 entries load faster on two.
  */
 export const PARALLEL_MIN_WORK_MS = 1000;
 
-/**
- * Whether a worker thread can make the rest of a load faster: the work left (estimated from the
- * batches done so far) is worth its start-up, and a whole CPU is free for it besides the one the
- * main thread keeps busy. On a machine that other processes keep busy (the load average near the
- * number of CPUs), a second thread only competes with the first and slows the load down.
- */
-export function worthAWorker(estimatedMs: number, cpus: number, load: number): boolean {
-  return estimatedMs > PARALLEL_MIN_WORK_MS && cpus - load >= 1.5;
+/** Idle CPUs (on average, measured while the load ran) a worker thread needs besides the main thread's. */
+export const MIN_FREE_CPUS = 0.8;
+
+/** What the decision knows of the machine: CPUs this process may use, the 1-minute load average, idle CPUs now. */
+export interface MachineState {
+  readonly cpus: number;
+  readonly load: number;
+  /**
+   * CPUs idle on average since the load started (system-wide CPU time counters), when measured
+   * over long enough to tell; it is what a worker thread would actually get, where the load
+   * average lags by a minute.
+   */
+  readonly free?: number;
 }
 
-/** The CPUs this process may use and the 1-minute load average (0 where the system has none). */
-function machine(): { cpus: number; load: number } {
-  return { cpus: availableParallelism(), load: loadavg()[0] ?? 0 };
+/**
+ * Whether a worker thread can make the rest of a load faster: the work left is worth its start-up,
+ * and a CPU is actually free for it besides the one the main thread keeps busy. On a machine that
+ * other processes keep busy, a second thread only competes with the first and slows the load down.
+ */
+export function worthAWorker(estimatedMs: number, cpus: number, load: number, free?: number): boolean {
+  if (estimatedMs <= PARALLEL_MIN_WORK_MS || cpus < 2) return false;
+  return free === undefined ? cpus - load >= 1.5 : free >= MIN_FREE_CPUS;
+}
+
+/** After deciding against a worker thread, the decision is made again at most this often. */
+const ASK_AGAIN_MS = 250;
+
+/** System-wide CPU time counters are in ticks of 10 ms: idle time is measured only over this much wall time per CPU at least. */
+const MIN_IDLE_WINDOW_MS = 100;
+
+/**
+ * The machine as the decision sees it: the first call takes a snapshot of the CPU time counters,
+ * each later one measures the idle CPUs since then.
+ */
+function machineSampler(): () => MachineState {
+  let start: { readonly at: number; readonly idle: number } | undefined;
+  const idleMs = (): number => cpus().reduce((sum, cpu) => sum + cpu.times.idle, 0);
+  return () => {
+    const state = { cpus: availableParallelism(), load: loadavg()[0] ?? 0 };
+    const now = performance.now();
+    if (start === undefined) {
+      start = { at: now, idle: idleMs() };
+      return state;
+    }
+    const elapsed = now - start.at;
+    if (elapsed < MIN_IDLE_WINDOW_MS) return state;
+    return { ...state, free: Math.max(0, idleMs() - start.idle) / elapsed };
+  };
 }
 
 /** Within a batch of slow resource files, the main thread listens for a signal after each file once this much time has passed. */
@@ -108,8 +144,8 @@ export interface LoadResourcesOptions {
   readonly onBatch?: (thread: 'main' | 'worker', kind: 'resources' | 'entries', files: number) => void;
   /** The worker's module (tests); by default the compiled load-worker.js next to this module. */
   readonly workerFile?: string;
-  /** CPUs and load average (tests); by default the machine's, read when the decision is made. */
-  readonly machine?: () => { readonly cpus: number; readonly load: number };
+  /** CPUs, load average and idle CPUs (tests); by default the machine's, read at the start and when the decision is made. */
+  readonly machine?: () => MachineState;
   /** Aborted (SIGINT/SIGTERM): the load stops after the batch in hand, the worker is terminated. */
   readonly signal?: AbortSignal;
 }
@@ -209,17 +245,31 @@ export async function loadResources(repo: RepositoryRoot, files: readonly string
   const workerFile = options.workerFile ?? WORKER_FILE;
   let worker: RunningWorker | undefined;
   // Decided before each batch: never with `parallel: false`, at once with `true`, and otherwise
-  // once the batches done so far say that the rest is worth a second thread and a CPU is free for it.
-  const cpusAndLoad = options.machine ?? machine;
-  let undecided = options.parallel === undefined && cpusAndLoad().cpus > 1;
-  let busyMs = 0;
+  // once the batches done so far say that the work queued and still to come is worth a second
+  // thread, and a CPU is actually free for it.
+  const machineState = options.machine ?? machineSampler();
+  let undecided = options.parallel === undefined && machineState().cpus > 1;
+  const spent = { resources: 0, resourceFiles: 0, entries: 0, entriesFiles: 0 };
+  /** Milliseconds of work left, from what the main thread measured; undefined until it can tell. */
+  const workLeft = (): number | undefined => {
+    if (spent.resourceFiles === 0) return undefined;
+    const filesLeft = files.length - Math.min(files.length, work.resourcesDoneCount * RESOURCE_BATCH);
+    // Entries files queued and not read, and those the resource files left will name (at the rate seen so far).
+    const jobsLeft = work.jobs.length - spent.entriesFiles + (work.jobs.length / (files.length - filesLeft || 1)) * filesLeft;
+    if (jobsLeft >= 1 && spent.entriesFiles === 0) return undefined;
+    return (spent.resources / spent.resourceFiles) * filesLeft + (spent.entriesFiles === 0 ? 0 : (spent.entries / spent.entriesFiles) * jobsLeft);
+  };
+  // Asked again after a no, at most this often: reading the CPU counters costs a system call or more.
+  let nextAsk = 0;
   const startIfWorthIt = (): void => {
     if (worker !== undefined || !existsSync(workerFile)) return;
     if (options.parallel !== true) {
-      if (!undecided || work.resourcesDoneCount === 0) return;
-      const left = work.resourceBatches.length - work.resourcesDoneCount;
-      const { cpus, load } = cpusAndLoad();
-      if (!worthAWorker((busyMs / work.resourcesDoneCount) * left, cpus, load)) return;
+      if (!undecided || performance.now() < nextAsk) return;
+      const left = workLeft();
+      if (left === undefined) return;
+      nextAsk = performance.now() + ASK_AGAIN_MS;
+      const { cpus, load, free } = machineState();
+      if (!worthAWorker(left, cpus, load, free)) return;
       undecided = false;
     }
     if (work.nextResources < work.resourceBatches.length || work.nextEntries < work.entriesBatches.length) worker = startWorker(workerFile, repo, work, options.onBatch);
@@ -235,6 +285,8 @@ export async function loadResources(repo: RepositoryRoot, files: readonly string
         const batch = work.entriesBatches[id] as { start: number; end: number };
         work.entriesDone(id, await readEntriesBatch(work.jobs.slice(batch.start, batch.end), dirCache));
         options.onBatch?.('main', 'entries', batch.end - batch.start);
+        spent.entries += performance.now() - started;
+        spent.entriesFiles += batch.end - batch.start;
       } else {
         id = work.takeResources() ?? worker?.takeBack('resources');
         if (id === undefined) break;
@@ -250,8 +302,9 @@ export async function loadResources(repo: RepositoryRoot, files: readonly string
         }
         work.resourcesDone(id, loaded);
         options.onBatch?.('main', 'resources', batch.length);
+        spent.resources += performance.now() - started;
+        spent.resourceFiles += batch.length;
       }
-      busyMs += performance.now() - started;
       await options.yieldToEventLoop();
       startIfWorthIt();
       worker?.feed();

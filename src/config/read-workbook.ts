@@ -19,7 +19,7 @@ import { firstInvalidUtf8 } from './read-files.js';
  * 1. The central directory's declared sizes: at most MAX_WORKBOOK_PARTS parts and
  *    MAX_WORKBOOK_INFLATED bytes in the parts read (workbook, relationships, shared strings, sheets).
  * 2. Each of those parts' local header must agree with the central directory, and each is inflated
- *    once with its declared size as zlib's output limit, which stops as soon as a part yields more:
+ *    once, with its declared size as the limit: inflating stops as soon as a part yields more, so
  *    the work is bounded by the declared sizes, lies included.
  * The workbook and its relationships (which sheet is which part) are parsed, the other sheets
  * only measured; the shared strings and the chosen sheet are inflated as they are read, in small
@@ -133,7 +133,7 @@ interface SheetEntry {
   readonly type: string | undefined;
 }
 
-/** The inflated parts a sheet is read from (see the comment at the top). */
+/** The parts a sheet is read from (see the comment at the top). */
 interface CheckedWorkbook {
   readonly sheets: readonly SheetEntry[];
   readonly chosen: SheetEntry;

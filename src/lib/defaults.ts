@@ -49,3 +49,9 @@ export const REQUEST_TIMEOUT_ENV = 'TERMSYNC_REQUEST_TIMEOUT_MS';
 export const OPERATION_DEADLINE_ENV = 'TERMSYNC_OPERATION_DEADLINE_MS';
 /** Environment variable: `maxResponseBytes`. */
 export const MAX_RESPONSE_BYTES_ENV = 'TERMSYNC_MAX_RESPONSE_BYTES';
+/**
+ * Environment variable: threads that read the repository. `1`: the main thread only; `2`: a worker
+ * thread too, whatever the machine; unset or `auto`: a worker thread when the work is large and a
+ * CPU is actually free for it.
+ */
+export const LOAD_THREADS_ENV = 'TERMSYNC_LOAD_THREADS';

@@ -10,6 +10,21 @@ export function entriesToTsv(entries: EntryList): string {
 /** Upload bodies by list: a dictionary's body is built once, whoever asks (the plan's byte count, the client). */
 const bodies = new WeakMap<EntryList, string>();
 
+/** Entries a list was sorted from that can give its upload body and byte count themselves (PackedEntries). */
+export interface UploadSource {
+  /** The upload body of the sorted entries (see entriesBody). */
+  sortedBody(): string;
+  /** Its UTF-8 bytes, without building it. */
+  utf8Bytes(): number;
+}
+
+const sources = new WeakMap<EntryList, UploadSource>();
+
+/** `list` is the sorted list of `source`'s entries: its body and bytes come from `source` (toEntryList). */
+export function rememberUploadSource(list: EntryList, source: UploadSource): void {
+  sources.set(list, source);
+}
+
 /**
  * The entries of a dictionary as the client uploads them: `source\ttarget` lines joined by LF, no
  * final newline. Built once per list and kept as long as the list is.
@@ -17,12 +32,16 @@ const bodies = new WeakMap<EntryList, string>();
 export function entriesBody(entries: EntryList): string {
   let body = bodies.get(entries);
   if (body === undefined) {
-    const lines: string[] = new Array<string>(entries.length);
-    for (let i = 0; i < entries.length; i++) {
-      const [source, target] = entries[i] as readonly [string, string];
-      lines[i] = `${source}\t${target}`;
+    const source = sources.get(entries);
+    if (source !== undefined) body = source.sortedBody();
+    else {
+      const lines: string[] = new Array<string>(entries.length);
+      for (let i = 0; i < entries.length; i++) {
+        const [s, target] = entries[i] as readonly [string, string];
+        lines[i] = `${s}\t${target}`;
+      }
+      body = lines.join('\n');
     }
-    body = lines.join('\n');
     bodies.set(entries, body);
   }
   return body;
@@ -31,8 +50,12 @@ export function entriesBody(entries: EntryList): string {
 /** The upload text's name where the plan counts it (see entriesBody). */
 export const entriesUploadText = entriesBody;
 
-/** The UTF-8 bytes of the upload text: the plan's figure is the figure uploaded (the body is built once and kept). */
+/** The UTF-8 bytes of the upload text: the plan's figure is the figure uploaded (the body is not built for it when its entries can count it). */
 export function entriesTsvBytes(entries: EntryList): number {
+  const body = bodies.get(entries);
+  if (body !== undefined) return Buffer.byteLength(body, 'utf8');
+  const source = sources.get(entries);
+  if (source !== undefined) return source.utf8Bytes();
   return Buffer.byteLength(entriesBody(entries), 'utf8');
 }
 
@@ -58,4 +81,36 @@ export function visitTsvEntries(text: string, visit?: (source: string, target: s
     start = next;
   }
   return 0;
+}
+
+/**
+ * visitTsvEntries over TSV text still escaped as in a JSON string whose only escapes are `\t` and
+ * `\n` (the separators; see parseJsonWithLongStrings): the same entries, read in place. Every
+ * backslash starts a separator, so one single-character search finds them all.
+ */
+export function visitEscapedTsvEntries(text: string, visit?: (source: string, target: string) => boolean): number {
+  let line = 1;
+  let start = 0;
+  let tab = -1;
+  let tabs = 0;
+  for (let at = text.indexOf('\\'); ; at = text.indexOf('\\', at + 2)) {
+    const end = at === -1 ? text.length : at;
+    if (at !== -1 && text.charCodeAt(at + 1) === 0x74) {
+      if (tabs++ === 0) tab = at;
+      continue;
+    }
+    // A line ends here (an escaped LF, or the end of the text).
+    if (end > start) {
+      if (tabs === 0) return line;
+      if (visit !== undefined) {
+        // A tab after the first one belongs to the target, escaped like the separator.
+        const target = tabs > 1 ? text.slice(tab + 2, end).replaceAll('\\t', '\t') : text.slice(tab + 2, end);
+        if (!visit(text.slice(start, tab), target)) return 0;
+      }
+    }
+    if (at === -1) return 0;
+    line++;
+    start = at + 2;
+    tabs = 0;
+  }
 }

@@ -1,10 +1,11 @@
 import { canonicalPhrase, canonicalUsualPhrase, isUsualText } from '../lib/canonical.js';
 import { visitTsvEntries } from '../lib/entries-tsv.js';
 import type { Entries, EntryList } from '../model/entries.js';
-import type { ComparedEntries } from '../model/live.js';
+import { PackedEntries } from '../model/packed-entries.js';
+import type { ComparedEntries, EntriesDiff } from '../model/live.js';
 import type { EntryChange } from '../model/plan.js';
 import { compareStrings } from '../plan/compare-strings.js';
-import { diffEntries, NO_CHANGES } from '../plan/diff-entries.js';
+import { NO_CHANGES } from '../plan/diff-entries.js';
 import { EntriesHasher, hashEntries } from '../plan/fingerprint-live.js';
 import { canonicalEntries } from './canonical-entries.js';
 
@@ -19,7 +20,7 @@ export type EntriesVisitor = (visit: (source: string, target: string) => boolean
 export type RawEntries =
   | { readonly tsv: string }
   | { readonly list: EntryList }
-  | { readonly usual: boolean; readonly visit: EntriesVisitor };
+  | { readonly usual: boolean; readonly visit: EntriesVisitor; readonly text?: string; readonly escaped?: boolean };
 
 interface Reader {
   readonly canonical: (phrase: string) => string;
@@ -67,6 +68,94 @@ function detach(phrase: string): string {
   return phrase.length < 16 ? phrase : (JSON.parse(JSON.stringify(phrase)) as string);
 }
 
+/**
+ * diffEntries for an answer read into a map: `desired` is only iterated, never asked for a source
+ * (the loader's packed entries would build and keep an index for that); a set of its sources is
+ * made only when the answer holds entries it does not.
+ */
+function diffUnordered(desired: Entries, live: ReadonlyMap<string, string>): EntriesDiff {
+  const entryChanges: EntryChange[] = [];
+  const upserts: [string, string][] = [];
+  let added = 0;
+  let changed = 0;
+  let found = 0;
+  for (const [source, target] of desired) {
+    const before = live.get(source);
+    if (before === undefined) {
+      added++;
+      entryChanges.push({ source, after: target });
+      upserts.push([source, target]);
+      continue;
+    }
+    found++;
+    if (before !== target) {
+      changed++;
+      entryChanges.push({ source, before: detach(before), after: target });
+      upserts.push([source, target]);
+    }
+  }
+  let removed = 0;
+  if (found < live.size) {
+    const declared = new Set(desired.keys());
+    for (const [source, before] of live) {
+      if (declared.has(source)) continue;
+      removed++;
+      entryChanges.push({ source: detach(source), before: detach(before) });
+    }
+  }
+  if (entryChanges.length === 0) return NO_CHANGES;
+  entryChanges.sort((a, b) => compareStrings(a.source, b.source));
+  upserts.sort((a, b) => compareStrings(a[0], b[0]));
+  return { added, changed, removed, entryChanges, upserts };
+}
+
+/**
+ * The usual answer of a dictionary nobody changed is, character for character, the text termsync
+ * uploaded: the repository's entries sorted by source, `source TAB target` lines joined by LF (or
+ * that text escaped as in the answer's JSON string). Sorting the repository's lines once (the
+ * default string sort: a line sorts as its source does, phrases holding no code unit below TAB)
+ * and comparing two strings costs far less than a look-up per entry. Undefined when the texts
+ * differ in any way (then the entries are compared one by one) or cannot be compared so.
+ */
+function sameAsUploadText(raw: RawEntries, expected: Entries, hashed: boolean): ComparedEntries | undefined {
+  if (!(expected instanceof PackedEntries) || expected.size === 0) return undefined;
+  let text: string;
+  let escaped = false;
+  if ('tsv' in raw) text = raw.tsv;
+  else if ('text' in raw && typeof raw.text === 'string') {
+    text = raw.text;
+    escaped = raw.escaped === true;
+  } else return undefined;
+  // Cheap tests first: a different length cannot be the same text.
+  const packed = expected.text;
+  // The upload text drops the last LF; escaped, each of its tabs and LFs takes two characters.
+  const length = escaped ? packed.length + 2 * expected.size - 2 : packed.length - 1;
+  // eslint-disable-next-line no-control-regex
+  if (text.length !== length || packed.charCodeAt(packed.length - 1) !== 10 || /[\u0000-\u0008]/.test(packed)) return undefined;
+  // The repository's own order first (what another tool uploading the file as it is leaves), then termsync's.
+  const asRead = packed.slice(0, -1);
+  let lines: string[] | undefined;
+  if (text !== (escaped ? JSON.stringify(asRead).slice(1, -1) : asRead)) {
+    lines = packed.split('\n');
+    lines.pop();
+    lines.sort();
+    const body = lines.join('\n');
+    if (text !== (escaped ? JSON.stringify(body).slice(1, -1) : body)) return undefined;
+  }
+  if (!hashed) return { expected, diff: NO_CHANGES };
+  if (lines === undefined) {
+    lines = packed.split('\n');
+    lines.pop();
+    lines.sort();
+  }
+  const hasher = new EntriesHasher();
+  for (const line of lines) {
+    const tab = line.indexOf('\t');
+    hasher.add(line.slice(0, tab), line.slice(tab + 1));
+  }
+  return { expected, diff: NO_CHANGES, hash: hasher.digest() };
+}
+
 /** Two lists sorted by source (no source in both), merged into one. */
 function merge<T>(a: readonly T[], b: readonly T[], sourceOf: (item: T) => string): T[] {
   if (b.length === 0) return a as T[];
@@ -90,6 +179,8 @@ function merge<T>(a: readonly T[], b: readonly T[], sourceOf: (item: T) => strin
  * phrases of the changes, copied.
  */
 export function compareLiveEntries(raw: RawEntries, expected: Entries, hashed = false): ComparedEntries {
+  const same = sameAsUploadText(raw, expected, hashed);
+  if (same !== undefined) return same;
   const reader = readerOf(raw);
   const { canonical } = reader;
   // Removed and changed entries in the answer's (ascending) order.
@@ -124,7 +215,7 @@ export function compareLiveEntries(raw: RawEntries, expected: Entries, hashed = 
   });
   if (!ordered) {
     const live = entriesOf(reader);
-    return { expected, diff: diffEntries(expected, live), ...(hashed ? { hash: hashEntries(live) } : {}) };
+    return { expected, diff: diffUnordered(expected, live), ...(hashed ? { hash: hashEntries(live) } : {}) };
   }
   const hash = hasher === undefined ? {} : { hash: hasher.digest() };
   // The answer's sources are distinct, so the entries of `expected` it did not hold are the rest.

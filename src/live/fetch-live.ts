@@ -22,6 +22,9 @@ export interface DictionaryToRead {
 export interface EntriesReading {
   readonly usual: boolean;
   readonly visit: EntriesVisitor;
+  /** The text itself (escaped: as in the answer's JSON string), for a comparison of whole texts. */
+  readonly text?: string;
+  readonly escaped?: boolean;
 }
 
 /** The reads the live fetch needs from the service client (a structural subset of it). */

@@ -12,6 +12,10 @@ import type { EntryList } from './entries.js';
  * for free instead: `text`, `utf8Bytes()`, and the sorted forms (`sortedList()`, `sortedBody()`),
  * whose order is computed once.
  */
+/** `walk` results besides an offset. */
+const ABSENT = -1;
+const OUT_OF_ORDER = -2;
+
 export class PackedEntries implements ReadonlyMap<string, string> {
   /** Built on the first `get` or `has` (a consumer that only iterates never pays for it). */
   private index: Map<string, string> | undefined;
@@ -19,6 +23,8 @@ export class PackedEntries implements ReadonlyMap<string, string> {
   private order: Uint32Array | undefined;
   /** Position in `order` where the next lookup in source order is expected (see `get`). */
   private cursor = 0;
+  /** The previous lookup answered by walking the sorted order. */
+  private last: string | undefined;
   /** `text` is already in source order (a file written by termsync is): the sorted forms are slices of it. */
   private inOrder = false;
 
@@ -67,31 +73,48 @@ export class PackedEntries implements ReadonlyMap<string, string> {
 
   /**
    * Lookups in ascending source order (a comparison with a dictionary the service returns sorted,
-   * as termsync uploads it) walk the sorted order: no index is built. The first lookup out of
-   * that order builds the Map, which answers every lookup from then on.
+   * as termsync uploads it) walk the sorted order: no index is built, and entries the lookups pass
+   * by are skipped. The first lookup out of that order builds the Map, which answers from then on.
    */
   get(source: string): string | undefined {
     if (this.index === undefined) {
-      const at = this.atCursor(source);
-      if (at !== -1) return this.text.slice(at, this.text.indexOf('\n', at));
+      const at = this.walk(source);
+      if (at === ABSENT) return undefined;
+      if (at !== OUT_OF_ORDER) return this.text.slice(at, this.text.indexOf('\n', at));
     }
     return this.lookup().get(source);
   }
 
   has(source: string): boolean {
-    if (this.index === undefined && this.atCursor(source) !== -1) return true;
+    if (this.index === undefined) {
+      const at = this.walk(source);
+      if (at !== OUT_OF_ORDER) return at !== ABSENT;
+    }
     return this.lookup().has(source);
   }
 
-  /** Offset of the target of `source` when it is the next entry in source order (the cursor moves on), or -1. */
-  private atCursor(source: string): number {
+  /**
+   * Where the target of `source` starts, found by moving the cursor through the sorted order:
+   * ABSENT when the entry at the cursor comes after `source`, OUT_OF_ORDER when `source` does not
+   * come after the previous lookup (the walk cannot tell: the Map must).
+   */
+  private walk(source: string): number {
+    if (this.last !== undefined && !(this.last < source)) return OUT_OF_ORDER;
+    this.last = source;
     const order = this.sortedOrder();
-    const start = order[this.cursor];
-    if (start === undefined) return -1;
-    const tab = start + source.length;
-    if (this.text.charCodeAt(tab) !== 9 || !this.text.startsWith(source, start)) return -1;
-    this.cursor++;
-    return tab + 1;
+    const text = this.text;
+    while (this.cursor < order.length) {
+      const start = order[this.cursor] as number;
+      const tab = start + source.length;
+      if (text.charCodeAt(tab) === 9 && text.startsWith(source, start)) {
+        this.cursor++;
+        return tab + 1;
+      }
+      // An entry before `source` was passed by (the other side lacks it): never asked for again.
+      if (text.slice(start, text.indexOf('\t', start)) < source) this.cursor++;
+      else break;
+    }
+    return ABSENT;
   }
 
   forEach(callback: (target: string, source: string, map: ReadonlyMap<string, string>) => void, thisArg?: unknown): void {

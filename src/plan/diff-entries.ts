@@ -1,16 +1,23 @@
 import type { ComparedEntries, EntriesDiff, EntryChange, EntryList, Entries } from '../model/index.js';
+import { rememberUploadSource } from '../lib/entries-tsv.js';
+import { PackedEntries } from '../model/packed-entries.js';
 import { compareStrings } from './compare-strings.js';
 
 export type { EntriesDiff } from '../model/index.js';
 
-/** The source phrases, sorted (code-unit order). Sorting the strings, not pairs, keeps the comparison cheap. */
-export function sortedSources(entries: Entries): string[] {
-  return [...entries.keys()].sort(compareStrings);
+/** Entries as a list sorted by source phrase, sorted once. */
+export function toEntryList(entries: Entries): EntryList {
+  if (entries instanceof PackedEntries) {
+    // The packed entries' own sorted order; the upload body is theirs too (a slice when in order).
+    const list = entries.sortedList();
+    rememberUploadSource(list, entries);
+    return list;
+  }
+  return [...entries].sort(compareSources);
 }
 
-/** Entries as a list sorted by source phrase. */
-export function toEntryList(entries: Entries): EntryList {
-  return sortedSources(entries).map((source) => [source, entries.get(source) as string] as const);
+function compareSources(a: readonly [string, string], b: readonly [string, string]): number {
+  return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0;
 }
 
 /** The diff of equal dictionaries (one shared value). */

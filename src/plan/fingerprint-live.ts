@@ -3,7 +3,7 @@ import { pairKey } from '../lib/canonical.js';
 import type { Entries, Fingerprints, GlossaryFingerprint, LiveState, StyleRulesFingerprint } from '../model/index.js';
 import { compareStrings } from './compare-strings.js';
 import { dictionaryKey } from './dictionaries-to-read.js';
-import { entriesOfCompared, sortedSources } from './diff-entries.js';
+import { entriesOfCompared, toEntryList } from './diff-entries.js';
 
 /** sha256 of canonical entries visited in ascending source order (code units): hashEntries' digest, entry by entry. */
 export class EntriesHasher {
@@ -30,7 +30,7 @@ export class EntriesHasher {
 /** sha256 of a dictionary's canonical entries, independent of their order. */
 export function hashEntries(entries: Entries): string {
   const hasher = new EntriesHasher();
-  for (const source of sortedSources(entries)) hasher.add(source, entries.get(source) as string);
+  for (const [source, target] of toEntryList(entries)) hasher.add(source, target);
   return hasher.digest();
 }
 

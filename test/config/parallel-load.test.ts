@@ -189,6 +189,41 @@ console.log(JSON.stringify(read));`;
     expect(read.worker).toBe(0);
     expect(read.main).toBe(2 * GLOSSARIES);
   });
+
+  it('starts no worker when the CPUs are busy now, whatever the load average says; starts it when they are idle now', async () => {
+    const { loadResources } = await fromDist<ParallelLoad>('parallel-load.js');
+    const where = { root: repo, rootReal: await realpath(repo) };
+    const files = Array.from({ length: GLOSSARIES }, (_, g) => `glossaries/g${g}.yaml`);
+    let clock = 0;
+    const original = globalThis.performance.now.bind(globalThis.performance);
+    const load = async (free: number, averageLoad: number): Promise<{ main: number; worker: number }> => {
+      const read = { main: 0, worker: 0 };
+      // Every batch looks slow, so the work left is always worth a worker if a CPU is free. Once the
+      // decision is due (after a batch of each kind), the main thread lets a started worker deliver.
+      let yields = 0;
+      const deadline = Date.now() + 30_000;
+      const waitForWorker = async (): Promise<void> => {
+        if (++yields < 3 || free < 1) return new Promise((resolve) => setImmediate(resolve));
+        while (read.worker === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      };
+      globalThis.performance.now = () => (clock += 10_000);
+      try {
+        await loadResources(where, files, new Map(), {
+          machine: () => ({ cpus: 2, load: averageLoad, free }),
+          yieldToEventLoop: waitForWorker,
+          onBatch: (thread, kind, n) => (read[thread] += kind === 'entries' ? n : 0),
+        });
+      } finally {
+        globalThis.performance.now = original;
+      }
+      return read;
+    };
+    const busy = await load(0.2, 0);
+    expect(busy).toEqual({ main: 2 * GLOSSARIES, worker: 0 });
+    const idle = await load(1.2, 6);
+    expect(idle.main + idle.worker).toBe(2 * GLOSSARIES);
+    expect(idle.worker).toBeGreaterThan(0);
+  });
 });
 
 describe('worthAWorker', () => {
@@ -202,6 +237,11 @@ describe('worthAWorker', () => {
     expect(worthAWorker(PARALLEL_MIN_WORK_MS / 2, 2, 0)).toBe(false);
     // No load average (Windows reports 0): the CPUs decide.
     expect(worthAWorker(much, 1, 0)).toBe(false);
+    // Idle CPUs measured now decide over the load average, which lags by a minute.
+    expect(worthAWorker(much, 2, 7.5, 1)).toBe(true);
+    expect(worthAWorker(much, 2, 0.1, 0.3)).toBe(false);
+    expect(worthAWorker(PARALLEL_MIN_WORK_MS / 2, 2, 0, 2)).toBe(false);
+    expect(worthAWorker(much, 1, 0, 1)).toBe(false);
   });
 });
 

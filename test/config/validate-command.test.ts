@@ -16,6 +16,21 @@ describe('termsync validate', () => {
     expect(run.code).toBe(0);
   });
 
+  it('reads the repository on the threads TERMSYNC_LOAD_THREADS asks for, and refuses any other value (exit 3)', async () => {
+    for (const threads of ['1', '2', 'auto', '']) {
+      const run = await runCliCaptured(['validate'], { cwd: ROOT, env: { TERMSYNC_LOAD_THREADS: threads } });
+      expect(run.stdout).toBe('No problems in 18 files.\n');
+      expect(run.code).toBe(0);
+    }
+    const bad = await runCliCaptured(['validate'], { cwd: ROOT, env: { TERMSYNC_LOAD_THREADS: 'two' } });
+    expect(bad.code).toBe(3);
+    expect(bad.stdout).toBe('');
+    expect(bad.stderr).toContain('expected TERMSYNC_LOAD_THREADS to be 1 (read the repository on one thread), 2 (with a worker thread) or auto, got "two"');
+    expect(bad.stderr).not.toMatch(/\n\s+at /);
+    const help = await runCliCaptured(['validate', '--help'], { cwd: ROOT });
+    expect(help.stdout).toMatch(/TERMSYNC_LOAD_THREADS\s+threads reading the repository: 1 \(one\), 2/);
+  });
+
   it('prints file:line:col: severity: [rule] message relative to --dir as given, then a summary (exit 3)', async () => {
     const run = await runCliCaptured(['validate', '--dir', `${FIXTURES}/rules/entries-duplicate-source`], { cwd: ROOT });
     expect(run.stdout.split('\n')).toEqual([

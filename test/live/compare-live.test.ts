@@ -7,6 +7,7 @@ import { compareLiveEntries, readLiveEntries, type RawEntries } from '../../src/
 import { diffEntries, entriesOfCompared } from '../../src/plan/diff-entries.js';
 import { hashEntries } from '../../src/plan/fingerprint-live.js';
 import type { Entries, EntryList } from '../../src/model/entries.js';
+import { PackedEntries } from '../../src/model/packed-entries.js';
 
 const where = { method: 'GET', path: '/v3/glossaries/g/entries' };
 
@@ -95,6 +96,23 @@ describe('compareLiveEntries', () => {
         expect(compareLiveEntries({ tsv: tsvOf(upload, crlf) }, expected).diff.entryChanges).toEqual([]);
         // The service may store phrases as sent by another tool: surrounding spaces are canonicalised away.
         expect(compareLiveEntries({ tsv: tsvOf(upload.map(([s, t]) => [` ${s}`, `${t} `]), crlf) }, expected).diff.entryChanges).toEqual([]);
+      }),
+    );
+  });
+
+  it('gives the same with the loader\'s packed entries, also when the answer is the upload text itself or the repository\'s own order (plain or JSON-escaped)', () => {
+    fc.assert(
+      fc.property(declarable, declarable, fc.constantFrom('same', 'as read', 'other', 'other unsorted'), fc.boolean(), fc.boolean(), (declared, live, which, escaped, hashed) => {
+        const canonical = canonicalEntries(declared);
+        const expected = PackedEntries.fromPairs(canonical);
+        const list =
+          which === 'same' ? sorted(canonical) : which === 'as read' ? [...canonical] : which === 'other' ? sorted(canonicalEntries(live)) : [...canonicalEntries(live)];
+        const text = tsvOf(list, false);
+        const raw: RawEntries = escaped ? new EntriesText(JSON.stringify(text).slice(1, -1), where, true) : new EntriesText(text, where);
+        const whole = reference(text);
+        const compared = compareLiveEntries(raw, expected, hashed);
+        expect(compared.diff).toEqual(diffEntries(new Map(canonical), whole));
+        expect(compared.hash).toBe(hashed ? hashEntries(whole) : undefined);
       }),
     );
   });

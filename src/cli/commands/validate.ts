@@ -5,7 +5,7 @@ import { diagnosticPlace, type Diagnostic } from '../../lib/diagnostics.js';
 import { ExitCode } from '../../lib/exit-codes.js';
 import type { CommandContext, CommonOptions } from '../io.js';
 import { addCommonOptions } from '../common-options.js';
-import { withHelpFooter } from '../help-text.js';
+import { LOAD_THREADS_HELP, withHelpFooter } from '../help-text.js';
 
 type Format = 'text' | 'json' | 'github';
 
@@ -56,13 +56,14 @@ export function summaryLine(errors: number, warnings: number, files: number): st
 
 /** `termsync validate`: reads and checks the repository offline; exit 3 when there is an error. */
 export function registerValidate(program: Command, ctx: CommandContext): Command {
-  return addCommonOptions(withHelpFooter(program.command('validate'), { service: false, exits: [0, 3] }).description('check the repository offline (never contacts the service)'))
+  return addCommonOptions(withHelpFooter(program.command('validate'), { service: false, env: [LOAD_THREADS_HELP], exits: [0, 3] }).description('check the repository offline (never contacts the service)'))
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'github']).default('text'))
     .action(async (options: CommonOptions) => {
       const format = (options.format ?? 'text') as Format;
       const dir = path.resolve(ctx.io.cwd, options.dir);
       const result = await loadRepository({
         dir,
+        env: ctx.io.env,
         ...(options.config === undefined ? {} : { configPath: path.resolve(ctx.io.cwd, options.config) }),
         signal: ctx.io.signal,
       });
