@@ -76,6 +76,11 @@ async function startEmulator(extra = []) {
     child.once('exit', (code) => reject(new Error(`emulator exited with ${code}`)));
   });
   child.stdout.resume();
+  // An emulator that dies mid-run is said at once (the requests that follow fail with connection errors).
+  child.once('exit', (code, signal) => {
+    if (!closing) console.error(`the emulator (${extra.join(' ')}) exited: code ${code}, signal ${signal}`);
+  });
+  let closing = false;
   const control = async (name, body) => {
     const res = await fetch(`${url}/__emulator/${name}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) });
     if (!res.ok) throw new Error(`emulator ${name}: ${res.status}`);
@@ -88,6 +93,8 @@ async function startEmulator(extra = []) {
       return (await (await fetch(`${url}/__emulator/requests`)).json()).requests;
     },
     async close() {
+      closing = true;
+      if (child.exitCode !== null || child.signalCode !== null) return; // already gone (its exit is reported above)
       child.kill('SIGTERM');
       await new Promise((resolve) => child.once('exit', resolve));
     },

@@ -1,5 +1,9 @@
+import { MockAgent } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { analyseRequests, sendsDuringPauses } from '../../bench/rate-analysis.js';
+import { createClient } from '../../src/api/index.js';
+import { createVirtualClock } from '../../src/lib/virtual-clock.js';
+import { captureLogger } from '../api/emulator-harness.js';
 
 /** Requests arriving at these times (ms); `R` after a time marks a refusal (429). */
 const log = (...times: string[]): { time: number; status: number }[] =>
@@ -41,6 +45,28 @@ describe('bench: reading a run from the request log', () => {
     ].join('\n');
     expect(sendsDuringPauses(stderr)).toEqual({ sends: 5, throttles: 2, early: 1 });
     expect(sendsDuringPauses(line('sending', { at: 3 }))).toEqual({ sends: 1, throttles: 0, early: 0 });
+  });
+
+  it("reads the client's own trace log: when each request left, until when each pause lasts", async () => {
+    const clock = createVirtualClock();
+    const agent = new MockAgent();
+    agent.disableNetConnect();
+    const pool = agent.get('https://api.example.test');
+    const lines: string[] = [];
+    const client = createClient({ baseUrl: 'https://api.example.test', apiKey: 'k', dispatcher: agent, clock, logger: captureLogger(lines), requestsPerSecond: 100, concurrency: 2, random: () => 0.5 });
+    try {
+      const start = clock.now();
+      pool.intercept({ path: '/v3/glossaries', method: 'GET' }).reply(429, { message: 'slow down' }, { headers: { 'retry-after': '2' } });
+      pool.intercept({ path: '/v3/glossaries', method: 'GET' }).reply(200, { glossaries: [] });
+      await client.listGlossaries();
+      const entries = lines.map((l) => JSON.parse(l) as { msg: string; at?: number; until?: number });
+      expect(entries.filter((e) => e.msg === 'sending').map((e) => e.at)).toEqual([start, start + 2000]);
+      expect(entries.filter((e) => e.msg === 'throttled: pausing the queue').map((e) => e.until)).toEqual([start + 2000]);
+      expect(sendsDuringPauses(lines.join(''))).toEqual({ sends: 2, throttles: 1, early: 0 });
+    } finally {
+      await client.close();
+      await agent.close();
+    }
   });
 
   it('refuses an empty log', () => {
