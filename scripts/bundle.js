@@ -29,7 +29,8 @@ export const EXTERNAL = ['chokidar', 'exceljs', 'p-queue', 'pino', 'pino-pretty'
 
 const { build } = await import('esbuild').catch((error) => {
   // A checkout whose node_modules predate esbuild (a devDependency): say what to do.
-  throw new Error(`bundle: cannot load esbuild (${error.message}); run \`npm install\` first`);
+  console.error(`bundle: cannot load esbuild (${error.message}); run \`npm install\` first`);
+  process.exit(1);
 });
 
 await rm(OUT, { recursive: true, force: true });

@@ -161,7 +161,8 @@ async function validatorErrorCodes(): Promise<Set<string>> {
   const folder = join(PROJECT_ROOT, 'src', 'config');
   for (const file of await readdir(folder)) {
     if (!file.endsWith('.ts')) continue;
-    for (const m of (await readFile(join(folder, file), 'utf8')).matchAll(/'([a-z-]+\/[a-z0-9-]+)'/g)) if (!NOT_ERRORS.has(m[1] as string)) codes.add(m[1] as string);
+    // Quoted `area/rule` strings, not module specifiers (`from 'zod/mini'`, `import('…')`).
+    for (const m of (await readFile(join(folder, file), 'utf8')).matchAll(/(?<!from |import\()'([a-z-]+\/[a-z0-9-]+)'/g)) if (!NOT_ERRORS.has(m[1] as string)) codes.add(m[1] as string);
   }
   return codes;
 }
