@@ -2,10 +2,10 @@ import { canonicalPhrase, canonicalUsualPhrase, isUsualText } from '../lib/canon
 import { visitTsvEntries } from '../lib/entries-tsv.js';
 import type { Entries, EntryList } from '../model/entries.js';
 import { PackedEntries } from '../model/packed-entries.js';
-import type { ComparedEntries, EntriesDiff } from '../model/live.js';
+import type { ComparedEntries } from '../model/live.js';
 import type { EntryChange } from '../model/plan.js';
 import { compareStrings } from '../plan/compare-strings.js';
-import { NO_CHANGES } from '../plan/diff-entries.js';
+import { diffEntries, NO_CHANGES } from '../plan/diff-entries.js';
 import { EntriesHasher, hashEntries } from '../plan/fingerprint-live.js';
 import { canonicalEntries } from './canonical-entries.js';
 
@@ -66,47 +66,6 @@ export function readLiveEntries(raw: RawEntries): Entries {
  */
 function detach(phrase: string): string {
   return phrase.length < 16 ? phrase : (JSON.parse(JSON.stringify(phrase)) as string);
-}
-
-/**
- * diffEntries for an answer read into a map: `desired` is only iterated, never asked for a source
- * (the loader's packed entries would build and keep an index for that); a set of its sources is
- * made only when the answer holds entries it does not.
- */
-function diffUnordered(desired: Entries, live: ReadonlyMap<string, string>): EntriesDiff {
-  const entryChanges: EntryChange[] = [];
-  const upserts: [string, string][] = [];
-  let added = 0;
-  let changed = 0;
-  let found = 0;
-  for (const [source, target] of desired) {
-    const before = live.get(source);
-    if (before === undefined) {
-      added++;
-      entryChanges.push({ source, after: target });
-      upserts.push([source, target]);
-      continue;
-    }
-    found++;
-    if (before !== target) {
-      changed++;
-      entryChanges.push({ source, before: detach(before), after: target });
-      upserts.push([source, target]);
-    }
-  }
-  let removed = 0;
-  if (found < live.size) {
-    const declared = new Set(desired.keys());
-    for (const [source, before] of live) {
-      if (declared.has(source)) continue;
-      removed++;
-      entryChanges.push({ source: detach(source), before: detach(before) });
-    }
-  }
-  if (entryChanges.length === 0) return NO_CHANGES;
-  entryChanges.sort((a, b) => compareStrings(a.source, b.source));
-  upserts.sort((a, b) => compareStrings(a[0], b[0]));
-  return { added, changed, removed, entryChanges, upserts };
 }
 
 /**
@@ -215,7 +174,7 @@ export function compareLiveEntries(raw: RawEntries, expected: Entries, hashed = 
   });
   if (!ordered) {
     const live = entriesOf(reader);
-    return { expected, diff: diffUnordered(expected, live), ...(hashed ? { hash: hashEntries(live) } : {}) };
+    return { expected, diff: diffEntries(expected, live, detach), ...(hashed ? { hash: hashEntries(live) } : {}) };
   }
   const hash = hasher === undefined ? {} : { hash: hasher.digest() };
   // The answer's sources are distinct, so the entries of `expected` it did not hold are the rest.

@@ -23,31 +23,43 @@ function compareSources(a: readonly [string, string], b: readonly [string, strin
 /** The diff of equal dictionaries (one shared value). */
 export const NO_CHANGES: EntriesDiff = { added: 0, changed: 0, removed: 0, entryChanges: [], upserts: [] };
 
-/** Term-level diff of two canonical dictionaries: what must happen to `live` to make it `desired`. */
-export function diffEntries(desired: Entries, live: Entries): EntriesDiff {
+/**
+ * Term-level diff of two canonical dictionaries: what must happen to `live` to make it `desired`.
+ * `desired` is only iterated, never asked for a source (the loader's packed entries would build
+ * and keep an index for that); a set of its sources is made only when `live` holds entries it
+ * does not. `keepLive` copies a phrase taken from `live` that the diff keeps (a caller whose
+ * `live` phrases are slices of a large answer passes one, so the answer can be let go).
+ */
+export function diffEntries(desired: Entries, live: ReadonlyMap<string, string>, keepLive: (phrase: string) => string = (phrase) => phrase): EntriesDiff {
   // A plan of changed files only takes unread dictionaries as the repository's own entries.
   if (desired === live) return NO_CHANGES;
   const entryChanges: EntryChange[] = [];
   const upserts: [string, string][] = [];
   let added = 0;
   let changed = 0;
-  let removed = 0;
+  let found = 0;
   for (const [source, target] of desired) {
     const before = live.get(source);
     if (before === undefined) {
       added++;
       entryChanges.push({ source, after: target });
       upserts.push([source, target]);
-    } else if (before !== target) {
+      continue;
+    }
+    found++;
+    if (before !== target) {
       changed++;
-      entryChanges.push({ source, before, after: target });
+      entryChanges.push({ source, before: keepLive(before), after: target });
       upserts.push([source, target]);
     }
   }
-  for (const [source, before] of live) {
-    if (!desired.has(source)) {
+  let removed = 0;
+  if (found < live.size) {
+    const declared = new Set(desired.keys());
+    for (const [source, before] of live) {
+      if (declared.has(source)) continue;
       removed++;
-      entryChanges.push({ source, before });
+      entryChanges.push({ source: keepLive(source), before: keepLive(before) });
     }
   }
   if (entryChanges.length === 0) return NO_CHANGES;
