@@ -64,10 +64,15 @@ export async function generateMany(root, glossaries = 1000, entries = 1000) {
   }
 }
 
-/** Starts `termsync emulator` of the current build in its own process; its CPU is not measured. */
-export async function startEmulatorProcess({ latency = '20-40' } = {}) {
+/**
+ * Starts `termsync emulator` of the current build in its own process; its CPU is not measured.
+ * `extra`: further emulator options (e.g. `--rate-limit 20`). An emulator that dies before
+ * `close()` is said at once (the requests that follow would only fail with connection errors).
+ */
+export async function startEmulatorProcess({ latency = '20-40', extra = [] } = {}) {
   const args = [path.join(ROOT, 'bin', 'termsync.js'), 'emulator', '--port', '0', '--log-level', 'silent', '--seed', '1'];
   if (latency) args.push('--faults', `latency=${latency}`);
+  args.push(...extra);
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise((resolve, reject) => {
     let text = '';
@@ -79,12 +84,24 @@ export async function startEmulatorProcess({ latency = '20-40' } = {}) {
     child.once('exit', (code) => reject(new Error(`emulator exited with ${code}`)));
   });
   child.stdout.resume();
+  let closing = false;
+  child.once('exit', (code, signal) => {
+    if (!closing) console.error(`the emulator (${args.slice(2).join(' ')}) exited: code ${code}, signal ${signal}`);
+  });
+  const control = async (name, body) => {
+    const res = await fetch(`${url}/__emulator/${name}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) });
+    if (!res.ok) throw new Error(`emulator ${name}: ${res.status}`);
+  };
   return {
     url,
-    async reset() {
-      await fetch(`${url}/__emulator/reset`, { method: 'POST' });
+    reset: () => control('reset'),
+    faults: (spec) => control('faults', { spec }),
+    async log() {
+      return (await (await fetch(`${url}/__emulator/requests`)).json()).requests;
     },
     async close() {
+      closing = true;
+      if (child.exitCode !== null || child.signalCode !== null) return; // already gone (its exit is reported above)
       child.kill('SIGTERM');
       await new Promise((resolve) => child.once('exit', resolve));
     },

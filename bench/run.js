@@ -31,7 +31,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { OUT, ROOT, generateBig, generateMany, parseArgs, stats } from './cpu-common.js';
+import { OUT, ROOT, generateBig, generateMany, parseArgs, startEmulatorProcess, stats } from './cpu-common.js';
 import { analyseRequests, sendsDuringPauses } from './rate-analysis.js';
 
 const args = parseArgs(process.argv.slice(2));
@@ -62,44 +62,6 @@ const log = (line = '') => {
 const json = { quick: QUICK, runs: RUNS, date: new Date().toISOString(), node: process.version, cpus: cpus().length, scenarios: [], rows: [], targets: [], phases: [] };
 
 // ---------------------------------------------------------------- processes
-
-/** Starts `termsync emulator` in its own process. */
-async function startEmulator(extra = []) {
-  const child = spawn(process.execPath, [BIN, 'emulator', '--port', '0', '--log-level', 'silent', '--seed', '1', ...extra], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise((resolve, reject) => {
-    let text = '';
-    child.stdout.on('data', (chunk) => {
-      text += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(text);
-      if (match) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`emulator exited with ${code}`)));
-  });
-  child.stdout.resume();
-  // An emulator that dies mid-run is said at once (the requests that follow fail with connection errors).
-  child.once('exit', (code, signal) => {
-    if (!closing) console.error(`the emulator (${extra.join(' ')}) exited: code ${code}, signal ${signal}`);
-  });
-  let closing = false;
-  const control = async (name, body) => {
-    const res = await fetch(`${url}/__emulator/${name}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) });
-    if (!res.ok) throw new Error(`emulator ${name}: ${res.status}`);
-  };
-  return {
-    url,
-    reset: () => control('reset'),
-    faults: (spec) => control('faults', { spec }),
-    async log() {
-      return (await (await fetch(`${url}/__emulator/requests`)).json()).requests;
-    },
-    async close() {
-      closing = true;
-      if (child.exitCode !== null || child.signalCode !== null) return; // already gone (its exit is reported above)
-      child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
-    },
-  };
-}
 
 /** A TCP relay in front of the emulator that counts the bytes each way (headers included). */
 async function startRelay(targetUrl) {
@@ -321,8 +283,8 @@ const needLimited = want('s6') || want('rates');
 const needRandom = want('random') || want('rates');
 // Both emulators start together, before anything is measured.
 const [emulator, limited] = await Promise.all([
-  startEmulator(['--faults', 'latency=20-40']),
-  needLimited ? startEmulator(['--faults', 'latency=20-40', '--rate-limit', '20']) : undefined,
+  startEmulatorProcess({ latency: '20-40' }),
+  needLimited ? startEmulatorProcess({ latency: '20-40', extra: ['--rate-limit', '20'] }) : undefined,
 ]);
 const relay = await startRelay(emulator.url);
 const limitedRelay = limited === undefined ? undefined : await startRelay(limited.url);
