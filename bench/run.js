@@ -51,7 +51,7 @@ const SIZE = QUICK
 const RATE = 100; // termsync's configured rate where the scenario sets none (no limit on the service)
 const CONCURRENCY = 8;
 // The random-429 row runs at the concurrency a user gets without setting one (unless --random-concurrency).
-const { DEFAULTS } = await import(pathToFileURL(path.join(ROOT, 'dist', 'lib', 'defaults.js')).href);
+const { defaultConcurrency } = await import(pathToFileURL(path.join(ROOT, 'dist', 'lib', 'defaults.js')).href);
 const RANDOM_CONCURRENCY = args['random-concurrency'] === undefined ? undefined : Number(args['random-concurrency']);
 
 const lines = [];
@@ -598,7 +598,7 @@ try {
   if (needRandom) {
     // 20 % random 429 at 20 requests/s, on the unlimited emulator.
     await ready('random');
-    const how = RANDOM_CONCURRENCY === undefined ? `default concurrency ${DEFAULTS.concurrency}` : `concurrency ${RANDOM_CONCURRENCY}`;
+    const how = RANDOM_CONCURRENCY === undefined ? `default concurrency (${defaultConcurrency(20)} at 20 requests/s)` : `concurrency ${RANDOM_CONCURRENCY}`;
     await emulator.faults('429=0.2,latency=20-40');
     let r;
     try {

@@ -22,6 +22,7 @@ export interface CellText {
 export class RowsToConcepts {
   private columns: Map<number, string> | undefined;
   private done = false;
+  private readonly terms = new Map<string, TermAt>();
 
   constructor(
     private readonly file: string,
@@ -48,7 +49,9 @@ export class RowsToConcepts {
       else if (this.namesALanguage(cells)) this.readHeader(line, cells);
       return;
     }
-    const terms = new Map<string, TermAt>();
+    // One map for every row: the collector reads it during the call only.
+    const terms = this.terms;
+    terms.clear();
     for (const cell of cells) {
       const lang = this.columns.get(cell.column);
       if (lang === undefined) continue;
