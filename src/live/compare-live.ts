@@ -95,8 +95,8 @@ function sameLines(text: string, lines: readonly string[], escaped: boolean): bo
  * The usual answer of a dictionary nobody changed is, character for character, the text termsync
  * uploaded: the repository's entries sorted by source, `source TAB target` lines joined by LF (or
  * that text escaped as in the answer's JSON string). Sorting the repository's lines once (the
- * default string sort: a line sorts as its source does, phrases holding no code unit below TAB)
- * and comparing the lines with the text in place (sameLines: no joined or escaped copy) costs far
+ * default string sort: a line sorts as its source does, unless a phrase holds a code unit below
+ * TAB, and then the texts only differ) and comparing the lines with the text in place (sameLines: no joined or escaped copy) costs far
  * less than a look-up per entry. Undefined when the texts
  * differ in any way (then the entries are compared one by one) or cannot be compared so.
  */
@@ -113,8 +113,7 @@ function sameAsUploadText(raw: RawEntries, expected: Entries, hashed: boolean): 
   const packed = expected.text;
   // The upload text drops the last LF; escaped, each of its tabs and LFs takes two characters.
   const length = escaped ? packed.length + 2 * expected.size - 2 : packed.length - 1;
-  // eslint-disable-next-line no-control-regex
-  if (text.length !== length || packed.charCodeAt(packed.length - 1) !== 10 || /[\u0000-\u0008]/.test(packed)) return undefined;
+  if (text.length !== length || packed.charCodeAt(packed.length - 1) !== 10) return undefined;
   // Escaped, a repository phrase holding a backslash would show as `\\` (and the answer holds no such escape).
   if (escaped && packed.includes('\\')) return undefined;
   // The repository's own order first (what another tool uploading the file as it is leaves), then termsync's.
@@ -128,10 +127,16 @@ function sameAsUploadText(raw: RawEntries, expected: Entries, hashed: boolean): 
   }
   if (!hashed) return { expected, diff: NO_CHANGES };
   if (!sorted) lines.sort();
+  // The hash takes the entries in source order, which the lines' order is unless a phrase holds a
+  // code unit below TAB (then the sorted pairs are hashed, as hashEntries does).
   const hasher = new EntriesHasher();
-  for (const line of lines) {
+  let previous = '';
+  for (const [i, line] of lines.entries()) {
     const tab = line.indexOf('\t');
-    hasher.add(line.slice(0, tab), line.slice(tab + 1));
+    const source = line.slice(0, tab);
+    if (i > 0 && !(previous < source)) return { expected, diff: NO_CHANGES, hash: hashEntries(expected) };
+    previous = source;
+    hasher.add(source, line.slice(tab + 1));
   }
   return { expected, diff: NO_CHANGES, hash: hasher.digest() };
 }
