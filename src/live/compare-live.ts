@@ -96,8 +96,8 @@ function sameLines(text: string, lines: readonly string[], escaped: boolean): bo
  * uploaded: the repository's entries sorted by source, `source TAB target` lines joined by LF (or
  * that text escaped as in the answer's JSON string). Sorting the repository's lines once (the
  * default string sort: a line sorts as its source does, unless a phrase holds a code unit below
- * TAB, and then the texts only differ) and comparing the lines with the text in place (sameLines: no joined or escaped copy) costs far
- * less than a look-up per entry. Undefined when the texts
+ * TAB, and then the texts only differ) and comparing the lines with the text in place (sameLines:
+ * no joined or escaped copy) costs far less than a look-up per entry. Undefined when the texts
  * differ in any way (then the entries are compared one by one) or cannot be compared so.
  */
 function sameAsUploadText(raw: RawEntries, expected: Entries, hashed: boolean): ComparedEntries | undefined {
