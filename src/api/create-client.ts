@@ -2,7 +2,7 @@ import type { Dispatcher } from 'undici';
 import type { Clock } from '../lib/clock.js';
 import { systemClock } from '../lib/clock.js';
 import { canonicalLang } from '../lib/canonical.js';
-import { DEFAULTS } from '../lib/defaults.js';
+import { DEFAULTS, defaultConcurrency } from '../lib/defaults.js';
 import { InputError } from '../lib/errors.js';
 import { silentLogger, type Logger } from '../lib/logger.js';
 import type { ConfiguredRules } from '../model/desired.js';
@@ -35,8 +35,9 @@ export interface ClientOptions {
   readonly authScheme?: string;
   /** The variable the URL came from, named when nobody listens there. */
   readonly baseUrlEnv?: string;
-  /** From the project config's `rate_limit` (defaults 5 and 4). */
+  /** From the project config's `rate_limit` (default 5). */
   readonly requestsPerSecond?: number;
+  /** Requests in flight at once (default: follows the rate, `defaultConcurrency`). */
   readonly concurrency?: number;
   readonly clock?: Clock;
   readonly logger?: Logger;
@@ -200,8 +201,8 @@ export function createClient(options: ClientOptions): ServiceClient {
   const base = checkBaseUrl(options.baseUrl);
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? silentLogger;
-  const concurrency = Math.floor(checkPositive('concurrency', options.concurrency, DEFAULTS.concurrency));
   const requestsPerSecond = checkPositive('requestsPerSecond', options.requestsPerSecond, DEFAULTS.requestsPerSecond);
+  const concurrency = Math.floor(checkPositive('concurrency', options.concurrency, defaultConcurrency(requestsPerSecond)));
   const ownAgent = options.dispatcher ? undefined : createAgent(concurrency);
   const dispatcher: Dispatcher = options.dispatcher ?? ownAgent ?? createAgent(concurrency);
   const queue = createRequestQueue({

@@ -18,6 +18,9 @@ export const MAX_MISSING_TERM_WARNINGS = 100;
 
 const GLOSSARY_SET: ReadonlySet<string> = new Set(GLOSSARY_LANGUAGES);
 
+/** No language refused by usage status (the usual case: not a map per concept). */
+const NONE_REFUSED: ReadonlyMap<string, string> = new Map();
+
 /**
  * The glossary language a file's language code stands for: `de`, `DE`, `de-DE`, `de_AT` and
  * `zh-Hans` are `de`, `de`, `de`, `de` and `zh`, since a glossary dictionary applies to every
@@ -61,19 +64,23 @@ export class ConceptCollector {
    * One concept: its terms by glossary language, where it starts, and languages whose only terms
    * were refused by their usage status (named in the warning).
    */
-  concept(terms: ReadonlyMap<string, TermAt>, line: number, column: number, refused: ReadonlyMap<string, string> = new Map()): void {
-    const missing = this.languages.filter((lang) => !terms.has(lang));
-    if (missing.length > 0 && terms.size > 0) this.warnMissing(missing, refused, line, column);
+  concept(terms: ReadonlyMap<string, TermAt>, line: number, column: number, refused: ReadonlyMap<string, string> = NONE_REFUSED): void {
+    // Runs once per concept (a row of a sheet): no array or iterator unless a language is missing.
+    let missing: string[] | undefined;
+    for (const lang of this.languages) if (!terms.has(lang)) (missing ??= []).push(lang);
+    if (missing !== undefined && terms.size > 0) this.warnMissing(missing, refused, line, column);
     if (this.checkSecrets) {
       for (const term of terms.values()) {
         for (const found of detectSecretsInText(term.text, this.file, 'a term')) this.own.push({ ...found, line: term.line, column: term.column });
       }
     }
-    for (const [i, pair] of this.pairs.entries()) {
+    const { pairs, collectors } = this;
+    for (let i = 0; i < pairs.length; i++) {
+      const pair = pairs[i] as LanguagePair;
       const source = terms.get(pair.sourceLang);
       const target = terms.get(pair.targetLang);
       if (source === undefined || target === undefined) continue;
-      (this.collectors[i] as EntryCollector).add(source.text, target.text, source.line, source.column, target.line, target.column);
+      (collectors[i] as EntryCollector).add(source.text, target.text, source.line, source.column, target.line, target.column);
     }
   }
 

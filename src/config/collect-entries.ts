@@ -2,6 +2,7 @@ import type { Diagnostic } from '../lib/diagnostics.js';
 import { canonicalChanges, canonicalPhrase, codePointName, findControlCharacter, type CanonicalChange } from '../lib/canonical.js';
 import { PackedEntries } from '../model/packed-entries.js';
 import { error, show, warning } from './diagnostic.js';
+import { SourceSet } from './source-set.js';
 
 /** The service's limit for each source and target text (spec, "Limits"). */
 export const MAX_PHRASE_BYTES = 1024;
@@ -142,11 +143,9 @@ function exceedsBytes(phrase: string, limit: number): boolean {
  */
 export class EntryCollector {
   /** Source of every entry kept: duplicates and twins are found here. Dropped by `packed()`. */
-  private seen = new Set<string>();
-  /** Line of each entry, in the insertion order of `seen` (an array: no hashing). */
+  private seen = new SourceSet();
+  /** Line of each entry, by its index in `seen`. */
   private lines: number[] = [];
-  /** source → line, built on the first duplicate or twin (rare), then kept up to date. */
-  private lineIndex: Map<string, number> | undefined;
   /** The entries kept, packed (`source TAB target LF`), in the order added. */
   private parts: string[] = [];
   /** Lowercased → line, for sources with an uppercase letter only: all a case-twin check needs. */
@@ -185,9 +184,8 @@ export class EntryCollector {
       this.packedEntries = PackedEntries.fromText(packed, this.seen.size);
       this.verbatimText = undefined;
       this.parts = [];
-      this.seen = new Set();
+      this.seen.release();
       this.lines = [];
-      this.lineIndex = undefined;
       this.folded = new Map();
     }
     return this.packedEntries;
@@ -243,44 +241,60 @@ export class EntryCollector {
    */
   addPlainLine(text: string, start: number, tab: number, end: number, line: number, usual: boolean): boolean {
     if (!usual || text !== this.verbatimText || start !== this.verbatimEnd || !isPlainAt(text, start, tab) || !isPlainAt(text, tab + 1, end)) return false;
-    if (this.keep(text.slice(start, tab), line, 1)) this.verbatimEnd = end + 1;
+    const seen = this.seen;
+    const twin = seen.addRange(text, start, tab);
+    if (twin !== -1) {
+      this.duplicate(seen.keyAt(twin), twin, line, 1);
+      return true;
+    }
+    this.lines.push(line);
+    // A source without a letter that lowercasing changes is its own lowercase form: it can only
+    // be the twin of a source seen before with an uppercase letter.
+    if (seen.lastRangeMayHaveCase) this.checkTwin(text.slice(start, tab), line, 1);
+    else if (this.folded.size > 0) {
+      const source = text.slice(start, tab);
+      this.warnTwin(source, this.folded.get(source), line, 1);
+    }
+    this.verbatimEnd = end + 1;
     return true;
   }
 
   /** Keeps a canonical, checked source unless it is a duplicate (reported); warns of a case twin. */
   private keep(source: string, line: number, column: number): boolean {
-    const before = this.seen.size;
-    this.seen.add(source);
-    if (this.seen.size === before) {
-      this.diagnostics.push(
-        error('entries/duplicate-source', `duplicate source phrase ${show(source)} on ${this.unit}s ${this.lineOf(source)} and ${line}; the service rejects the whole dictionary`, this.file, line, column),
-      );
+    const twin = this.seen.addString(source);
+    if (twin !== -1) {
+      this.duplicate(source, twin, line, column);
       return false;
     }
     this.lines.push(line);
-    this.lineIndex?.set(source, line);
+    this.checkTwin(source, line, column);
+    return true;
+  }
+
+  private duplicate(source: string, first: number, line: number, column: number): void {
+    this.diagnostics.push(
+      error('entries/duplicate-source', `duplicate source phrase ${show(source)} on ${this.unit}s ${this.lines[first] ?? 0} and ${line}; the service rejects the whole dictionary`, this.file, line, column),
+    );
+  }
+
+  /** Warns when a source just kept differs only in case from one kept before. */
+  private checkTwin(source: string, line: number, column: number): void {
     const lower = source.toLowerCase();
     let twinLine: number | undefined;
     if (lower !== source) {
       twinLine = this.folded.get(lower);
       if (twinLine === undefined) {
         this.folded.set(lower, line);
-        if (this.seen.has(lower)) twinLine = this.lineOf(lower);
+        const at = this.seen.indexOf(lower);
+        if (at !== -1) twinLine = this.lines[at] ?? 0;
       }
     } else if (this.folded.size > 0) twinLine = this.folded.get(source);
-    if (twinLine !== undefined) {
-      this.diagnostics.push(warning('entries/case-twin', `source phrase ${show(source)} differs only in case from the source phrase on ${this.unit} ${twinLine}`, this.file, line, column));
-    }
-    return true;
+    this.warnTwin(source, twinLine, line, column);
   }
 
-  private lineOf(source: string): number {
-    if (this.lineIndex === undefined) {
-      this.lineIndex = new Map();
-      let i = 0;
-      for (const key of this.seen) this.lineIndex.set(key, this.lines[i++] ?? 0);
-    }
-    return this.lineIndex.get(source) ?? 0;
+  private warnTwin(source: string, twinLine: number | undefined, line: number, column: number): void {
+    if (twinLine === undefined) return;
+    this.diagnostics.push(warning('entries/case-twin', `source phrase ${show(source)} differs only in case from the source phrase on ${this.unit} ${twinLine}`, this.file, line, column));
   }
 
   /** Ends the file: summarises the canonicalisation warnings beyond the cap. */

@@ -251,6 +251,20 @@ const DECODE_CHUNK = 64 * 1024;
 /** Thrown from a parser's event handler to stop it (the reason is already recorded). */
 class Stop extends Error {}
 
+/**
+ * A tag handler that goes by the tag's local name: `handle` gets the name as written first
+ * (SpreadsheetML parts are seldom prefixed, and the large ones call this for every tag), then,
+ * when it does not know that name and the name has a prefix, the name without it.
+ */
+function byLocalName(handle: (name: string, tag: SaxesTagPlain) => boolean): (tag: SaxesTagPlain) => void {
+  return (tag) => {
+    const { name } = tag;
+    if (handle(name, tag)) return;
+    const colon = name.indexOf(':');
+    if (colon !== -1) handle(name.slice(colon + 1), tag);
+  };
+}
+
 function localName(name: string): string {
   const colon = name.indexOf(':');
   return colon === -1 ? name : name.slice(colon + 1);
@@ -382,51 +396,75 @@ function resolvePart(target: string): string {
 }
 
 /**
- * The shared strings, in order: the text of each string item's `<t>` elements (a rich-text string
- * has one per run), phonetic guides (`<rPh>`) left out.
+ * The text of a string item, a shared string (`<si>`) or a cell's inline string (`<is>`): its `<t>`
+ * elements concatenated (a rich-text string has one per run), phonetic guides (`<rPh>`) left out.
+ * Both parts' handlers pass it the tags by local name and the text; one collector serves both.
  */
+class StringItem {
+  /** The text so far; undefined outside an item. */
+  private text: string | undefined;
+  /** Depth of `<rPh>` elements: their `<t>` is a reading, not the string. */
+  private phonetic = 0;
+  /** Inside a `<t>` whose text counts. */
+  private inRun = false;
+
+  begin(): void {
+    this.text = '';
+  }
+
+  /** The item's text; undefined when no item was begun. */
+  end(): string | undefined {
+    const { text } = this;
+    this.text = undefined;
+    return text;
+  }
+
+  /** An opening tag inside the part (by local name): false when it is none of the item's. */
+  open(name: string): boolean {
+    if (name === 't') this.inRun = this.text !== undefined && this.phonetic === 0;
+    else if (name === 'rPh') this.phonetic++;
+    else return false;
+    return true;
+  }
+
+  /** A closing tag inside the part (by local name): false when it is none of the item's. */
+  close(name: string): boolean {
+    if (name === 't') this.inRun = false;
+    else if (name === 'rPh') this.phonetic--;
+    else return false;
+    return true;
+  }
+
+  /** Text (or CDATA) read: kept when it is a run's. */
+  add(value: string): void {
+    if (this.inRun) this.text += value;
+  }
+}
+
+/** The shared strings, in order (see StringItem). */
 async function readSharedStrings(part: CompressedPart): Promise<string[]> {
   const strings: string[] = [];
-  let inItem = false;
-  let phonetic = 0;
-  let inText = false;
-  let text = '';
+  const item = new StringItem();
   await parseCompressedPart(part, (parser) => {
-    parser.on('opentag', (tag: SaxesTagPlain) => {
-      switch (localName(tag.name)) {
-        case 'si':
-          inItem = true;
-          text = '';
-          return;
-        case 't':
-          inText = inItem && phonetic === 0;
-          return;
-        case 'rPh':
-          phonetic++;
-          return;
-        default:
-      }
-    });
-    const onText = (value: string): void => {
-      if (inText) text += value;
-    };
+    parser.on(
+      'opentag',
+      byLocalName((name) => {
+        if (name !== 'si') return item.open(name);
+        item.begin();
+        return true;
+      }),
+    );
+    const onText = (value: string): void => item.add(value);
     parser.on('text', onText);
     parser.on('cdata', onText);
-    parser.on('closetag', (tag: SaxesTagPlain) => {
-      switch (localName(tag.name)) {
-        case 'si':
-          strings.push(text);
-          inItem = false;
-          return;
-        case 't':
-          inText = false;
-          return;
-        case 'rPh':
-          phonetic--;
-          return;
-        default:
-      }
-    });
+    parser.on(
+      'closetag',
+      byLocalName((name) => {
+        if (name !== 'si') return item.close(name);
+        strings.push(item.end() ?? '');
+        return true;
+      }),
+    );
   });
   return strings;
 }
@@ -443,53 +481,51 @@ function columnOfReference(ref: string): number {
   return i === 0 || i > 3 || column > 16_384 ? 0 : column;
 }
 
-/** A cell's saved content as the sheet XML gives it. */
-interface RawCell {
-  type: string;
-  formula: boolean;
-  /** The text of `<v>`, when there is one. */
-  value: string | undefined;
-  /** The text of an inline string (`<is>`), when there is one. */
-  inline: string | undefined;
+/** Why a cell cannot be a term (what cellText returns instead of its text). */
+class CellProblem {
+  constructor(readonly problem: string) {}
 }
 
-/** A cell's text, or why it cannot be a term (the empty string: an empty cell). */
-function cellText(cell: RawCell, strings: readonly string[]): { text: string } | { problem: string } {
-  const { type, value } = cell;
-  if (cell.formula) {
-    const saved =
-      value === undefined || value === '' ? undefined : type === 'str' || type === 'e' ? value : type === 'inlineStr' ? (cell.inline ?? value) : String(parseFloat(value));
+/**
+ * A cell's text (the empty string: an empty cell), or why it cannot be a term, from its saved
+ * content: its type (`t`), whether it has a formula, the text of its `<v>` and of its inline
+ * string (`<is>`), each undefined when the cell has none.
+ */
+function cellText(type: string, formula: boolean, value: string | undefined, inline: string | undefined, strings: readonly string[]): string | CellProblem {
+  if (formula) {
+    const saved = value === undefined || value === '' ? undefined : type === 'str' || type === 'e' ? value : type === 'inlineStr' ? (inline ?? value) : String(parseFloat(value));
     const shown = saved === undefined ? ' (it has no saved value)' : ` (its saved value is ${show(saved)})`;
-    return { problem: `holds a formula${shown}: formulas are never evaluated and their saved values are not used; paste the values instead (Paste Special › Values)` };
+    return new CellProblem(`holds a formula${shown}: formulas are never evaluated and their saved values are not used; paste the values instead (Paste Special › Values)`);
   }
   switch (type) {
     case 's': {
-      if (value === undefined || value === '') return { text: '' };
+      if (value === undefined || value === '') return '';
       const text = strings[Number(value)];
-      return text === undefined ? { problem: `refers to shared string ${show(value)}, which the workbook does not hold (a malformed file)` } : { text };
+      return text === undefined ? new CellProblem(`refers to shared string ${show(value)}, which the workbook does not hold (a malformed file)`) : text;
     }
     case 'inlineStr':
-      return { text: cell.inline ?? value ?? '' };
+      return inline ?? value ?? '';
     case 'str':
-      return { text: value ?? cell.inline ?? '' };
+      return value ?? inline ?? '';
     case 'e':
-      return { problem: `holds the error value ${value ?? ''}` };
+      return new CellProblem(`holds the error value ${value ?? ''}`);
     case 'b':
-      return value === undefined ? { text: '' } : { text: String(parseInt(value, 10) !== 0) };
+      return value === undefined ? '' : String(parseInt(value, 10) !== 0);
     case 'd':
-      return value === undefined ? { text: '' } : { problem: 'holds a date, not a term' };
+      return value === undefined ? '' : new CellProblem('holds a date, not a term');
     default: {
-      const saved = value ?? cell.inline;
-      if (saved === undefined || saved.trim() === '') return { text: '' };
+      const saved = value ?? inline;
+      if (saved === undefined || saved.trim() === '') return '';
       const number = parseFloat(saved);
-      return Number.isNaN(number) ? { problem: `holds ${show(saved)} as a number, which it is not (a malformed file)` } : { text: String(number) };
+      return Number.isNaN(number) ? new CellProblem(`holds ${show(saved)} as a number, which it is not (a malformed file)`) : String(number);
     }
   }
 }
 
 /**
  * Streams the rows of a sheet part: for each `<row>`, its number and its cells that hold a value
- * (empty cells left out). `onRow` returns false to stop reading.
+ * (empty cells left out). `onRow` returns false to stop reading. The cell being read is kept in
+ * plain variables, not an object per cell (this runs for every cell of the sheet).
  */
 async function readRows(sheet: CompressedPart, strings: readonly string[], onRow: (row: number, cells: CellText[]) => boolean): Promise<void> {
   const part = sheet.entry.fileName;
@@ -497,18 +533,20 @@ async function readRows(sheet: CompressedPart, strings: readonly string[], onRow
   let inRow = false;
   let cells: CellText[] = [];
   let column = 0;
-  let cell: RawCell | undefined;
-  let inInline = false;
-  let phonetic = 0;
-  // Where text goes: 0 nowhere, 1 the cell's value, 2 its inline string.
-  let into = 0;
+  // The cell being read (inCell), as cellText takes it.
+  let inCell = false;
+  let type = 'n';
+  let formula = false;
+  let value: string | undefined;
+  let inline: string | undefined;
+  let inValue = false;
+  const item = new StringItem();
   const refuse = (message: string): never => {
     throw new Refused(`part ${part}: ${message}`);
   };
   try {
     await parseCompressedPart(sheet, (parser) => {
-      parser.on('opentag', (tag: SaxesTagPlain) => {
-        const name = tag.name.indexOf(':') === -1 ? tag.name : localName(tag.name);
+      const onOpen = (name: string, tag: SaxesTagPlain): boolean => {
         switch (name) {
           case 'row': {
             const r = tag.attributes['r'];
@@ -521,78 +559,74 @@ async function readRows(sheet: CompressedPart, strings: readonly string[], onRow
             inRow = true;
             cells = [];
             column = 0;
-            return;
+            return true;
           }
           case 'c': {
-            if (!inRow) return;
+            if (!inRow) return true;
             const ref = tag.attributes['r'];
             if (ref === undefined) column++;
             else {
               column = columnOfReference(ref);
               if (column === 0) refuse(`a cell's reference (r="${ref}") is not a cell reference`);
             }
-            cell = { type: tag.attributes['t'] ?? 'n', formula: false, value: undefined, inline: undefined };
-            return;
+            inCell = true;
+            type = tag.attributes['t'] ?? 'n';
+            formula = false;
+            value = undefined;
+            inline = undefined;
+            return true;
           }
           case 'v':
-            if (cell !== undefined) {
-              cell.value = '';
-              into = 1;
+            if (inCell) {
+              value = '';
+              inValue = true;
             }
-            return;
+            return true;
           case 'f':
-            if (cell !== undefined) cell.formula = true;
-            return;
+            if (inCell) formula = true;
+            return true;
           case 'is':
-            if (cell !== undefined) {
-              cell.inline = '';
-              inInline = true;
-            }
-            return;
-          case 't':
-            if (inInline && phonetic === 0) into = 2;
-            return;
-          case 'rPh':
-            phonetic++;
-            return;
+            if (inCell) item.begin();
+            return true;
           default:
+            return item.open(name);
         }
-      });
+      };
+      parser.on('opentag', byLocalName(onOpen));
       const onText = (text: string): void => {
-        if (into === 1) (cell as RawCell).value += text;
-        else if (into === 2) (cell as RawCell).inline += text;
+        if (inValue) value += text;
+        else item.add(text);
       };
       parser.on('text', onText);
       parser.on('cdata', onText);
-      parser.on('closetag', (tag: SaxesTagPlain) => {
-        const name = tag.name.indexOf(':') === -1 ? tag.name : localName(tag.name);
+      const onClose = (name: string): boolean => {
         switch (name) {
           case 'c':
-            if (cell !== undefined) {
-              const read = cellText(cell, strings);
-              if ('problem' in read) cells.push({ text: '', column, problem: `the cell ${read.problem}` });
-              else if (read.text !== '') cells.push({ text: read.text, column });
-              cell = undefined;
+            if (inCell) {
+              const read = cellText(type, formula, value, inline, strings);
+              if (typeof read !== 'string') cells.push({ text: '', column, problem: `the cell ${read.problem}` });
+              else if (read !== '') cells.push({ text: read, column });
+              inCell = false;
             }
-            return;
+            return true;
           case 'v':
-          case 't':
-            into = 0;
-            return;
-          case 'is':
-            inInline = false;
-            return;
-          case 'rPh':
-            phonetic--;
-            return;
+            inValue = false;
+            return true;
+          case 'is': {
+            const text = item.end();
+            if (text !== undefined) inline = text;
+            return true;
+          }
           case 'row':
-            if (!inRow) return;
+            if (!inRow) return true;
             inRow = false;
             if (!onRow(rowNumber, cells)) throw new Stop();
-            return;
+            return true;
           default:
+            return item.close(name);
         }
-      });
+      };
+      parser.on('closetag', byLocalName(onClose));
     });
   } catch (caught) {
     if (!(caught instanceof Stop)) throw caught;

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import en from 'zod/v4/locales/en.js';
-import { DEFAULTS } from '../lib/defaults.js';
+import { DEFAULTS, defaultConcurrency } from '../lib/defaults.js';
 import { GLOSSARY_LANGUAGES, STYLE_RULE_LANGUAGES } from './languages.js';
 
 // zod/mini rather than zod: the same validation (one core, the same issues), without the methods
@@ -167,10 +167,16 @@ export const guardsSchema = z.strictObject({
   allow_empty: z._default(z.boolean(), false),
 });
 
-export const rateLimitSchema = z.strictObject({
-  requests_per_second: z._default(z.number().check(z.positive()), DEFAULTS.requestsPerSecond),
-  concurrency: z._default(z.int().check(z.gte(1)), DEFAULTS.concurrency),
-});
+// `concurrency` left out follows the rate (`defaultConcurrency`), resolved here once both are known.
+export const rateLimitSchema = z.pipe(
+  z.strictObject({
+    requests_per_second: z._default(z.number().check(z.positive()), DEFAULTS.requestsPerSecond),
+    concurrency: meta(z.optional(z.int().check(z.gte(1))), {
+      description: 'Requests in flight at once. Default: follows the rate, ceil(requests_per_second × 0.4) kept between 4 and 16 (4 at the default 5 requests/s, 8 at 20)',
+    }),
+  }),
+  z.transform(({ requests_per_second, concurrency }) => ({ requests_per_second, concurrency: concurrency ?? defaultConcurrency(requests_per_second) })),
+);
 
 export const verifySchema = z.strictObject({
   max_characters: meta(z._default(z.int().check(z.gte(0)), DEFAULTS.verifyMaxCharacters), {
@@ -186,7 +192,7 @@ export const configSchema = z.strictObject({
   prune: z._default(z.enum(['off', 'owned', 'all']), 'off'),
   owned_names: meta(z.optional(nonEmpty()), { description: 'With prune: owned, the glob of live names termsync may delete' }),
   guards: z._default(guardsSchema, { max_deletes: 10, max_removed_entries_percent: 50, allow_empty: false }),
-  rate_limit: z._default(rateLimitSchema, { requests_per_second: DEFAULTS.requestsPerSecond, concurrency: DEFAULTS.concurrency }),
+  rate_limit: z.prefault(rateLimitSchema, { requests_per_second: DEFAULTS.requestsPerSecond }),
   schedule: meta(z.optional(nonEmpty()), { description: 'Cron expression of the daemon full reconcile' }),
   verify: z._default(verifySchema, { max_characters: DEFAULTS.verifyMaxCharacters, sample: DEFAULTS.verifySample, seed: DEFAULTS.verifySeed }),
   targets: z.array(targetSchema).check(z.minLength(1)),

@@ -5,7 +5,10 @@
 export const DEFAULTS = {
   /** `rate_limit.requests_per_second` of the project config. */
   requestsPerSecond: 5,
-  /** `rate_limit.concurrency`: requests in flight at once. */
+  /**
+   * `rate_limit.concurrency` at the default rate: requests in flight at once. When the config sets
+   * no concurrency it follows the rate (`defaultConcurrency`); this is its value at 5 requests/s.
+   */
   concurrency: 4,
   /** Attempts one request gets for transient failures (5xx, network), retries included (`TERMSYNC_MAX_ATTEMPTS`). */
   maxAttempts: 10,
@@ -40,6 +43,25 @@ export const DEFAULTS = {
   /** `verify.seed`: the sample's seed. */
   verifySeed: 1,
 } as const;
+
+/**
+ * Bounds of the rule below: seconds of requests kept in flight (what a request takes from send to
+ * answer, the service's latency plus ours, rounded up), and the range the result is kept in.
+ */
+export const CONCURRENCY_RULE = { seconds: 0.4, min: 4, max: 16 } as const;
+
+/**
+ * `rate_limit.concurrency` when the config sets none: enough requests in flight to keep the rate
+ * (Little's law: in flight = rate × time a request takes), so that after a pause the second's
+ * allowance can go out together. `ceil(requests_per_second × 0.4)` kept between 4 and 16: 4 up to
+ * 10 requests/s, 8 at 20, 16 from 40 on. A concurrency set in the config always wins.
+ */
+export function defaultConcurrency(requestsPerSecond: number): number {
+  const { seconds, min, max } = CONCURRENCY_RULE;
+  if (!Number.isFinite(requestsPerSecond) || requestsPerSecond <= 0) return min;
+  // The small tolerance keeps 10 × 0.4 at 4 whatever the floating point says.
+  return Math.min(max, Math.max(min, Math.ceil(requestsPerSecond * seconds - 1e-9)));
+}
 
 /** Environment variable: how many attempts a request gets before it counts as failed (retries + 1). */
 export const MAX_ATTEMPTS_ENV = 'TERMSYNC_MAX_ATTEMPTS';

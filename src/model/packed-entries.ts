@@ -10,18 +10,28 @@ import type { EntryList } from './entries.js';
  * ReadonlyMap all the same (every consumer of `Entries` works unchanged): `get` and `has` build a
  * Map on first use, iteration walks the text. Code on a hot path can use what the packing gives
  * for free instead: `text`, `utf8Bytes()`, and the sorted forms (`sortedList()`, `sortedBody()`),
- * whose order is computed once.
+ * whose order is computed once (`sortedLines()`).
  */
-/** `walk` results besides an offset. */
-const ABSENT = -1;
-const OUT_OF_ORDER = -2;
+/** `walk`'s answer when the walk cannot tell (see `walk`). */
+const OUT_OF_ORDER = Symbol('out of order');
+
+// A code unit below TAB: where one may stand, a line does not sort as its source does.
+// eslint-disable-next-line no-control-regex
+const BELOW_TAB = /[\u0000-\u0008]/;
+
+/** Code-unit order of the sources of two lines (`source TAB target`). */
+function bySource(a: string, b: string): number {
+  const x = a.slice(0, a.indexOf('\t'));
+  const y = b.slice(0, b.indexOf('\t'));
+  return x < y ? -1 : x > y ? 1 : 0;
+}
 
 export class PackedEntries implements ReadonlyMap<string, string> {
   /** Built on the first `get` or `has` (a consumer that only iterates never pays for it). */
   private index: Map<string, string> | undefined;
-  /** Offsets in `text` of each line's start, in source order (code-unit order); computed once, on demand. */
-  private order: Uint32Array | undefined;
-  /** Position in `order` where the next lookup in source order is expected (see `get`). */
+  /** The lines (`source TAB target`, without LF) in source order (code-unit order); computed once, on demand. */
+  private lines: string[] | undefined;
+  /** Position in `lines` where the next lookup in source order is expected (see `get`). */
   private cursor = 0;
   /** The previous lookup answered by walking the sorted order. */
   private last: string | undefined;
@@ -78,43 +88,40 @@ export class PackedEntries implements ReadonlyMap<string, string> {
    */
   get(source: string): string | undefined {
     if (this.index === undefined) {
-      const at = this.walk(source);
-      if (at === ABSENT) return undefined;
-      if (at !== OUT_OF_ORDER) return this.text.slice(at, this.text.indexOf('\n', at));
+      const found = this.walk(source);
+      if (found !== OUT_OF_ORDER) return found;
     }
     return this.lookup().get(source);
   }
 
   has(source: string): boolean {
     if (this.index === undefined) {
-      const at = this.walk(source);
-      if (at !== OUT_OF_ORDER) return at !== ABSENT;
+      const found = this.walk(source);
+      if (found !== OUT_OF_ORDER) return found !== undefined;
     }
     return this.lookup().has(source);
   }
 
   /**
-   * Where the target of `source` starts, found by moving the cursor through the sorted order:
-   * ABSENT when the entry at the cursor comes after `source`, OUT_OF_ORDER when `source` does not
-   * come after the previous lookup (the walk cannot tell: the Map must).
+   * The target of `source`, found by moving the cursor through the sorted lines: undefined when
+   * the entry at the cursor comes after `source`, OUT_OF_ORDER when `source` does not come after
+   * the previous lookup (the walk cannot tell: the Map must).
    */
-  private walk(source: string): number {
+  private walk(source: string): string | undefined | typeof OUT_OF_ORDER {
     if (this.last !== undefined && !(this.last < source)) return OUT_OF_ORDER;
     this.last = source;
-    const order = this.sortedOrder();
-    const text = this.text;
-    while (this.cursor < order.length) {
-      const start = order[this.cursor] as number;
-      const tab = start + source.length;
-      if (text.charCodeAt(tab) === 9 && text.startsWith(source, start)) {
+    const lines = this.sortedLines();
+    while (this.cursor < lines.length) {
+      const line = lines[this.cursor] as string;
+      if (line.charCodeAt(source.length) === 9 && line.startsWith(source)) {
         this.cursor++;
-        return tab + 1;
+        return line.slice(source.length + 1);
       }
       // An entry before `source` was passed by (the other side lacks it): never asked for again.
-      if (text.slice(start, text.indexOf('\t', start)) < source) this.cursor++;
+      if (line.slice(0, line.indexOf('\t')) < source) this.cursor++;
       else break;
     }
-    return ABSENT;
+    return undefined;
   }
 
   forEach(callback: (target: string, source: string, map: ReadonlyMap<string, string>) => void, thisArg?: unknown): void {
@@ -166,13 +173,12 @@ export class PackedEntries implements ReadonlyMap<string, string> {
 
   /** The entries sorted by source phrase (code-unit order), as the plan and the upload use them. */
   sortedList(): EntryList {
-    const text = this.text;
-    const order = this.sortedOrder();
-    const list = new Array<readonly [string, string]>(order.length);
-    for (let i = 0; i < order.length; i++) {
-      const start = order[i] as number;
-      const tab = text.indexOf('\t', start);
-      list[i] = [text.slice(start, tab), text.slice(tab + 1, text.indexOf('\n', tab))];
+    const lines = this.sortedLines();
+    const list = new Array<readonly [string, string]>(lines.length);
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i] as string;
+      const tab = line.indexOf('\t');
+      list[i] = [line.slice(0, tab), line.slice(tab + 1)];
     }
     return list;
   }
@@ -183,47 +189,33 @@ export class PackedEntries implements ReadonlyMap<string, string> {
    * slice of `text` when the entries are in source order already.
    */
   sortedBody(): string {
-    const text = this.text;
-    const order = this.sortedOrder();
-    if (this.inOrder) return text.slice(0, -1);
-    const lines = new Array<string>(order.length);
-    for (let i = 0; i < order.length; i++) {
-      const start = order[i] as number;
-      lines[i] = text.slice(start, text.indexOf('\n', start));
-    }
-    return lines.join('\n');
+    if (this.size === 0) return '';
+    const lines = this.sortedLines();
+    return this.inOrder ? this.text.slice(0, -1) : lines.join('\n');
   }
 
-  /** Offsets of the lines in source order; sorted once (the sources are compared, not the lines). */
-  sortedOrder(): Uint32Array {
-    if (this.order !== undefined) return this.order;
-    const text = this.text;
-    const starts = new Uint32Array(this.size);
-    const sources = new Array<string>(this.size);
+  /**
+   * The lines (`source TAB target`) in code-unit order of their sources; sorted once. Canonical
+   * phrases hold no code unit below TAB, so a line sorts exactly as its source does (a source
+   * that is a prefix of another ends at the TAB, which sorts before every code unit the other
+   * can continue with) and the default string sort, with no comparison function, gives the order;
+   * a text holding such a code unit is sorted by its sources.
+   */
+  sortedLines(): readonly string[] {
+    if (this.lines !== undefined) return this.lines;
+    const lines = this.size === 0 ? [] : this.text.slice(0, -1).split('\n');
+    const plain = !BELOW_TAB.test(this.text);
     let sorted = true;
-    let i = 0;
-    for (let start = 0; start < text.length; i++) {
-      const tab = text.indexOf('\t', start);
-      starts[i] = start;
-      sources[i] = text.slice(start, tab);
-      if (sorted && i > 0 && !((sources[i - 1] as string) < (sources[i] as string))) sorted = false;
-      start = text.indexOf('\n', tab) + 1;
+    for (let i = 1; i < lines.length && sorted; i++) {
+      if (plain ? !((lines[i - 1] as string) < (lines[i] as string)) : bySource(lines[i - 1] as string, lines[i] as string) >= 0) sorted = false;
     }
     if (!sorted) {
-      const ranks = Array.from({ length: this.size }, (_, k) => k);
-      ranks.sort((a, b) => {
-        const x = sources[a] as string;
-        const y = sources[b] as string;
-        return x < y ? -1 : x > y ? 1 : 0;
-      });
-      const byRank = new Uint32Array(this.size);
-      for (let k = 0; k < ranks.length; k++) byRank[k] = starts[ranks[k] as number] as number;
-      this.order = byRank;
-    } else {
-      this.order = starts;
-      this.inOrder = true;
+      if (plain) lines.sort();
+      else lines.sort(bySource);
     }
-    return this.order;
+    this.inOrder = sorted;
+    this.lines = lines;
+    return lines;
   }
 
   private lookup(): Map<string, string> {

@@ -81,3 +81,38 @@ describe('duplicate and case-twin detection (property, against a naive reference
     );
   });
 });
+
+describe('duplicate and case-twin detection over long files (property, against a Set)', () => {
+  // Sources of any case, Latin-1 and beyond (ß, İ, final sigma), with spaces to trim now and then:
+  // lines kept verbatim and lines canonicalised alternate, and the set grows past its first table.
+  const piece = fc.constantFrom('a', 'A', 'ä', 'Ä', 'ß', 'ẞ', 'É', 'é', '×', 'İ', 'i', 'Σ', 'σ', 'ς', 'µ', 'ÿ', 'Ÿ', '1', '-');
+  const src = fc.tuple(fc.array(piece, { minLength: 1, maxLength: 4 }).map((p) => p.join('')), fc.boolean()).map(([s, pad]) => (pad ? ` ${s}` : s));
+  it('finds every duplicate and twin, naming the first line, whatever the path of each line', () => {
+    fc.assert(
+      fc.property(fc.array(src, { maxLength: 300 }), fc.constantFrom('tsv' as const, 'csv' as const), (raw, format) => {
+        const text = raw.map((s, i) => (format === 'tsv' ? `${s}\tt${i}` : `"${s}",t${i}`)).join('\n');
+        const { entries, diagnostics } = parseEntries(text, format, pair, 'x');
+        const firstLine = new Map<string, number>();
+        const expected: string[] = [];
+        raw.forEach((r, i) => {
+          const s = r.trim();
+          const line = i + 1;
+          const first = firstLine.get(s);
+          if (first !== undefined) {
+            expected.push(`entries/duplicate-source ${line} lines ${first} and ${line}`);
+            return;
+          }
+          const twin = [...firstLine].find(([k]) => k !== s && k.toLowerCase() === s.toLowerCase());
+          if (twin !== undefined) expected.push(`entries/case-twin ${line}`);
+          firstLine.set(s, line);
+        });
+        const got = diagnostics
+          .filter((d) => d.code === 'entries/duplicate-source' || d.code === 'entries/case-twin')
+          .map((d) => `${d.code} ${d.line}${d.code === 'entries/duplicate-source' ? ` ${/lines \d+ and \d+/.exec(d.message)?.[0]}` : ''}`);
+        expect(got).toEqual(expected);
+        expect([...entries.keys()]).toEqual([...firstLine.keys()]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadRepository } from '../../src/config/index.js';
-import { findSecrets, looksLikeSecret, redactSecrets } from '../../src/config/detect-secrets.js';
+import fc from 'fast-check';
+import { findSecrets, looksLikeSecret, mayHoldSecret, redactSecrets } from '../../src/config/detect-secrets.js';
 import type { Diagnostic } from '../../src/lib/diagnostics.js';
 import { workbookBytes } from '../fixtures/build-files.js';
 
@@ -60,6 +61,39 @@ describe('credential shapes', () => {
   it('redacts every shape from a message', () => {
     const { message } = redactSecrets({ message: `a ${SK} b ${AWS} c` });
     expect(message).toBe('a [redacted] b [redacted] c');
+  });
+});
+
+describe('the quick test before the scan', () => {
+  // The candidates of findSecrets' scan, as it searches for them: wherever one starts, the quick test must say so.
+  const CANDIDATE = /-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-|sk-|gh[pousr]_|github_pat_|A[KS]IA|[Ss][Ee][Rr][Vv][Ii][Cc][Ee]-[Aa][Uu][Tt][Hh]-[Kk][Ee][Yy]/g;
+  const piece = fc.constantFrom(...ALL, '-', 'sk-', 'task-', '-sk-', 'gh', 'ghp_', 'gho_', 'github_', 'github_pat_', '_', 'AKIA', 'ASIA', 'A', 'IA', 'Service-Auth-Key ', 'service-auth-key', 'a1b2', '-a1b2-', 'c3d4-', '3f9a2c71', ' ', '\t', '\n', 'x', 'Größe');
+  const text = fc.array(fc.oneof(piece, fc.string({ maxLength: 4 })), { maxLength: 12 }).map((parts) => parts.join(''));
+
+  it('never rules out a text where a candidate starts, so findSecrets finds what the scan alone finds', () => {
+    fc.assert(
+      fc.property(text, (t) => {
+        CANDIDATE.lastIndex = 0;
+        const rejectedCandidate = (): boolean => {
+          // A candidate `sk-` after a word character or a dash is refused by the scan itself.
+          for (let m = CANDIDATE.exec(t); m !== null; m = CANDIDATE.exec(t)) {
+            CANDIDATE.lastIndex = m.index + 1;
+            if (!(m[0] === 'sk-' && /[0-9A-Za-z_-]/.test(t.charAt(m.index - 1)))) return false;
+          }
+          return true;
+        };
+        if (!mayHoldSecret(t)) {
+          expect(rejectedCandidate()).toBe(true);
+          expect(findSecrets(t)).toEqual([]);
+        }
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('rules out ordinary terminology, and keeps every credential shape', () => {
+    expect(mayHoldSecret('product term 12-345 (catalogue)\tProduktbegriff de 12-345 Größe\ntask-based risk-free desk_top\n')).toBe(false);
+    for (const secret of [...ALL, 'Service-Auth-Key abcdefgh12', 'github_pat_11ABCDEFG0123456789abcdef']) expect(mayHoldSecret(`a ${secret} b`)).toBe(true);
   });
 });
 

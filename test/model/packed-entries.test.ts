@@ -73,13 +73,29 @@ describe('packed entries (properties)', () => {
         const sorted = toEntryList(map);
         expect(packed.sortedList()).toEqual(sorted);
         expect(packed.sortedBody()).toBe(entriesBody(sorted));
-        expect(packed.sortedOrder()).toBe(packed.sortedOrder());
+        expect(packed.sortedLines()).toBe(packed.sortedLines());
         // Entries already in source order (as termsync writes files): the same forms, from slices.
         const inOrder = PackedEntries.fromPairs(sorted);
         expect(inOrder.sortedBody()).toBe(entriesBody(sorted));
         expect(inOrder.sortedList()).toEqual(sorted);
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it('sort lines exactly as the sources compare by code unit, prefixes and code units below TAB included', () => {
+    // Sources that are prefixes of each other, and (not canonical, but possible in a packed text) code units below TAB.
+    const unit = fc.constantFrom('a', 'b', 'a ', ' ', '!', '\u0001', '\u0008', '\u000b', '\u001f', 'ä', '\uffff', '😀', '\ud800');
+    const raw = fc.array(unit, { minLength: 1, maxLength: 4 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.tuple(raw, raw), { selector: ([source]) => source, maxLength: 60 }), (list) => {
+        const packed = PackedEntries.fromPairs(list);
+        const expected = [...list].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+        expect(packed.sortedList()).toEqual(expected);
+        expect(packed.sortedBody()).toBe(expected.map(([source, target]) => `${source}\t${target}`).join('\n'));
+        for (const [source, target] of expected) expect(packed.get(source)).toBe(target);
+      }),
+      { numRuns: 1000 },
     );
   });
 

@@ -38,7 +38,8 @@ guards:
 
 rate_limit:
   requests_per_second: ${DEFAULTS.requestsPerSecond}
-  concurrency: ${DEFAULTS.concurrency}              # requests in flight at once
+  # concurrency: ${DEFAULTS.concurrency}                  # requests in flight at once; left out, it follows the rate:
+                                    # ceil(requests_per_second × 0.4) between 4 and 16
 
 # schedule: "*/15 * * * *"         # termsync watch: a full reconcile (drift repair) on this schedule
 
