@@ -9,6 +9,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type * as NodeCron from 'node-cron';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliCaptured } from './run-cli.js';
 
@@ -149,7 +150,7 @@ describe('the bundled CLI (bin/termsync.js)', () => {
     const bundle = path.join(ROOT, 'dist', 'bundle');
     const chunk = (await readdir(bundle)).find((f) => f.startsWith('node-cron-'));
     expect(chunk).toBeDefined();
-    const cron = (await import(pathToFileURL(path.join(bundle, chunk as string)).href)) as typeof import('node-cron');
+    const cron = (await import(pathToFileURL(path.join(bundle, chunk as string)).href)) as typeof NodeCron;
     const task = cron.schedule('0 0 1 1 *', () => undefined);
     try {
       expect(task.id).toMatch(/^[0-9a-f-]{36}$/);
