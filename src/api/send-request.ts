@@ -188,6 +188,11 @@ export async function sendRequest(
   };
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(new ExchangeDeadline(limits.deadlineMs)), limits.deadlineMs);
+  // The caller's abort reaches the exchange through the same controller: one listener, removed
+  // when the exchange ends (AbortSignal.any would build a signal and weak references per request).
+  const forward = (): void => deadline.abort(signal?.reason);
+  if (signal?.aborted === true) forward();
+  else signal?.addEventListener('abort', forward, { once: true });
   const progress = { answered: false, received: 0, declared: undefined as number | undefined };
   try {
     const res = await dispatcher.request({
@@ -196,7 +201,7 @@ export async function sendRequest(
       method: request.method,
       headers,
       body: body ?? null,
-      signal: signal === undefined ? deadline.signal : AbortSignal.any([signal, deadline.signal]),
+      signal: deadline.signal,
     });
     progress.answered = true;
     const status = res.statusCode;
@@ -251,5 +256,6 @@ export async function sendRequest(
     throw explain(error, progress);
   } finally {
     clearTimeout(timer);
+    signal?.removeEventListener('abort', forward);
   }
 }

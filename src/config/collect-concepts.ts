@@ -62,8 +62,7 @@ export class ConceptCollector {
 
   /**
    * One concept: its terms by glossary language, where it starts, and languages whose only terms
-   * were refused by their usage status (named in the warning). The maps are read during the call
-   * only (a caller may reuse them).
+   * were refused by their usage status (named in the warning).
    */
   concept(terms: ReadonlyMap<string, TermAt>, line: number, column: number, refused: ReadonlyMap<string, string> = NONE_REFUSED): void {
     // Runs once per concept (a row of a sheet): no array or iterator unless a language is missing.

@@ -22,7 +22,6 @@ export interface CellText {
 export class RowsToConcepts {
   private columns: Map<number, string> | undefined;
   private done = false;
-  private readonly terms = new Map<string, TermAt>();
 
   constructor(
     private readonly file: string,
@@ -49,9 +48,7 @@ export class RowsToConcepts {
       else if (this.namesALanguage(cells)) this.readHeader(line, cells);
       return;
     }
-    // One map for every row: the collector reads it during the call only.
-    const terms = this.terms;
-    terms.clear();
+    const terms = new Map<string, TermAt>();
     for (const cell of cells) {
       const lang = this.columns.get(cell.column);
       if (lang === undefined) continue;

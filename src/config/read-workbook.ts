@@ -251,6 +251,20 @@ const DECODE_CHUNK = 64 * 1024;
 /** Thrown from a parser's event handler to stop it (the reason is already recorded). */
 class Stop extends Error {}
 
+/**
+ * A tag handler that goes by the tag's local name: `handle` gets the name as written first
+ * (SpreadsheetML parts are seldom prefixed, and the large ones call this for every tag), then,
+ * when it does not know that name and the name has a prefix, the name without it.
+ */
+function byLocalName(handle: (name: string, tag: SaxesTagPlain) => boolean): (tag: SaxesTagPlain) => void {
+  return (tag) => {
+    const { name } = tag;
+    if (handle(name, tag)) return;
+    const colon = name.indexOf(':');
+    if (colon !== -1) handle(name.slice(colon + 1), tag);
+  };
+}
+
 function localName(name: string): string {
   const colon = name.indexOf(':');
   return colon === -1 ? name : name.slice(colon + 1);
@@ -405,14 +419,20 @@ class StringItem {
     return text;
   }
 
-  open(name: string): void {
+  /** An opening tag inside the part (by local name): false when it is none of the item's. */
+  open(name: string): boolean {
     if (name === 't') this.inRun = this.text !== undefined && this.phonetic === 0;
     else if (name === 'rPh') this.phonetic++;
+    else return false;
+    return true;
   }
 
-  close(name: string): void {
+  /** A closing tag inside the part (by local name): false when it is none of the item's. */
+  close(name: string): boolean {
     if (name === 't') this.inRun = false;
     else if (name === 'rPh') this.phonetic--;
+    else return false;
+    return true;
   }
 
   /** Text (or CDATA) read: kept when it is a run's. */
@@ -426,19 +446,25 @@ async function readSharedStrings(part: CompressedPart): Promise<string[]> {
   const strings: string[] = [];
   const item = new StringItem();
   await parseCompressedPart(part, (parser) => {
-    parser.on('opentag', (tag: SaxesTagPlain) => {
-      const name = tag.name.indexOf(':') === -1 ? tag.name : localName(tag.name);
-      if (name === 'si') item.begin();
-      else item.open(name);
-    });
+    parser.on(
+      'opentag',
+      byLocalName((name) => {
+        if (name !== 'si') return item.open(name);
+        item.begin();
+        return true;
+      }),
+    );
     const onText = (value: string): void => item.add(value);
     parser.on('text', onText);
     parser.on('cdata', onText);
-    parser.on('closetag', (tag: SaxesTagPlain) => {
-      const name = tag.name.indexOf(':') === -1 ? tag.name : localName(tag.name);
-      if (name === 'si') strings.push(item.end() ?? '');
-      else item.close(name);
-    });
+    parser.on(
+      'closetag',
+      byLocalName((name) => {
+        if (name !== 'si') return item.close(name);
+        strings.push(item.end() ?? '');
+        return true;
+      }),
+    );
   });
   return strings;
 }
@@ -520,8 +546,7 @@ async function readRows(sheet: CompressedPart, strings: readonly string[], onRow
   };
   try {
     await parseCompressedPart(sheet, (parser) => {
-      parser.on('opentag', (tag: SaxesTagPlain) => {
-        const name = tag.name.indexOf(':') === -1 ? tag.name : localName(tag.name);
+      const onOpen = (name: string, tag: SaxesTagPlain): boolean => {
         switch (name) {
           case 'row': {
             const r = tag.attributes['r'];
@@ -534,10 +559,10 @@ async function readRows(sheet: CompressedPart, strings: readonly string[], onRow
             inRow = true;
             cells = [];
             column = 0;
-            return;
+            return true;
           }
           case 'c': {
-            if (!inRow) return;
+            if (!inRow) return true;
             const ref = tag.attributes['r'];
             if (ref === undefined) column++;
             else {
@@ -549,32 +574,32 @@ async function readRows(sheet: CompressedPart, strings: readonly string[], onRow
             formula = false;
             value = undefined;
             inline = undefined;
-            return;
+            return true;
           }
           case 'v':
             if (inCell) {
               value = '';
               inValue = true;
             }
-            return;
+            return true;
           case 'f':
             if (inCell) formula = true;
-            return;
+            return true;
           case 'is':
             if (inCell) item.begin();
-            return;
+            return true;
           default:
-            item.open(name);
+            return item.open(name);
         }
-      });
+      };
+      parser.on('opentag', byLocalName(onOpen));
       const onText = (text: string): void => {
         if (inValue) value += text;
         else item.add(text);
       };
       parser.on('text', onText);
       parser.on('cdata', onText);
-      parser.on('closetag', (tag: SaxesTagPlain) => {
-        const name = tag.name.indexOf(':') === -1 ? tag.name : localName(tag.name);
+      const onClose = (name: string): boolean => {
         switch (name) {
           case 'c':
             if (inCell) {
@@ -583,24 +608,25 @@ async function readRows(sheet: CompressedPart, strings: readonly string[], onRow
               else if (read !== '') cells.push({ text: read, column });
               inCell = false;
             }
-            return;
+            return true;
           case 'v':
             inValue = false;
-            return;
+            return true;
           case 'is': {
             const text = item.end();
             if (text !== undefined) inline = text;
-            return;
+            return true;
           }
           case 'row':
-            if (!inRow) return;
+            if (!inRow) return true;
             inRow = false;
             if (!onRow(rowNumber, cells)) throw new Stop();
-            return;
+            return true;
           default:
-            item.close(name);
+            return item.close(name);
         }
-      });
+      };
+      parser.on('closetag', byLocalName(onClose));
     });
   } catch (caught) {
     if (!(caught instanceof Stop)) throw caught;

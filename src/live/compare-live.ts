@@ -69,11 +69,35 @@ function detach(phrase: string): string {
 }
 
 /**
+ * Whether `text` is `lines` (`source TAB target`, each with exactly one tab) joined by LF, or that
+ * text escaped as in a JSON string whose only escapes are `\t` and `\n` (`escaped`; the lines then
+ * hold no backslash). Line by line, each phrase compared with its place in the text: no joined or
+ * escaped copy of megabytes is built.
+ */
+function sameLines(text: string, lines: readonly string[], escaped: boolean): boolean {
+  const [tabMark, lfMark] = escaped ? ['\\t', '\\n'] : ['\t', '\n'];
+  const step = tabMark.length;
+  let at = 0;
+  for (const line of lines) {
+    let end = text.indexOf(lfMark, at);
+    if (end === -1) end = text.length;
+    const tab = text.indexOf(tabMark, at);
+    const lineTab = line.indexOf('\t');
+    if (tab === -1 || tab - at !== lineTab || end - at - step + 1 !== line.length) return false;
+    if (text.slice(at, tab) !== line.slice(0, lineTab) || text.slice(tab + step, end) !== line.slice(lineTab + 1)) return false;
+    at = end + step;
+  }
+  // Past the last line's end (the text's end), and not before: nothing follows the last line.
+  return at === text.length + step;
+}
+
+/**
  * The usual answer of a dictionary nobody changed is, character for character, the text termsync
  * uploaded: the repository's entries sorted by source, `source TAB target` lines joined by LF (or
  * that text escaped as in the answer's JSON string). Sorting the repository's lines once (the
- * default string sort: a line sorts as its source does, phrases holding no code unit below TAB)
- * and comparing two strings costs far less than a look-up per entry. Undefined when the texts
+ * default string sort: a line sorts as its source does, unless a phrase holds a code unit below
+ * TAB, and then the texts only differ) and comparing the lines with the text in place (sameLines:
+ * no joined or escaped copy) costs far less than a look-up per entry. Undefined when the texts
  * differ in any way (then the entries are compared one by one) or cannot be compared so.
  */
 function sameAsUploadText(raw: RawEntries, expected: Entries, hashed: boolean): ComparedEntries | undefined {
@@ -89,28 +113,30 @@ function sameAsUploadText(raw: RawEntries, expected: Entries, hashed: boolean): 
   const packed = expected.text;
   // The upload text drops the last LF; escaped, each of its tabs and LFs takes two characters.
   const length = escaped ? packed.length + 2 * expected.size - 2 : packed.length - 1;
-  // eslint-disable-next-line no-control-regex
-  if (text.length !== length || packed.charCodeAt(packed.length - 1) !== 10 || /[\u0000-\u0008]/.test(packed)) return undefined;
+  if (text.length !== length || packed.charCodeAt(packed.length - 1) !== 10) return undefined;
+  // Escaped, a repository phrase holding a backslash would show as `\\` (and the answer holds no such escape).
+  if (escaped && packed.includes('\\')) return undefined;
   // The repository's own order first (what another tool uploading the file as it is leaves), then termsync's.
-  const asRead = packed.slice(0, -1);
-  let lines: string[] | undefined;
-  if (text !== (escaped ? JSON.stringify(asRead).slice(1, -1) : asRead)) {
-    lines = packed.split('\n');
-    lines.pop();
+  const lines = packed.split('\n');
+  lines.pop();
+  let sorted = false;
+  if (!sameLines(text, lines, escaped)) {
     lines.sort();
-    const body = lines.join('\n');
-    if (text !== (escaped ? JSON.stringify(body).slice(1, -1) : body)) return undefined;
+    sorted = true;
+    if (!sameLines(text, lines, escaped)) return undefined;
   }
   if (!hashed) return { expected, diff: NO_CHANGES };
-  if (lines === undefined) {
-    lines = packed.split('\n');
-    lines.pop();
-    lines.sort();
-  }
+  if (!sorted) lines.sort();
+  // The hash takes the entries in source order, which the lines' order is unless a phrase holds a
+  // code unit below TAB (then the sorted pairs are hashed, as hashEntries does).
   const hasher = new EntriesHasher();
-  for (const line of lines) {
+  let previous = '';
+  for (const [i, line] of lines.entries()) {
     const tab = line.indexOf('\t');
-    hasher.add(line.slice(0, tab), line.slice(tab + 1));
+    const source = line.slice(0, tab);
+    if (i > 0 && !(previous < source)) return { expected, diff: NO_CHANGES, hash: hashEntries(expected) };
+    previous = source;
+    hasher.add(source, line.slice(tab + 1));
   }
   return { expected, diff: NO_CHANGES, hash: hasher.digest() };
 }

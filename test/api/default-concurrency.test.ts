@@ -5,6 +5,8 @@ import { MockAgent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/index.js';
 import { loadRepository } from '../../src/config/index.js';
+import { startEmulator } from '../../src/emulator/index.js';
+import { createVirtualClock } from '../../src/lib/virtual-clock.js';
 import { CONCURRENCY_RULE, DEFAULTS, defaultConcurrency } from '../../src/lib/defaults.js';
 import { createWorld, type World } from '../e2e/harness.js';
 
@@ -95,6 +97,27 @@ describe('createClient', () => {
   it('keeps a concurrency it is given', () => {
     expect(client({ requestsPerSecond: 20, concurrency: 4 })).toBe(4);
     expect(client({ requestsPerSecond: 2, concurrency: 12 })).toBe(12);
+  });
+});
+
+describe('the queue at the concurrency of the rate', () => {
+  it.each([20, 40])('never sends more than %i requests in any second against a service that allows that many', async (rate) => {
+    const clock = createVirtualClock();
+    const emulator = await startEmulator({ port: 0, clock, seed: 7, rateLimit: rate });
+    const client = createClient({ baseUrl: emulator.url, apiKey: 'k', clock, requestsPerSecond: rate });
+    try {
+      expect(client.concurrency).toBe(defaultConcurrency(rate));
+      await Promise.all(Array.from({ length: 5 * rate }, () => client.listGlossaries()));
+      const log = emulator.requests();
+      expect(log.filter((e) => e.status === 429)).toEqual([]);
+      expect(log).toHaveLength(5 * rate);
+      // No window of one second holds more than `rate` arrivals.
+      const times = log.map((e) => e.time);
+      for (let i = rate; i < times.length; i++) expect((times[i] ?? 0) - (times[i - rate] ?? 0)).toBeGreaterThanOrEqual(1000);
+    } finally {
+      await client.close();
+      await emulator.close();
+    }
   });
 });
 

@@ -76,6 +76,24 @@ describe('workbook cells as Excel saves them', () => {
     expect(dictionaries).toEqual({ 'en-de': { cart: 'Warenkorb', 'R&amp;D': 'F&E <intern>' } });
   });
 
+  it('reads parts whose elements carry a namespace prefix (`x:row`, `x:si`) as it reads unprefixed ones', async () => {
+    const ns = 'xmlns:x="http://schemas.openxmlformats.org/spreadsheetml/2006/main"';
+    const strings =
+      `<?xml version="1.0" encoding="UTF-8"?>\n<x:sst ${ns}><x:si><x:t>en</x:t></x:si><x:si><x:t>ja</x:t></x:si>` +
+      '<x:si><x:r><x:t>shopping</x:t></x:r><x:r><x:t xml:space="preserve"> cart</x:t></x:r></x:si>' +
+      '<x:si><x:t>買い物かご</x:t><x:rPh sb="0" eb="3"><x:t>カイモノカゴ</x:t></x:rPh></x:si></x:sst>';
+    const sheet =
+      `<?xml version="1.0" encoding="UTF-8"?>\n<x:worksheet ${ns}><x:sheetData>` +
+      '<x:row r="1"><x:c r="A1" t="s"><x:v>0</x:v></x:c><x:c r="B1" t="s"><x:v>1</x:v></x:c></x:row>' +
+      '<x:row r="2"><x:c r="A2" t="s"><x:v>2</x:v></x:c><x:c r="B2" t="s"><x:v>3</x:v></x:c></x:row>' +
+      '<x:row r="3"><x:c r="A3" t="inlineStr"><x:is><x:t>checkout</x:t><x:rPh><x:t>チェック</x:t></x:rPh></x:is></x:c><x:c r="B3"><x:f>1+1</x:f><x:v>2</x:v></x:c></x:row>' +
+      '</x:sheetData></x:worksheet>';
+    const { diagnostics, dictionaries } = await load(await workbookOfParts({ sheets: [{ name: 'Terms', xml: sheet }], sharedStrings: strings }), 'en, ja');
+    expect(shown(diagnostics)).toEqual(['glossaries/t.xlsx:Terms!A3 warning entries/missing-term', 'glossaries/t.xlsx:Terms!B3 error entries/cell-value']);
+    expect(diagnostics[1]?.message).toMatch(/^the cell holds a formula \(its saved value is "?2"?\)/);
+    expect(dictionaries).toEqual({ 'en-ja': { 'shopping cart': '買い物かご' } });
+  });
+
   it('places cells and rows without a reference after the previous one, and names their cells in diagnostics', async () => {
     const rows =
       `<row>${inline('en')}${inline('note')}${inline('de')}</row>` +
