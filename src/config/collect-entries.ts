@@ -116,6 +116,9 @@ function isPlainAt(text: string, start: number, end: number): boolean {
   return first > 0x20 && first !== 0xa0 && last > 0x20 && last !== 0xa0;
 }
 
+/** Texts longer than this (UTF-16 code units) are counted in lines before their entries are collected. */
+const LARGE_TEXT = 256 * 1024;
+
 /** A column, or how to compute it when a diagnostic needs it. */
 export type Column = number | (() => number);
 
@@ -199,6 +202,12 @@ export class EntryCollector {
   verbatim(text: string): void {
     if (this.seen.size > 0 || this.verbatimText !== undefined) throw new Error('EntryCollector.verbatim must come first');
     this.verbatimText = text;
+    // A large file: its lines counted once (a search per line), so that the set of sources is made at its size.
+    if (text.length > LARGE_TEXT) {
+      let lines = 1;
+      for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lines++;
+      this.seen.expect(lines);
+    }
   }
 
   /** Ends the run of unchanged lines: the entries so far are copied from the text once. */

@@ -61,6 +61,20 @@ export class SourceSet {
     return this.count;
   }
 
+  /**
+   * Room for `n` keys before anything is added: a large file's set is allocated once at its size
+   * instead of growing through every power of two (fresh memory costs more than hashing).
+   */
+  expect(n: number): void {
+    if (this.count > 0 || n <= this.hashes.length) return;
+    let slots = this.slots.length;
+    while (slots < n * 2) slots *= 2;
+    this.slots = new Int32Array(slots);
+    this.hashes = new Int32Array(slots / 2);
+    this.starts = new Int32Array(slots / 2);
+    this.ends = new Int32Array(slots / 2);
+  }
+
   /** Ends the set: its arrays may serve the next one. Nothing may be asked of it afterwards. */
   release(): void {
     const slots = this.slots;

@@ -118,6 +118,19 @@ describe('duplicate and case-twin detection over long files (property, against a
   });
 });
 
+describe('duplicate detection in a large file (its set made at its size)', () => {
+  it('finds a duplicate and a case twin far apart, and keeps every other line', () => {
+    const lines = Array.from({ length: 30000 }, (_, i) => `term number ${i}\tBegriff Nummer ${i}`);
+    lines.push('term number 7\tagain', 'Term Number 29999\tTwin');
+    const { entries, diagnostics } = parseEntries(`${lines.join('\n')}\n`, 'tsv', pair, 'big.tsv');
+    expect(entries.size).toBe(30001);
+    expect(diagnostics.map((d) => `${d.code} ${d.line}: ${d.message}`)).toEqual([
+      'entries/duplicate-source 30001: duplicate source phrase "term number 7" on lines 8 and 30001; the service rejects the whole dictionary',
+      'entries/case-twin 30002: source phrase "Term Number 29999" differs only in case from the source phrase on line 30000',
+    ]);
+  });
+});
+
 describe('the entries a file yields hold no control character (properties)', () => {
   const unit = fc.constantFrom('a', 'B', ' ', '\u0001', '\u0008', '\u000b', '\u001f', '\u007f', '\u0085', '\r', 'é', 'e\u0301', '日', '\u2028', '"', ',');
   const cell = fc.array(unit, { maxLength: 5 }).map((parts) => parts.join(''));
