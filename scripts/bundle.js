@@ -17,7 +17,7 @@
 // starts it from `./load-worker.js` next to the chunk that holds it, and every chunk is written
 // to this one folder.
 import { existsSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -26,6 +26,49 @@ const DIST = path.join(ROOT, 'dist');
 const OUT = path.join(DIST, 'bundle');
 
 export const EXTERNAL = ['chokidar', 'exceljs', 'p-queue', 'pino', 'pino-pretty', 'prom-client', 'undici'];
+
+/**
+ * Node modules that libraries of `validate` import at their top level but use only in code that
+ * `validate` never runs: loaded on first use instead. commander spawns executable subcommands
+ * (child_process, with net, dgram and streams behind it); node-cron, loaded by validate only to
+ * check a `schedule`, forks its background daemon (child_process) and names its tasks
+ * (node:crypto, the costliest of them to load). Each edit names the text it replaces: a library
+ * release that no longer has it is built unchanged, and the build says so.
+ */
+export const LAZY_BUILTINS = [
+  {
+    file: /[\\/]commander[\\/]lib[\\/]command\.js$/,
+    edits: [["const childProcess = require('node:child_process');", "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };"]],
+  },
+  {
+    file: /[\\/]node-cron[\\/]dist[\\/]_shared\.js$/,
+    edits: [["import { randomUUID } from 'node:crypto';", "import { createRequire as createRequireForCrypto } from 'node:module';\nconst randomUUID = () => createRequireForCrypto(import.meta.url)('node:crypto').randomUUID();"]],
+  },
+  {
+    file: /[\\/]node-cron[\\/]dist[\\/]node-cron\.js$/,
+    edits: [
+      ["import { fork } from 'child_process';", "import { createRequire as createRequireForFork } from 'node:module';\nconst fork = (...args) => createRequireForFork(import.meta.url)('node:child_process').fork(...args);"],
+      ["import 'node:crypto';", ''],
+    ],
+  },
+];
+
+/** The esbuild plugin applying LAZY_BUILTINS. */
+const lazyBuiltins = {
+  name: 'lazy-builtins',
+  setup(build) {
+    for (const { file, edits } of LAZY_BUILTINS) {
+      build.onLoad({ filter: file }, async (args) => {
+        let text = await readFile(args.path, 'utf8');
+        for (const [from, to] of edits) {
+          if (text.includes(from)) text = text.replace(from, to);
+          else console.warn(`bundle: ${path.relative(ROOT, args.path)} no longer has \`${from}\`: left as it is (validate may load it at start)`);
+        }
+        return { contents: text, loader: 'js', resolveDir: path.dirname(args.path) };
+      });
+    }
+  },
+};
 
 const { build } = await import('esbuild').catch((error) => {
   // A checkout whose node_modules predate esbuild (a devDependency): say what to do.
@@ -51,6 +94,7 @@ await build({
   // stack trace printed with TERMSYNC_DEBUG stays readable).
   minifyWhitespace: true,
   minifySyntax: true,
+  plugins: [lazyBuiltins],
   logLevel: 'warning',
 });
 for (const entry of ['termsync.js', 'load-worker.js']) {

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type * as WorkerThreads from 'node:worker_threads';
 import { loadResourceFile, withNullPrototypes, type LoadedResource, type RepositoryRoot, type ResourceOutcome } from './load-resources.js';
 import { TermsyncError } from '../lib/errors.js';
 import { PackedEntries } from '../model/packed-entries.js';
@@ -96,6 +97,7 @@ type WireEntries = Omit<EntriesOutcome, 'entries' | 'dictionaries'> & {
 interface WirePacked {
   readonly text: string;
   readonly size: number;
+  readonly controlFree: boolean;
 }
 
 export interface EntriesReply {
@@ -112,7 +114,7 @@ export interface ResourcesReply {
 
 export type BatchReply = EntriesReply | ResourcesReply;
 
-const toWire = (entries: PackedEntries): WirePacked => ({ text: entries.text, size: entries.size });
+const toWire = (entries: PackedEntries): WirePacked => ({ text: entries.text, size: entries.size, controlFree: entries.controlFree });
 
 /**
  * The outcomes of a batch as they cross threads: each dictionary's entries are one packed string
@@ -323,7 +325,17 @@ interface RunningWorker {
   stop(): Promise<void>;
 }
 
+/**
+ * node:worker_threads, loaded only when a worker is started: most loads (every small repository)
+ * never start one, and loading the module costs a short `validate` more than the rest of Node's
+ * modules it uses.
+ */
+function workerThreads(): typeof WorkerThreads {
+  return createRequire(import.meta.url)('node:worker_threads') as typeof WorkerThreads;
+}
+
 function startWorker(file: string, repo: RepositoryRoot, work: Work, onBatch: LoadResourcesOptions['onBatch']): RunningWorker {
+  const { Worker } = workerThreads();
   // No inherited flags: the worker needs none, and some would stop it (`--input-type` with `-e`).
   const worker = new Worker(file, { execArgv: [], workerData: { root: repo.root, rootReal: repo.rootReal } satisfies RepositoryRoot });
   worker.unref();

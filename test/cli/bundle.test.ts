@@ -5,10 +5,11 @@
  * time). `npm test` builds first.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type * as NodeCron from 'node-cron';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliCaptured } from './run-cli.js';
 
@@ -78,6 +79,26 @@ async function packagesLoaded(args: readonly string[]): Promise<{ run: Run; pack
   return { run, packages, files };
 }
 
+/**
+ * Node's own modules (`child_process`, `internal/...`) a run of the CLI loads, from
+ * process.moduleLoadList at exit. Recorded without the loader hook above, whose thread would load
+ * worker_threads itself.
+ */
+async function builtinsLoaded(args: readonly string[]): Promise<{ run: Run; builtins: Set<string> }> {
+  const list = path.join(work, `builtins-${args.join('-').replace(/[^a-z-]/gi, '')}.txt`);
+  const preload = path.join(work, 'builtins.cjs');
+  await writeFile(
+    preload,
+    "process.on('exit', () => require('node:fs').writeFileSync(process.env.TERMSYNC_TEST_MODULES, process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)).join('\\n')));\n",
+  );
+  const run = await new Promise<Run>((resolve) => {
+    execFile(process.execPath, ['--require', preload, BIN, ...args], { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '', TERMSYNC_TEST_MODULES: list } }, (error, stdout, stderr) =>
+      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr }),
+    );
+  });
+  return { run, builtins: new Set((await readFile(list, 'utf8')).split('\n')) };
+}
+
 describe('the bundled CLI (bin/termsync.js)', () => {
   it('validates the example repository exactly as the sources do', async () => {
     for (const format of ['text', 'json', 'github']) {
@@ -116,6 +137,26 @@ describe('the bundled CLI (bin/termsync.js)', () => {
     const own = files.filter((f) => f.includes(`${path.sep}dist${path.sep}`) || f.includes('/dist/'));
     expect(own.length).toBeGreaterThan(0);
     for (const file of own) expect(file).toMatch(/[\\/]dist[\\/]bundle[\\/]/);
+  });
+
+  it("validate of the example loads none of Node's modules that only other commands use: child_process (commander's executable subcommands, node-cron's daemon), crypto (node-cron's task ids), worker_threads (a large repository's second thread)", async () => {
+    const { run, builtins } = await builtinsLoaded(['validate', '--dir', ROOT]);
+    expect(run.code).toBe(0);
+    expect(builtins.has('fs'), 'the list of Node modules is recorded').toBe(true);
+    for (const name of ['child_process', 'crypto', 'worker_threads']) expect(builtins.has(name), `${name} is loaded`).toBe(false);
+  });
+
+  it("keeps the bundled node-cron's tasks working with node:crypto loaded on first use (task ids)", async () => {
+    const bundle = path.join(ROOT, 'dist', 'bundle');
+    const chunk = (await readdir(bundle)).find((f) => f.startsWith('node-cron-'));
+    expect(chunk).toBeDefined();
+    const cron = (await import(pathToFileURL(path.join(bundle, chunk as string)).href)) as typeof NodeCron;
+    const task = cron.schedule('0 0 1 1 *', () => undefined);
+    try {
+      expect(task.id).toMatch(/^[0-9a-f-]{36}$/);
+    } finally {
+      await task.destroy();
+    }
   });
 
   it('--version loads no library at all', async () => {
