@@ -181,7 +181,8 @@ export class EntryCollector {
       if (text === undefined) packed = this.parts.join('');
       else if (this.verbatimEnd === text.length) packed = text;
       else packed = this.verbatimEnd > text.length ? `${text}\n` : text.slice(0, this.verbatimEnd);
-      this.packedEntries = PackedEntries.fromText(packed, this.seen.size);
+      // Every phrase kept passed isPlain (or a whole-text test for the same) or checkPhrase: none holds a control character.
+      this.packedEntries = PackedEntries.fromText(packed, this.seen.size, true);
       this.verbatimText = undefined;
       this.parts = [];
       this.seen.release();

@@ -97,6 +97,7 @@ type WireEntries = Omit<EntriesOutcome, 'entries' | 'dictionaries'> & {
 interface WirePacked {
   readonly text: string;
   readonly size: number;
+  readonly controlFree: boolean;
 }
 
 export interface EntriesReply {
@@ -113,7 +114,7 @@ export interface ResourcesReply {
 
 export type BatchReply = EntriesReply | ResourcesReply;
 
-const toWire = (entries: PackedEntries): WirePacked => ({ text: entries.text, size: entries.size });
+const toWire = (entries: PackedEntries): WirePacked => ({ text: entries.text, size: entries.size, controlFree: entries.controlFree });
 
 /**
  * The outcomes of a batch as they cross threads: each dictionary's entries are one packed string

@@ -42,22 +42,27 @@ export class PackedEntries implements ReadonlyMap<string, string> {
     /** `source TAB target LF` per entry, in the order read; empty for no entries. */
     readonly text: string,
     readonly size: number,
+    /**
+     * Known to hold no control character (no code unit below TAB in particular): the loader's
+     * entries, whose every phrase it checked. A consumer need not scan `text` for one.
+     */
+    readonly controlFree = false,
   ) {}
 
   static readonly EMPTY = new PackedEntries('', 0);
 
   /**
    * Entries from text already packed (`source TAB target LF` lines of canonical phrases, each
-   * source once). `size`, when known, saves counting the lines.
+   * source once). `size`, when known, saves counting the lines; `controlFree` as the property.
    */
-  static fromText(text: string, size?: number): PackedEntries {
+  static fromText(text: string, size?: number, controlFree = false): PackedEntries {
     if (text.length === 0) return PackedEntries.EMPTY;
     let n = size;
     if (n === undefined) {
       n = 0;
       for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) n++;
     }
-    return new PackedEntries(text, n);
+    return new PackedEntries(text, n, controlFree);
   }
 
   /** Entries from pairs of canonical phrases (a later duplicate source is the caller's to avoid). */
@@ -72,8 +77,8 @@ export class PackedEntries implements ReadonlyMap<string, string> {
   }
 
   /** Entries as they cross a thread (a structured clone drops the class): the packed text and count. */
-  static fromWire(wire: { readonly text: string; readonly size: number }): PackedEntries {
-    return wire instanceof PackedEntries ? wire : PackedEntries.fromText(wire.text, wire.size);
+  static fromWire(wire: { readonly text: string; readonly size: number; readonly controlFree?: boolean }): PackedEntries {
+    return wire instanceof PackedEntries ? wire : PackedEntries.fromText(wire.text, wire.size, wire.controlFree === true);
   }
 
   /** UTF-8 bytes of the entries as uploaded: `source TAB target` lines joined by LF, no final newline. */
@@ -204,7 +209,7 @@ export class PackedEntries implements ReadonlyMap<string, string> {
   sortedLines(): readonly string[] {
     if (this.lines !== undefined) return this.lines;
     const lines = this.size === 0 ? [] : this.text.slice(0, -1).split('\n');
-    const plain = !BELOW_TAB.test(this.text);
+    const plain = this.controlFree || !BELOW_TAB.test(this.text);
     let sorted = true;
     for (let i = 1; i < lines.length && sorted; i++) {
       if (plain ? !((lines[i - 1] as string) < (lines[i] as string)) : bySource(lines[i - 1] as string, lines[i] as string) >= 0) sorted = false;

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatCsv, formatTsv, parseEntries, toEntryList } from '../../src/config/index.js';
 import { canonicalPhrase, findControlCharacter } from '../../src/lib/canonical.js';
+import { PackedEntries } from '../../src/model/packed-entries.js';
 
 // The reference definition of the canonical form; the library function adds a fast path to it.
 function referenceCanonical(phrase: string): string {
@@ -113,6 +114,25 @@ describe('duplicate and case-twin detection over long files (property, against a
         expect([...entries.keys()]).toEqual([...firstLine.keys()]);
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('the entries a file yields hold no control character (properties)', () => {
+  const unit = fc.constantFrom('a', 'B', ' ', '\u0001', '\u0008', '\u000b', '\u001f', '\u007f', '\u0085', '\r', 'é', 'e\u0301', '日', '\u2028', '"', ',');
+  const cell = fc.array(unit, { maxLength: 5 }).map((parts) => parts.join(''));
+  it('so they are marked control-free, across a structured clone too', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(cell, cell), { maxLength: 30 }), fc.constantFrom('tsv' as const, 'csv' as const), (rows, format) => {
+        const quote = (c: string): string => `"${c.replaceAll('"', '""')}"`;
+        const text = rows.map(([a, b]) => (format === 'tsv' ? `${a}\t${b}` : `${quote(a)},${quote(b)}`)).join('\n');
+        const { entries } = parseEntries(text, format, pair, 'x');
+        expect(entries.controlFree || entries.size === 0).toBe(true);
+        // eslint-disable-next-line no-control-regex
+        expect(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/.test(entries.text)).toBe(false);
+        expect(PackedEntries.fromWire(structuredClone({ text: entries.text, size: entries.size, controlFree: entries.controlFree })).controlFree).toBe(entries.controlFree);
+      }),
+      { numRuns: 500 },
     );
   });
 });
