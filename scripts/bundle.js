@@ -38,7 +38,7 @@ export const EXTERNAL = ['chokidar', 'exceljs', 'p-queue', 'pino', 'pino-pretty'
 export const LAZY_BUILTINS = [
   {
     file: /[\\/]commander[\\/]lib[\\/]command\.js$/,
-    edits: [["const childProcess = require('node:child_process');", "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };"]],
+    edits: [["const childProcess = require('node:child_process');", "const childProcess = new Proxy({}, { get: (_, name) => require('node:child_process')[name] });"]],
   },
   {
     file: /[\\/]node-cron[\\/]dist[\\/]_shared\.js$/,
