@@ -15,12 +15,13 @@ const TAG = `\u0000termsync-body-${randomBytes(9).toString('hex')}-`;
  * string of at least 64 KiB whose only characters to escape are TAB and LF is written into the
  * one buffer piece by piece, escapes and all, instead of into a second string (the escaped copy)
  * that undici would then copy a third time into bytes. A 10 MiB dictionary's upload so costs one
- * 10 MiB buffer. Byte for byte what `Buffer.from(JSON.stringify(value))` gives.
+ * 10 MiB buffer. Byte for byte what `Buffer.from(JSON.stringify(value))` gives; a value without such
+ * strings is its JSON text, as before.
  */
-export function jsonBody(value: unknown): Buffer {
+export function jsonBody(value: unknown): string | Buffer {
   const long: string[] = [];
   const text = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' && v.length >= LONG && !OTHER_ESCAPES.test(v) ? `${TAG}${long.push(v) - 1}` : v));
-  if (long.length === 0) return Buffer.from(text, 'utf8');
+  if (long.length === 0) return text;
   // The text around the placeholders (each quoted as JSON.stringify quoted it), and the long strings' sizes escaped.
   const parts: string[] = [];
   const escapes: number[] = [];

@@ -175,7 +175,7 @@ export async function sendRequest(
     // Answers are read as they come: a compressed one could inflate past any limit.
     'accept-encoding': 'identity',
   };
-  let body: Buffer | undefined;
+  let body: string | Buffer | undefined;
   if (request.json !== undefined) {
     body = jsonBody(request.json);
     headers['content-type'] = 'application/json';

@@ -19,7 +19,7 @@ describe('jsonBody', () => {
         // eslint-disable-next-line no-control-regex
         const plain = a.replace(/["\\\u0000-\u0008\u000b-\u001f\ud800-\udfff]/g, 'x');
         for (const value of [{ name, dictionaries: [{ source_lang: 'en', target_lang: 'de', entries: plain, entries_format: 'tsv' }, { entries: b }] }, { name, entries: plain }, plain, { short: name }]) {
-          expect(jsonBody(value).equals(Buffer.from(JSON.stringify(value), 'utf8'))).toBe(true);
+          expect(Buffer.from(jsonBody(value)).equals(Buffer.from(JSON.stringify(value), 'utf8'))).toBe(true);
         }
       }),
       { numRuns: 40 },
@@ -29,6 +29,11 @@ describe('jsonBody', () => {
   it('writes a 10 MiB dictionary body as JSON.stringify would', () => {
     const entries = Array.from({ length: 200_000 }, (_, i) => `waterproof jacket ${i}\tWasserdichte Jacke ${i} Größe`).join('\n');
     const value = { name: 'Catalogue', dictionaries: [{ source_lang: 'en', target_lang: 'de', entries, entries_format: 'tsv' }] };
-    expect(jsonBody(value).equals(Buffer.from(JSON.stringify(value), 'utf8'))).toBe(true);
+    const body = jsonBody(value);
+    // Written in place (a buffer), not through a JSON text.
+    expect(Buffer.isBuffer(body)).toBe(true);
+    expect(Buffer.from(body).equals(Buffer.from(JSON.stringify(value), 'utf8'))).toBe(true);
+    // A small value stays its JSON text.
+    expect(jsonBody({ name: 'Catalogue' })).toBe('{"name":"Catalogue"}');
   });
 });
