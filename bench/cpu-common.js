@@ -4,6 +4,7 @@
 // temporary folders it is given and bench/out/.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import http from 'node:http';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { Buffer } from 'node:buffer';
 import path from 'node:path';
@@ -89,15 +90,17 @@ export async function startEmulatorProcess({ latency = '20-40', extra = [] } = {
     if (!closing) console.error(`the emulator (${args.slice(2).join(' ')}) exited: code ${code}, signal ${signal}`);
   });
   const control = async (name, body) => {
-    const res = await fetch(`${url}/__emulator/${name}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) });
-    if (!res.ok) throw new Error(`emulator ${name}: ${res.status}`);
+    const res = await controlRequest(url, 'POST', name, JSON.stringify(body ?? {}));
+    if (res.status < 200 || res.status > 299) throw new Error(`emulator ${name}: ${res.status}`);
   };
   return {
     url,
     reset: () => control('reset'),
     faults: (spec) => control('faults', { spec }),
     async log() {
-      return (await (await fetch(`${url}/__emulator/requests`)).json()).requests;
+      const res = await controlRequest(url, 'GET', 'requests');
+      if (res.status !== 200) throw new Error(`emulator requests: ${res.status}`);
+      return JSON.parse(res.text).requests;
     },
     async close() {
       closing = true;
@@ -106,6 +109,29 @@ export async function startEmulatorProcess({ latency = '20-40', extra = [] } = {
       await new Promise((resolve) => child.once('exit', resolve));
     },
   };
+}
+
+/**
+ * One control request to the emulator on a connection of its own, closed after the answer. Not
+ * fetch: its pooled keep-alive connection outlives the emulator's idle timeout (5 s) while
+ * measure() blocks this process's event loop in spawnSync for far longer, and the next control
+ * request then goes out on a connection the emulator has already closed ("other side closed").
+ */
+function controlRequest(url, method, name, body) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      `${url}/__emulator/${name}`,
+      { method, agent: false, headers: body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        const chunks = [];
+        res.on('data', (chunk) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 /**

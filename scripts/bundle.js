@@ -38,7 +38,7 @@ export const EXTERNAL = ['chokidar', 'exceljs', 'p-queue', 'pino', 'pino-pretty'
 export const LAZY_BUILTINS = [
   {
     file: /[\\/]commander[\\/]lib[\\/]command\.js$/,
-    edits: [["const childProcess = require('node:child_process');", "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };"]],
+    edits: [["const childProcess = require('node:child_process');", "const childProcess = new Proxy({}, { get: (_, name) => require('node:child_process')[name] });"]],
   },
   {
     file: /[\\/]node-cron[\\/]dist[\\/]_shared\.js$/,
@@ -52,6 +52,15 @@ export const LAZY_BUILTINS = [
     ],
   },
 ];
+
+/**
+ * yaml as ES modules (the package's build for other platforms: the same code, with warnings
+ * through console.warn where the CommonJS build calls process.emitWarning, and no LOG_TOKENS /
+ * LOG_STREAM debugging output): esbuild keeps only what termsync uses, and the modules are
+ * compiled once instead of each CommonJS wrapper being scanned at load and again when it runs.
+ * termsync asks yaml for no warning (it reports problems as diagnostics: logLevel 'error').
+ */
+export const ALIAS = { yaml: './node_modules/yaml/browser/dist/index.js' };
 
 /** The esbuild plugin applying LAZY_BUILTINS. */
 const lazyBuiltins = {
@@ -95,6 +104,7 @@ await build({
   minifyWhitespace: true,
   minifySyntax: true,
   plugins: [lazyBuiltins],
+  alias: ALIAS,
   logLevel: 'warning',
 });
 for (const entry of ['termsync.js', 'load-worker.js']) {

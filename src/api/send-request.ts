@@ -1,6 +1,7 @@
 import { Agent, type Dispatcher } from 'undici';
 import { DEFAULTS } from '../lib/defaults.js';
 import type { BaseUrl } from './check-base-url.js';
+import { jsonBody } from './json-body.js';
 
 export interface HttpRequest {
   readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -174,9 +175,9 @@ export async function sendRequest(
     // Answers are read as they come: a compressed one could inflate past any limit.
     'accept-encoding': 'identity',
   };
-  let body: string | undefined;
+  let body: string | Buffer | undefined;
   if (request.json !== undefined) {
-    body = JSON.stringify(request.json);
+    body = jsonBody(request.json);
     headers['content-type'] = 'application/json';
   }
   // A server holds the key (it was sent to it) and could echo it in what we show: its error

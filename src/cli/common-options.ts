@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import { LOG_LEVELS } from './validate-options.js';
 
 /** Adds the options every command shares (see the contract). */
 export function addCommonOptions(command: Command, logLevel = 'warn'): Command {
@@ -8,7 +9,7 @@ export function addCommonOptions(command: Command, logLevel = 'warn'): Command {
     .option('--target <name>', 'only this target (default: every target)')
     .addOption(
       new Option('--log-level <level>', 'log level')
-        .choices(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'])
+        .choices([...LOG_LEVELS])
         .default(logLevel),
     );
 }

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { isTermsyncError } from '../lib/errors.js';
 import { ExitCode } from '../lib/exit-codes.js';
 import type { CliIo, CommandContext } from './io.js';
+import { plainValidateOptions } from './validate-options.js';
 
 export const VERSION = '0.1.0';
 
@@ -74,6 +75,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     },
   };
   try {
+    // `validate` with only its own options (the run CI jobs make most) needs no command-line library.
+    const plainValidate = argv[0] === 'validate' ? plainValidateOptions(argv.slice(1)) : undefined;
+    if (plainValidate !== undefined) {
+      await (await import('./commands/run-validate.js')).runValidate(plainValidate, ctx);
+      return exitCode;
+    }
     const program = await createProgram(ctx, argv);
     await program.parseAsync([...argv], { from: 'user' });
     return exitCode;

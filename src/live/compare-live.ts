@@ -74,11 +74,23 @@ function detach(phrase: string): string {
  * hold no backslash). Line by line, each phrase compared with its place in the text: no joined or
  * escaped copy of megabytes is built.
  */
-function sameLines(text: string, lines: readonly string[], escaped: boolean): boolean {
+function sameLines(text: string, lines: readonly string[] | string, escaped: boolean): boolean {
   const [tabMark, lfMark] = escaped ? ['\\t', '\\n'] : ['\t', '\n'];
   const step = tabMark.length;
+  // `lines` as a string: LF-terminated lines, read where they are.
+  const packed = typeof lines === 'string' ? lines : undefined;
+  const count = packed === undefined ? lines.length : Infinity;
   let at = 0;
-  for (const line of lines) {
+  let from = 0;
+  for (let i = 0; i < count; i++) {
+    let line: string;
+    if (packed === undefined) line = lines[i] as string;
+    else {
+      if (from >= packed.length) break;
+      const lf = packed.indexOf('\n', from);
+      line = packed.slice(from, lf);
+      from = lf + 1;
+    }
     let end = text.indexOf(lfMark, at);
     if (end === -1) end = text.length;
     const tab = text.indexOf(tabMark, at);
@@ -95,10 +107,9 @@ function sameLines(text: string, lines: readonly string[], escaped: boolean): bo
  * The usual answer of a dictionary nobody changed is, character for character, the text termsync
  * uploaded: the repository's entries sorted by source, `source TAB target` lines joined by LF (or
  * that text escaped as in the answer's JSON string). Sorting the repository's lines once (the
- * default string sort: a line sorts as its source does, unless a phrase holds a code unit below
- * TAB, and then the texts only differ) and comparing the lines with the text in place (sameLines:
- * no joined or escaped copy) costs far less than a look-up per entry. Undefined when the texts
- * differ in any way (then the entries are compared one by one) or cannot be compared so.
+ * default string sort) and comparing them with the text in place (sameLines: no joined or escaped
+ * copy) costs far less than a look-up per entry. Undefined when the texts differ in any way (then
+ * the entries are compared one by one) or cannot be compared so.
  */
 function sameAsUploadText(raw: RawEntries, expected: Entries, hashed: boolean): ComparedEntries | undefined {
   if (!(expected instanceof PackedEntries) || expected.size === 0) return undefined;
@@ -116,17 +127,15 @@ function sameAsUploadText(raw: RawEntries, expected: Entries, hashed: boolean): 
   if (text.length !== length || packed.charCodeAt(packed.length - 1) !== 10) return undefined;
   // Escaped, a repository phrase holding a backslash would show as `\\` (and the answer holds no such escape).
   if (escaped && packed.includes('\\')) return undefined;
-  // The repository's own order first (what another tool uploading the file as it is leaves), then termsync's.
+  // The repository's own order first (what another tool uploading the file as it is leaves), then
+  // termsync's. The sorted lines are this comparison's own, garbage right after it: the packed
+  // entries' cached ones (sortedLines) would stay alive with the plan, 2,000 dictionaries of them.
+  if (sameLines(text, packed, escaped)) return hashed ? { expected, diff: NO_CHANGES, hash: hashEntries(expected) } : { expected, diff: NO_CHANGES };
   const lines = packed.split('\n');
   lines.pop();
-  let sorted = false;
-  if (!sameLines(text, lines, escaped)) {
-    lines.sort();
-    sorted = true;
-    if (!sameLines(text, lines, escaped)) return undefined;
-  }
+  lines.sort();
+  if (!sameLines(text, lines, escaped)) return undefined;
   if (!hashed) return { expected, diff: NO_CHANGES };
-  if (!sorted) lines.sort();
   // The hash takes the entries in source order, which the lines' order is unless a phrase holds a
   // code unit below TAB (then the sorted pairs are hashed, as hashEntries does).
   const hasher = new EntriesHasher();

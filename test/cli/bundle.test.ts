@@ -130,13 +130,16 @@ describe('the bundled CLI (bin/termsync.js)', () => {
     const { run, packages, files } = await packagesLoaded(['validate', '--dir', ROOT]);
     expect(run.code).toBe(0);
     for (const name of ['undici', 'pino', 'pino-pretty', 'p-queue', 'prom-client', 'chokidar', 'exceljs']) expect(packages.has(name), `${name} is loaded`).toBe(false);
-    // What it needs (commander, yaml, zod, csv-parse, saxes, yauzl, node-cron) is in the bundle:
-    // nothing is loaded from node_modules at all.
+    // What it needs (yaml, zod, csv-parse, saxes, yauzl, node-cron) is in the bundle: nothing is
+    // loaded from node_modules at all.
     expect([...packages]).toEqual([]);
     // Every file of termsync that validate loads is the bundle's; the sources compiled by tsc are not used.
     const own = files.filter((f) => f.includes(`${path.sep}dist${path.sep}`) || f.includes('/dist/'));
     expect(own.length).toBeGreaterThan(0);
     for (const file of own) expect(file).toMatch(/[\\/]dist[\\/]bundle[\\/]/);
+    // A command line of validate's own options is read without commander (validate-options.ts);
+    // the bundle names each CommonJS module it holds by its path.
+    for (const file of own) expect(await readFile(file.startsWith('file:') ? fileURLToPath(file) : file, 'utf8'), file).not.toContain('node_modules/commander/');
   });
 
   it("validate of the example loads none of Node's modules that only other commands use: child_process (commander's executable subcommands, node-cron's daemon), crypto (node-cron's task ids), worker_threads (a large repository's second thread)", async () => {
