@@ -120,13 +120,9 @@ export class SourceSet {
   /** As addRange, for a string key. */
   addString(key: string): number {
     const hash = hashString(key);
-    const mask = this.slots.length - 1;
-    let slot = hash & mask;
-    for (let at = this.slots[slot] as number; at !== 0; at = this.slots[slot] as number) {
-      const index = at - 1;
-      if (this.hashes[index] === hash && this.keyEquals(index, key)) return index;
-      slot = (slot + 1) & mask;
-    }
+    const slot = this.slotOf(key, hash);
+    const at = this.slots[slot] as number;
+    if (at !== 0) return at - 1;
     const index = this.count;
     this.reserve(index + 1);
     this.starts[index] = -1 - this.strings.length;
@@ -137,15 +133,19 @@ export class SourceSet {
 
   /** Index of the key equal to `key`, or -1. */
   indexOf(key: string): number {
-    const hash = hashString(key);
+    const at = this.slots[this.slotOf(key, hashString(key))] as number;
+    return at - 1;
+  }
+
+  /** The slot holding the key equal to `key` (hash `hash`), or the empty slot where it would go. */
+  private slotOf(key: string, hash: number): number {
     const mask = this.slots.length - 1;
     let slot = hash & mask;
     for (let at = this.slots[slot] as number; at !== 0; at = this.slots[slot] as number) {
-      const index = at - 1;
-      if (this.hashes[index] === hash && this.keyEquals(index, key)) return index;
+      if (this.hashes[at - 1] === hash && this.keyEquals(at - 1, key)) return slot;
       slot = (slot + 1) & mask;
     }
-    return -1;
+    return slot;
   }
 
   /** The key at `index` as a string. */
