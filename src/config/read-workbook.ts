@@ -441,9 +441,62 @@ class StringItem {
   }
 }
 
+/** Shared strings joined into one text at a time (see SharedStrings). */
+const STRINGS_PER_BLOCK = 4096;
+
+/**
+ * The shared strings of a workbook, in order: one text and the offset of each string in it, not a
+ * string each. A workbook of terms has hundreds of thousands of them, all kept until the last row
+ * is read; so many small strings kept that long cost more in garbage collection than reading them.
+ * A cell's string is cut from the text when the cell is read.
+ */
+class SharedStrings {
+  /** The strings so far since the last block, and the blocks joined from them before. */
+  private pending: string[] = [];
+  private blocks: string[] = [];
+  private text = '';
+  /** `ends[i]`: where string i ends in `text` (it starts where string i - 1 ends). */
+  private ends = new Int32Array(1024);
+  private length = 0;
+  private count = 0;
+
+  static readonly NONE = new SharedStrings();
+
+  add(value: string): void {
+    if (this.count === this.ends.length) {
+      const grown = new Int32Array(this.count * 2);
+      grown.set(this.ends);
+      this.ends = grown;
+    }
+    this.length += value.length;
+    this.ends[this.count++] = this.length;
+    const { pending } = this;
+    pending.push(value);
+    if (pending.length >= STRINGS_PER_BLOCK) {
+      this.blocks.push(pending.join(''));
+      pending.length = 0;
+    }
+  }
+
+  /** Ends the reading: the strings become one text. */
+  finish(): this {
+    this.blocks.push(this.pending.join(''));
+    this.pending = [];
+    this.text = this.blocks.length === 1 ? (this.blocks[0] as string) : this.blocks.join('');
+    this.blocks = [];
+    return this;
+  }
+
+  /** String `index` (as a cell's `<v>` gives it, a number), or undefined when there is none. */
+  get(index: number): string | undefined {
+    if (!Number.isInteger(index) || index < 0 || index >= this.count) return undefined;
+    return this.text.slice(index === 0 ? 0 : this.ends[index - 1], this.ends[index]);
+  }
+}
+
 /** The shared strings, in order (see StringItem). */
-async function readSharedStrings(part: CompressedPart): Promise<string[]> {
-  const strings: string[] = [];
+async function readSharedStrings(part: CompressedPart): Promise<SharedStrings> {
+  const strings = new SharedStrings();
   const item = new StringItem();
   await parseCompressedPart(part, (parser) => {
     parser.on(
@@ -461,12 +514,12 @@ async function readSharedStrings(part: CompressedPart): Promise<string[]> {
       'closetag',
       byLocalName((name) => {
         if (name !== 'si') return item.close(name);
-        strings.push(item.end() ?? '');
+        strings.add(item.end() ?? '');
         return true;
       }),
     );
   });
-  return strings;
+  return strings.finish();
 }
 
 /** The number of a cell reference's column (`B12` → 2), or 0 when it is not a cell reference. */
@@ -491,7 +544,7 @@ class CellProblem {
  * content: its type (`t`), whether it has a formula, the text of its `<v>` and of its inline
  * string (`<is>`), each undefined when the cell has none.
  */
-function cellText(type: string, formula: boolean, value: string | undefined, inline: string | undefined, strings: readonly string[]): string | CellProblem {
+function cellText(type: string, formula: boolean, value: string | undefined, inline: string | undefined, strings: SharedStrings): string | CellProblem {
   if (formula) {
     const saved = value === undefined || value === '' ? undefined : type === 'str' || type === 'e' ? value : type === 'inlineStr' ? (inline ?? value) : String(parseFloat(value));
     const shown = saved === undefined ? ' (it has no saved value)' : ` (its saved value is ${show(saved)})`;
@@ -500,7 +553,7 @@ function cellText(type: string, formula: boolean, value: string | undefined, inl
   switch (type) {
     case 's': {
       if (value === undefined || value === '') return '';
-      const text = strings[Number(value)];
+      const text = strings.get(Number(value));
       return text === undefined ? new CellProblem(`refers to shared string ${show(value)}, which the workbook does not hold (a malformed file)`) : text;
     }
     case 'inlineStr':
@@ -527,7 +580,7 @@ function cellText(type: string, formula: boolean, value: string | undefined, inl
  * (empty cells left out). `onRow` returns false to stop reading. The cell being read is kept in
  * plain variables, not an object per cell (this runs for every cell of the sheet).
  */
-async function readRows(sheet: CompressedPart, strings: readonly string[], onRow: (row: number, cells: CellText[]) => boolean): Promise<void> {
+async function readRows(sheet: CompressedPart, strings: SharedStrings, onRow: (row: number, cells: CellText[]) => boolean): Promise<void> {
   const part = sheet.entry.fileName;
   let rowNumber = 0;
   let inRow = false;
@@ -640,7 +693,7 @@ async function readRows(sheet: CompressedPart, strings: readonly string[], onRow
  */
 export async function readSheetRows(bytes: Buffer, sheet: string | number | undefined, onRow: (row: number, cells: CellText[]) => boolean): Promise<string> {
   const { chosen, sheet: part, sharedStrings } = await checkedWorkbook(bytes, sheet);
-  const strings = sharedStrings === undefined ? [] : await readSharedStrings(sharedStrings);
+  const strings = sharedStrings === undefined ? SharedStrings.NONE : await readSharedStrings(sharedStrings);
   await readRows(part, strings, onRow);
   return chosen.name;
 }
