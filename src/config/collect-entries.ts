@@ -222,6 +222,11 @@ export class EntryCollector {
     }
   }
 
+  /** About how many entries will be added (a hint, before the first): room is made for them at once. */
+  expect(entries: number): void {
+    if (this.seen.size === 0) this.seen.expect(entries);
+  }
+
   /** Ends the run of unchanged lines: the entries so far are copied from the text once. */
   private endVerbatim(): void {
     if (this.verbatimText === undefined) return;

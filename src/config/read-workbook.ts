@@ -40,6 +40,9 @@ import { firstInvalidUtf8 } from './read-files.js';
  * (`t="d"`) are refused too.
  */
 
+/** The most entries per dictionary the shared strings may announce (see readWorkbook): tables of a few MiB. */
+const MAX_ENTRIES_HINT = 1 << 18;
+
 /** At most this many parts (files) in the zip container. */
 export const MAX_WORKBOOK_PARTS = 10_000;
 
@@ -462,6 +465,11 @@ class SharedStrings {
 
   static readonly NONE = new SharedStrings();
 
+  /** The number of strings. */
+  get size(): number {
+    return this.count;
+  }
+
   add(value: string): void {
     if (this.count === this.ends.length) {
       const grown = new Int32Array(this.count * 2);
@@ -580,11 +588,30 @@ function cellText(type: string, formula: boolean, value: string | undefined, inl
  * (empty cells left out). `onRow` returns false to stop reading. The cell being read is kept in
  * plain variables, not an object per cell (this runs for every cell of the sheet).
  */
-async function readRows(sheet: CompressedPart, strings: SharedStrings, onRow: (row: number, cells: CellText[]) => boolean): Promise<void> {
+async function readRows(sheet: CompressedPart, strings: SharedStrings, onRow: (row: number, cells: CellText[]) => boolean, reuse: boolean): Promise<void> {
   const part = sheet.entry.fileName;
   let rowNumber = 0;
   let inRow = false;
   let cells: CellText[] = [];
+  // With `reuse`, the cells of a row are these objects again, rewritten (a consumer that keeps
+  // nothing of a row once onRow returns spares an array and an object per cell).
+  const pool: { text: string; column: number; problem: string | undefined }[] = [];
+  const addCell = (text: string, problem: string | undefined): void => {
+    if (!reuse) {
+      cells.push(problem === undefined ? { text, column } : { text, column, problem });
+      return;
+    }
+    let cell = pool[cells.length];
+    if (cell === undefined) {
+      cell = { text, column, problem };
+      pool.push(cell);
+    } else {
+      cell.text = text;
+      cell.column = column;
+      cell.problem = problem;
+    }
+    cells.push(cell);
+  };
   let column = 0;
   // The cell being read (inCell), as cellText takes it.
   let inCell = false;
@@ -610,7 +637,8 @@ async function readRows(sheet: CompressedPart, strings: SharedStrings, onRow: (r
               rowNumber = number;
             }
             inRow = true;
-            cells = [];
+            if (reuse) cells.length = 0;
+            else cells = [];
             column = 0;
             return true;
           }
@@ -657,8 +685,8 @@ async function readRows(sheet: CompressedPart, strings: SharedStrings, onRow: (r
           case 'c':
             if (inCell) {
               const read = cellText(type, formula, value, inline, strings);
-              if (typeof read !== 'string') cells.push({ text: '', column, problem: `the cell ${read.problem}` });
-              else if (read !== '') cells.push({ text: read, column });
+              if (typeof read !== 'string') addCell('', `the cell ${read.problem}`);
+              else if (read !== '') addCell(read, undefined);
               inCell = false;
             }
             return true;
@@ -691,10 +719,19 @@ async function readRows(sheet: CompressedPart, strings: SharedStrings, onRow: (r
  * the first) row by row: `onRow` gets each row's number and its cells that hold a value, and
  * returns false to stop. Returns the sheet's name; throws Refused when the workbook is refused.
  */
-export async function readSheetRows(bytes: Buffer, sheet: string | number | undefined, onRow: (row: number, cells: CellText[]) => boolean): Promise<string> {
+export async function readSheetRows(
+  bytes: Buffer,
+  sheet: string | number | undefined,
+  onRow: (row: number, cells: CellText[]) => boolean,
+  /** Told the number of shared strings before the first row (a workbook of terms has one per term, or nearly). */
+  onStrings?: (count: number) => void,
+  /** onRow keeps nothing of a row's cells (neither the array nor a cell): they are reused for the next row. */
+  reuse = false,
+): Promise<string> {
   const { chosen, sheet: part, sharedStrings } = await checkedWorkbook(bytes, sheet);
   const strings = sharedStrings === undefined ? SharedStrings.NONE : await readSharedStrings(sharedStrings);
-  await readRows(part, strings, onRow);
+  onStrings?.(strings.size);
+  await readRows(part, strings, onRow, reuse);
   return chosen.name;
 }
 
@@ -716,11 +753,21 @@ export async function readWorkbook(
   let last = 0;
   const before = diagnostics.length;
   try {
-    sheet = await readSheetRows(bytes, options.sheet, (row, cells) => {
-      last = row;
-      rows.row(row, cells);
-      return rows.usable;
-    });
+    sheet = await readSheetRows(
+      bytes,
+      options.sheet,
+      (row, cells) => {
+        last = row;
+        rows.row(row, cells);
+        return rows.usable;
+      },
+      // Each row holds a string per language, or nearly: the dictionaries are sized for that many
+      // entries at once instead of growing through every power of two.
+      // A hint only, capped: a file of countless empty strings makes no large tables.
+      (count) => collector.expect(Math.min(Math.ceil(count / Math.max(languages.length, 1)), MAX_ENTRIES_HINT)),
+      // RowsToConcepts keeps nothing of a row's cells.
+      true,
+    );
   } catch (caught) {
     // A workbook refused while its sheet was read (it inflates past its size, its XML breaks off):
     // nothing read from it counts, its rows' diagnostics neither.
