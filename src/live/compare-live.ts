@@ -111,7 +111,7 @@ function sameLines(text: string, lines: readonly string[] | string, escaped: boo
  * copy) costs far less than a look-up per entry. Undefined when the texts differ in any way (then
  * the entries are compared one by one) or cannot be compared so.
  */
-function sameAsUploadText(raw: RawEntries, expected: Entries, hashed: boolean): ComparedEntries | undefined {
+function sameAsUploadText(raw: RawEntries, expected: Entries, hashed: boolean, sortedLines: () => readonly string[]): ComparedEntries | undefined {
   if (!(expected instanceof PackedEntries) || expected.size === 0) return undefined;
   let text: string;
   let escaped = false;
@@ -128,12 +128,9 @@ function sameAsUploadText(raw: RawEntries, expected: Entries, hashed: boolean): 
   // Escaped, a repository phrase holding a backslash would show as `\\` (and the answer holds no such escape).
   if (escaped && packed.includes('\\')) return undefined;
   // The repository's own order first (what another tool uploading the file as it is leaves), then
-  // termsync's. The sorted lines are this comparison's own, garbage right after it: the packed
-  // entries' cached ones (sortedLines) would stay alive with the plan, 2,000 dictionaries of them.
+  // termsync's. The sorted lines are this comparison's own (see compareLiveEntries).
   if (sameLines(text, packed, escaped)) return hashed ? { expected, diff: NO_CHANGES, hash: hashEntries(expected) } : { expected, diff: NO_CHANGES };
-  const lines = packed.split('\n');
-  lines.pop();
-  lines.sort();
+  const lines = sortedLines();
   if (!sameLines(text, lines, escaped)) return undefined;
   if (!hashed) return { expected, diff: NO_CHANGES };
   // The hash takes the entries in source order, which the lines' order is unless a phrase holds a
@@ -148,6 +145,27 @@ function sameAsUploadText(raw: RawEntries, expected: Entries, hashed: boolean): 
     hasher.add(source, line.slice(tab + 1));
   }
   return { expected, diff: NO_CHANGES, hash: hasher.digest() };
+}
+
+/**
+ * `get` of entries whose lines (`source TAB target`) are `lines`, sorted by source, for lookups in
+ * strictly ascending source order (PackedEntries' walk, over a comparison's own sorted lines): the
+ * cursor moves past the entries the lookups pass by, which are never asked for again.
+ */
+function ascendingLookup(lines: readonly string[]): (source: string) => string | undefined {
+  let cursor = 0;
+  return (source) => {
+    while (cursor < lines.length) {
+      const line = lines[cursor] as string;
+      if (line.charCodeAt(source.length) === 9 && line.startsWith(source)) {
+        cursor++;
+        return line.slice(source.length + 1);
+      }
+      if (line.slice(0, line.indexOf('\t')) < source) cursor++;
+      else break;
+    }
+    return undefined;
+  };
 }
 
 /** Two lists sorted by source (no source in both), merged into one. */
@@ -173,8 +191,15 @@ function merge<T>(a: readonly T[], b: readonly T[], sourceOf: (item: T) => strin
  * phrases of the changes, copied.
  */
 export function compareLiveEntries(raw: RawEntries, expected: Entries, hashed = false): ComparedEntries {
-  const same = sameAsUploadText(raw, expected, hashed);
+  // The packed entries' lines in source order, sorted at most once for this comparison and garbage
+  // right after it: the packed entries' cached ones (sortedLines) would stay alive with the plan,
+  // 2,000 dictionaries of them.
+  let lines: readonly string[] | undefined;
+  const sortedLines = (): readonly string[] => (lines ??= (expected as PackedEntries).linesBySource());
+  const same = sameAsUploadText(raw, expected, hashed, sortedLines);
   if (same !== undefined) return same;
+  // The answer's sources are looked up in ascending order (a source out of order ends this pass).
+  const get = expected instanceof PackedEntries ? ascendingLookup(sortedLines()) : (source: string) => expected.get(source);
   const reader = readerOf(raw);
   const { canonical } = reader;
   // Removed and changed entries in the answer's (ascending) order.
@@ -193,7 +218,7 @@ export function compareLiveEntries(raw: RawEntries, expected: Entries, hashed = 
     first = false;
     previous = source;
     const target = canonical(rawTarget);
-    const want = expected.get(source);
+    const want = get(source);
     if (want === target) matched++;
     else if (want === undefined) {
       removed++;

@@ -119,9 +119,10 @@ describe('the bundled CLI (bin/termsync.js)', () => {
     expect(bundled.code).toBe(3);
   });
 
-  it('answers --version and --help from the bundle', async () => {
+  it('answers --version (the version in package.json) and --help from the bundle', async () => {
+    const { version: published } = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
     const version = await runBin(['--version']);
-    expect(version).toEqual({ code: 0, stdout: '0.1.0\n', stderr: '' });
+    expect(version).toEqual({ code: 0, stdout: `${published}\n`, stderr: '' });
     const help = await runBin(['--help']);
     expect(help).toEqual({ ...(await runCliCaptured(['--help'])), code: 0 });
   });

@@ -117,6 +117,34 @@ describe('compareLiveEntries', () => {
     );
   });
 
+  it('with the packed entries of a repository in its own order, gives the diff of the entries read whole for an answer in upload order with some terms changed, dropped or added', () => {
+    const term = fc.integer({ min: 0, max: 400 }).map((n) => `term ${n}`);
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(term, { minLength: 1, maxLength: 120 }),
+        fc.array(fc.tuple(fc.nat(), fc.constantFrom('change', 'drop', 'add')), { maxLength: 6 }),
+        fc.boolean(),
+        fc.boolean(),
+        (sources, edits, escaped, hashed) => {
+          const declared = sources.map((s, i): [string, string] => [s, `target ${i}`]);
+          const expected = PackedEntries.fromPairs(declared);
+          const live = new Map(declared);
+          for (const [at, edit] of edits) {
+            const source = declared[at % declared.length]![0];
+            if (edit === 'change') live.set(source, `${live.get(source) ?? 'dropped'} changed`);
+            else if (edit === 'drop') live.delete(source);
+            else live.set(`${source} new`, 'added live');
+          }
+          const text = tsvOf(sorted(live), false);
+          const raw: RawEntries = escaped ? new EntriesText(JSON.stringify(text).slice(1, -1), where, true) : new EntriesText(text, where);
+          const compared = compareLiveEntries(raw, expected, hashed);
+          expect(compared.diff).toEqual(diffEntries(new Map(declared), live));
+          expect(compared.hash).toBe(hashed ? hashEntries(live) : undefined);
+        },
+      ),
+    );
+  });
+
   it('does not take a duplicate source for a missing one', () => {
     const expected = new Map([
       ['a', '1'],
