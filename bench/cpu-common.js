@@ -90,7 +90,7 @@ export async function startEmulatorProcess({ latency = '20-40', extra = [] } = {
     if (!closing) console.error(`the emulator (${args.slice(2).join(' ')}) exited: code ${code}, signal ${signal}`);
   });
   const control = async (name, body) => {
-    const res = await controlRequest(url, 'POST', name, JSON.stringify(body ?? {}));
+    const res = await requestOnce(`${url}/__emulator/${name}`, 'POST', JSON.stringify(body ?? {}));
     if (res.status < 200 || res.status > 299) throw new Error(`emulator ${name}: ${res.status}`);
   };
   return {
@@ -98,7 +98,7 @@ export async function startEmulatorProcess({ latency = '20-40', extra = [] } = {
     reset: () => control('reset'),
     faults: (spec) => control('faults', { spec }),
     async log() {
-      const res = await controlRequest(url, 'GET', 'requests');
+      const res = await requestOnce(`${url}/__emulator/requests`, 'GET');
       if (res.status !== 200) throw new Error(`emulator requests: ${res.status}`);
       return JSON.parse(res.text).requests;
     },
@@ -112,15 +112,16 @@ export async function startEmulatorProcess({ latency = '20-40', extra = [] } = {
 }
 
 /**
- * One control request to the emulator on a connection of its own, closed after the answer. Not
- * fetch: its pooled keep-alive connection outlives the emulator's idle timeout (5 s) while
- * measure() blocks this process's event loop in spawnSync for far longer, and the next control
- * request then goes out on a connection the emulator has already closed ("other side closed").
+ * One request on a connection of its own, closed after the answer: for the bench's control and
+ * status calls (the emulator's `/__emulator/*`, a daemon's `/status`). Not fetch: its pooled
+ * keep-alive connection outlives the server's idle timeout (the emulator's is 5 s) while measure()
+ * blocks this process's event loop in spawnSync for far longer, and the next call then goes out on
+ * a connection the server has already closed ("other side closed").
  */
-function controlRequest(url, method, name, body) {
+export function requestOnce(url, method = 'GET', body = undefined) {
   return new Promise((resolve, reject) => {
     const req = http.request(
-      `${url}/__emulator/${name}`,
+      url,
       { method, agent: false, headers: body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
       (res) => {
         const chunks = [];
@@ -132,6 +133,13 @@ function controlRequest(url, method, name, body) {
     req.on('error', reject);
     req.end(body);
   });
+}
+
+/** GET of a JSON answer through requestOnce; throws unless the status is 2xx. */
+export async function getJson(url) {
+  const res = await requestOnce(url);
+  if (res.status < 200 || res.status > 299) throw new Error(`GET ${url}: ${res.status}`);
+  return JSON.parse(res.text);
 }
 
 /**

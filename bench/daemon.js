@@ -8,6 +8,7 @@ import { appendFile, cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { getJson } from './cpu-common.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.join(here, '..');
@@ -56,8 +57,9 @@ async function startWatch(dir, url) {
   return { ...watch, endpoint };
 }
 
-const status = async (endpoint) => (await fetch(`${endpoint}/status`)).json();
-const requests = async (url) => (await (await fetch(`${url}/__emulator/requests`)).json()).requests;
+// Own connection per call (getJson): the idle window outlasts the servers' keep-alive timeout.
+const status = (endpoint) => getJson(`${endpoint}/status`);
+const requests = async (url) => (await getJson(`${url}/__emulator/requests`)).requests;
 
 async function nextRun(endpoint, count, timeoutMs) {
   return until(

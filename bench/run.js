@@ -31,7 +31,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { OUT, ROOT, generateBig, generateMany, parseArgs, startEmulatorProcess, stats } from './cpu-common.js';
+import { OUT, ROOT, generateBig, generateMany, getJson, parseArgs, startEmulatorProcess, stats } from './cpu-common.js';
 import { analyseRequests, sendsDuringPauses } from './rate-analysis.js';
 
 const args = parseArgs(process.argv.slice(2));
@@ -575,8 +575,8 @@ try {
   if (want('rates')) {
     await ready('rates');
     for (const configured of [25, 40]) {
-      await setRate(dirs.rates, configured);
-      const r = await phase(`rate row ${configured}`, () => rateRow(`configured ${configured} requests/s, service limit 20`, limited, dirs.rates, 'rates', 20, configured));
+      await setRate(dirs.rates, configured, null); // the concurrency a user gets without setting one
+      const r = await phase(`rate row ${configured}`, () => rateRow(`configured ${configured} requests/s (default concurrency, ${defaultConcurrency(configured)}), service limit 20`, limited, dirs.rates, 'rates', 20, configured));
       if (QUICK) {
         // A short run cannot pay back the one-off cost of finding the limit (two pauses of the 1 s
         // the service asks for): take those out, and require that finding it took no more.
@@ -717,7 +717,7 @@ async function watchEdit(dir, via, file, key) {
   };
   try {
     const endpoint = await until('the endpoints', () => /serving .* on (http:\/\/\S+)/.exec(stderr)?.[1]);
-    const status = async () => (await fetch(`${endpoint}/status`)).json();
+    const status = () => getJson(`${endpoint}/status`);
     await until('the first reconcile', async () => {
       const s = await status();
       return s.runs.length > 0 && s.running === null;

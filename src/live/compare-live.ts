@@ -104,6 +104,18 @@ function sameLines(text: string, lines: readonly string[] | string, escaped: boo
 }
 
 /**
+ * Text escaped as in a JSON string whose only escapes are `\t` and `\n`, unescaped. Any other
+ * backslash stays, and the text then equals no repository text compared with it (those hold no
+ * backslash, see sameAsUploadText): a JSON string with other escapes is never taken for one.
+ */
+function unescapeTsv(text: string): string {
+  return text.includes('\\') ? text.replaceAll('\\n', '\n').replaceAll('\\t', '\t') : text;
+}
+
+/** Answers of up to this many characters are compared with the repository's text whole (see sameAsUploadText); longer ones line by line, in place. */
+export const WHOLE_TEXT_CHARS = 1 << 20;
+
+/**
  * The usual answer of a dictionary nobody changed is, character for character, the text termsync
  * uploaded: the repository's entries sorted by source, `source TAB target` lines joined by LF (or
  * that text escaped as in the answer's JSON string). Sorting the repository's lines once (the
@@ -111,7 +123,7 @@ function sameLines(text: string, lines: readonly string[] | string, escaped: boo
  * copy) costs far less than a look-up per entry. Undefined when the texts differ in any way (then
  * the entries are compared one by one) or cannot be compared so.
  */
-function sameAsUploadText(raw: RawEntries, expected: Entries, hashed: boolean): ComparedEntries | undefined {
+function sameAsUploadText(raw: RawEntries, expected: Entries, hashed: boolean, sortedLines: () => readonly string[], wholeTextChars: number): ComparedEntries | undefined {
   if (!(expected instanceof PackedEntries) || expected.size === 0) return undefined;
   let text: string;
   let escaped = false;
@@ -128,13 +140,15 @@ function sameAsUploadText(raw: RawEntries, expected: Entries, hashed: boolean): 
   // Escaped, a repository phrase holding a backslash would show as `\\` (and the answer holds no such escape).
   if (escaped && packed.includes('\\')) return undefined;
   // The repository's own order first (what another tool uploading the file as it is leaves), then
-  // termsync's. The sorted lines are this comparison's own, garbage right after it: the packed
-  // entries' cached ones (sortedLines) would stay alive with the plan, 2,000 dictionaries of them.
-  if (sameLines(text, packed, escaped)) return hashed ? { expected, diff: NO_CHANGES, hash: hashEntries(expected) } : { expected, diff: NO_CHANGES };
-  const lines = packed.split('\n');
-  lines.pop();
-  lines.sort();
-  if (!sameLines(text, lines, escaped)) return undefined;
+  // termsync's. The sorted lines are this comparison's own (see compareLiveEntries).
+  // A text of up to `wholeTextChars` is compared whole: unescaped and joined copies of it cost
+  // less than a comparison line by line (native copies, one comparison of two flat strings).
+  const whole = text.length <= wholeTextChars;
+  const live = whole ? (escaped ? unescapeTsv(text) : text) : undefined;
+  const asRead = live === undefined ? sameLines(text, packed, escaped) : live === packed.slice(0, -1);
+  if (asRead) return hashed ? { expected, diff: NO_CHANGES, hash: hashEntries(expected) } : { expected, diff: NO_CHANGES };
+  const lines = sortedLines();
+  if (!(live === undefined ? sameLines(text, lines, escaped) : live === lines.join('\n'))) return undefined;
   if (!hashed) return { expected, diff: NO_CHANGES };
   // The hash takes the entries in source order, which the lines' order is unless a phrase holds a
   // code unit below TAB (then the sorted pairs are hashed, as hashEntries does).
@@ -148,6 +162,27 @@ function sameAsUploadText(raw: RawEntries, expected: Entries, hashed: boolean): 
     hasher.add(source, line.slice(tab + 1));
   }
   return { expected, diff: NO_CHANGES, hash: hasher.digest() };
+}
+
+/**
+ * `get` of entries whose lines (`source TAB target`) are `lines`, sorted by source, for lookups in
+ * strictly ascending source order (PackedEntries' walk, over a comparison's own sorted lines): the
+ * cursor moves past the entries the lookups pass by, which are never asked for again.
+ */
+function ascendingLookup(lines: readonly string[]): (source: string) => string | undefined {
+  let cursor = 0;
+  return (source) => {
+    while (cursor < lines.length) {
+      const line = lines[cursor] as string;
+      if (line.charCodeAt(source.length) === 9 && line.startsWith(source)) {
+        cursor++;
+        return line.slice(source.length + 1);
+      }
+      if (line.slice(0, line.indexOf('\t')) < source) cursor++;
+      else break;
+    }
+    return undefined;
+  };
 }
 
 /** Two lists sorted by source (no source in both), merged into one. */
@@ -170,11 +205,19 @@ function merge<T>(a: readonly T[], b: readonly T[], sourceOf: (item: T) => strin
  * fingerprint's hash, without building the live entries. The service answers in the order termsync
  * uploads (ascending sources), which also proves the sources distinct; an answer in any other
  * order is read into a map first (exact, just slower). Nothing of the answer is kept but the
- * phrases of the changes, copied.
+ * phrases of the changes, copied. `wholeTextChars`: see WHOLE_TEXT_CHARS (tests give 0 to take the
+ * line-by-line comparison of long answers with short ones).
  */
-export function compareLiveEntries(raw: RawEntries, expected: Entries, hashed = false): ComparedEntries {
-  const same = sameAsUploadText(raw, expected, hashed);
+export function compareLiveEntries(raw: RawEntries, expected: Entries, hashed = false, wholeTextChars = WHOLE_TEXT_CHARS): ComparedEntries {
+  // The packed entries' lines in source order, sorted at most once for this comparison and garbage
+  // right after it: the packed entries' cached ones (sortedLines) would stay alive with the plan,
+  // 2,000 dictionaries of them.
+  let lines: readonly string[] | undefined;
+  const sortedLines = (): readonly string[] => (lines ??= (expected as PackedEntries).linesBySource());
+  const same = sameAsUploadText(raw, expected, hashed, sortedLines, wholeTextChars);
   if (same !== undefined) return same;
+  // The answer's sources are looked up in ascending order (a source out of order ends this pass).
+  const get = expected instanceof PackedEntries ? ascendingLookup(sortedLines()) : (source: string) => expected.get(source);
   const reader = readerOf(raw);
   const { canonical } = reader;
   // Removed and changed entries in the answer's (ascending) order.
@@ -193,7 +236,7 @@ export function compareLiveEntries(raw: RawEntries, expected: Entries, hashed = 
     first = false;
     previous = source;
     const target = canonical(rawTarget);
-    const want = expected.get(source);
+    const want = get(source);
     if (want === target) matched++;
     else if (want === undefined) {
       removed++;

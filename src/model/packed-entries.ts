@@ -208,6 +208,22 @@ export class PackedEntries implements ReadonlyMap<string, string> {
    */
   sortedLines(): readonly string[] {
     if (this.lines !== undefined) return this.lines;
+    const { lines, inOrder } = this.sortLines();
+    this.inOrder = inOrder;
+    this.lines = lines;
+    return lines;
+  }
+
+  /**
+   * The lines in the order of sortedLines, for a caller that needs them only briefly (a comparison):
+   * made afresh and not kept here (kept, they would live as long as the entries do), unless
+   * sortedLines has already made them.
+   */
+  linesBySource(): readonly string[] {
+    return this.lines ?? this.sortLines().lines;
+  }
+
+  private sortLines(): { lines: string[]; inOrder: boolean } {
     const lines = this.size === 0 ? [] : this.text.slice(0, -1).split('\n');
     const plain = this.controlFree || !BELOW_TAB.test(this.text);
     let sorted = true;
@@ -218,9 +234,7 @@ export class PackedEntries implements ReadonlyMap<string, string> {
       if (plain) lines.sort();
       else lines.sort(bySource);
     }
-    this.inOrder = sorted;
-    this.lines = lines;
-    return lines;
+    return { lines, inOrder: sorted };
   }
 
   private lookup(): Map<string, string> {

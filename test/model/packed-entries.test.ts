@@ -99,6 +99,20 @@ describe('packed entries (properties)', () => {
     );
   });
 
+  it('give a comparison the sorted lines without keeping them, unless they are kept already', () => {
+    fc.assert(
+      fc.property(pairs, (list) => {
+        const packed = PackedEntries.fromPairs(list);
+        const brief = packed.linesBySource();
+        // Made afresh each time: nothing was kept.
+        if (list.length > 0) expect(packed.linesBySource()).not.toBe(brief);
+        const kept = packed.sortedLines();
+        expect(brief).toEqual(kept);
+        expect(packed.linesBySource()).toBe(kept);
+      }),
+    );
+  });
+
   it('count the bytes of the upload as the Map does, and survive a structured clone', () => {
     fc.assert(
       fc.property(pairs, (list) => {
