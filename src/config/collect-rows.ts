@@ -15,6 +15,7 @@ export interface CellText {
 
 /** A term of the row being read: one object per language column, rewritten for every row. */
 interface TermSlot {
+  readonly lang: string;
   text: string;
   line: number;
   column: number;
@@ -28,8 +29,8 @@ interface TermSlot {
  */
 export class RowsToConcepts {
   private columns: Map<number, string> | undefined;
-  /** By column, as `columns`: the language's slot for the row being read. */
-  private slots = new Map<number, TermSlot>();
+  /** By column number, once the header is read: the language column's slot for the row being read. */
+  private slots: (TermSlot | undefined)[] = [];
   /** The terms of the row being read, by language (cleared for every row: nothing of it is kept). */
   private readonly terms = new Map<string, TermAt>();
   private done = false;
@@ -60,21 +61,20 @@ export class RowsToConcepts {
       return;
     }
     // The collector keeps nothing of `terms` or its slots once `concept` returns.
-    const { terms, columns, slots } = this;
+    const { terms, slots } = this;
     terms.clear();
     for (const cell of cells) {
-      const lang = columns.get(cell.column);
-      if (lang === undefined) continue;
+      const slot = slots[cell.column];
+      if (slot === undefined) continue;
       if (cell.problem !== undefined) {
         this.diagnostics.push(error('entries/cell-value', cell.problem, this.file, line, cell.column));
         continue;
       }
       if (cell.text.trim() === '') continue;
-      const slot = slots.get(cell.column) as TermSlot;
       slot.text = cell.text;
       slot.line = line;
       slot.column = cell.column;
-      terms.set(lang, slot);
+      terms.set(slot.lang, slot);
     }
     // A row's problems are located at its first column (a sheet's cells may be given sparsely).
     if (terms.size > 0) this.collector.concept(terms, line, 1);
@@ -130,7 +130,7 @@ export class RowsToConcepts {
       }
       seen.set(lang, cell.column);
       columns.set(cell.column, lang);
-      this.slots.set(cell.column, { text: '', line: 0, column: 0 });
+      this.slots[cell.column] = { lang, text: '', line: 0, column: 0 };
       if (text !== lang) {
         this.diagnostics.push(warning('entries/language-column-variant', `column ${show(text)} is read as the glossary language ${lang} (a dictionary applies to every variant of its language)`, this.file, line, cell.column));
       }

@@ -444,21 +444,22 @@ class StringItem {
   }
 }
 
-/** Shared strings joined into one text at a time (see SharedStrings). */
-const STRINGS_PER_BLOCK = 4096;
+/** Shared strings joined into one text (a block) at a time (see SharedStrings): a power of two. */
+const STRINGS_PER_BLOCK = 8192;
+const BLOCK_SHIFT = 13;
 
 /**
- * The shared strings of a workbook, in order: one text and the offset of each string in it, not a
- * string each. A workbook of terms has hundreds of thousands of them, all kept until the last row
- * is read; so many small strings kept that long cost more in garbage collection than reading them.
- * A cell's string is cut from the text when the cell is read.
+ * The shared strings of a workbook, in order: blocks of text and the offset of each string in its
+ * block, not a string each. A workbook of terms has hundreds of thousands of them, all kept until
+ * the last row is read; so many small strings kept that long cost more in garbage collection than
+ * reading them. A cell's string is cut from its block when the cell is read.
  */
 class SharedStrings {
-  /** The strings so far since the last block, and the blocks joined from them before. */
+  /** The strings so far since the last block was joined. */
   private pending: string[] = [];
+  /** Block `b` holds strings `b * STRINGS_PER_BLOCK` on. */
   private blocks: string[] = [];
-  private text = '';
-  /** `ends[i]`: where string i ends in `text` (it starts where string i - 1 ends). */
+  /** `ends[i]`: where string i ends in its block (it starts where string i - 1 ends, or at 0). */
   private ends = new Int32Array(1024);
   private length = 0;
   private count = 0;
@@ -480,25 +481,25 @@ class SharedStrings {
     this.ends[this.count++] = this.length;
     const { pending } = this;
     pending.push(value);
-    if (pending.length >= STRINGS_PER_BLOCK) {
+    if (pending.length === STRINGS_PER_BLOCK) {
       this.blocks.push(pending.join(''));
       pending.length = 0;
+      this.length = 0;
     }
   }
 
-  /** Ends the reading: the strings become one text. */
+  /** Ends the reading: the last strings become a block too. */
   finish(): this {
-    this.blocks.push(this.pending.join(''));
+    if (this.pending.length > 0) this.blocks.push(this.pending.join(''));
     this.pending = [];
-    this.text = this.blocks.length === 1 ? (this.blocks[0] as string) : this.blocks.join('');
-    this.blocks = [];
     return this;
   }
 
   /** String `index` (as a cell's `<v>` gives it, a number), or undefined when there is none. */
   get(index: number): string | undefined {
     if (!Number.isInteger(index) || index < 0 || index >= this.count) return undefined;
-    return this.text.slice(index === 0 ? 0 : this.ends[index - 1], this.ends[index]);
+    const start = (index & (STRINGS_PER_BLOCK - 1)) === 0 ? 0 : (this.ends[index - 1] as number);
+    return (this.blocks[index >>> BLOCK_SHIFT] as string).slice(start, this.ends[index]);
   }
 }
 
