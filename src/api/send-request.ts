@@ -1,4 +1,5 @@
-import { Agent, type Dispatcher } from 'undici';
+import { createRequire } from 'node:module';
+import type { Agent as UndiciAgent, Dispatcher } from 'undici';
 import { DEFAULTS } from '../lib/defaults.js';
 import type { BaseUrl } from './check-base-url.js';
 import { jsonBody } from './json-body.js';
@@ -30,6 +31,26 @@ export interface ExchangeLimits {
   readonly maxResponseBytes: number;
   /** Real time the whole exchange may take, from sending to the last byte of the answer. */
   readonly deadlineMs: number;
+}
+
+/**
+ * undici's Agent and its `request`, each from its own module: undici's entry point loads the whole
+ * library (fetch, WebSocket, caches, mocks, proxies), a tenth of a second of CPU and some 9 MB at
+ * the start of every command that talks to the service, which needs only these two. They are the
+ * very class and function the entry point exports (it re-exports these modules).
+ */
+const requireUndici = createRequire(import.meta.url);
+const Agent = requireUndici('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
+type RequestFunction = (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
+const undiciRequest = requireUndici('undici/lib/api/api-request.js') as RequestFunction;
+
+/**
+ * `dispatcher.request(options)`: a dispatcher of its own kind (a test's) answers it itself; an Agent
+ * loaded as above has no `request` of its own (the entry point adds the API to every dispatcher's
+ * prototype), and undici's own function makes it.
+ */
+function requestOf(dispatcher: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData> {
+  return typeof dispatcher.request === 'function' ? dispatcher.request(options) : undiciRequest.call(dispatcher, options);
 }
 
 export const USER_AGENT = 'termsync/0.1';
@@ -88,7 +109,7 @@ export function formatBytes(bytes: number): string {
 }
 
 /** One pooled agent: keep-alive, a bounded number of connections, header and body timeouts. */
-export function createAgent(connections: number): Agent {
+export function createAgent(connections: number): UndiciAgent {
   return new Agent({
     connections,
     pipelining: 1,
@@ -196,7 +217,7 @@ export async function sendRequest(
   else signal?.addEventListener('abort', forward, { once: true });
   const progress = { answered: false, received: 0, declared: undefined as number | undefined };
   try {
-    const res = await dispatcher.request({
+    const res = await requestOf(dispatcher, {
       origin: base.origin,
       path: base.prefix + requestTarget(request),
       method: request.method,
