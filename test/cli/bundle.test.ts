@@ -143,6 +143,17 @@ describe('the bundled CLI (bin/termsync.js)', () => {
     for (const file of own) expect(await readFile(file.startsWith('file:') ? fileURLToPath(file) : file, 'utf8'), file).not.toContain('node_modules/commander/');
   });
 
+  it('validate with only its own options runs from one file of the bundle (plain-validate.js), besides what the entry itself imports', async () => {
+    const { run, files } = await packagesLoaded(['validate', '--dir', ROOT]);
+    expect(run.code).toBe(0);
+    const bundle = path.join(ROOT, 'dist', 'bundle');
+    const entry = await readFile(path.join(bundle, 'termsync.js'), 'utf8');
+    const entryImports = [...entry.matchAll(/(?:from|import)\s*"\.\/(chunk-[A-Z0-9]+\.js)"/g)].map((m) => m[1]);
+    const loaded = files.filter((f) => f.includes('/dist/bundle/') || f.includes(`${path.sep}dist${path.sep}bundle${path.sep}`)).map((f) => path.basename(f.startsWith('file:') ? fileURLToPath(f) : f));
+    expect(loaded).toContain('plain-validate.js');
+    expect(loaded.filter((f) => f !== 'termsync.js' && f !== 'plain-validate.js' && !entryImports.includes(f))).toEqual([]);
+  });
+
   it("validate of the example loads none of Node's modules that only other commands use: child_process (commander's executable subcommands, node-cron's daemon), crypto (node-cron's task ids), worker_threads (a large repository's second thread)", async () => {
     const { run, builtins } = await builtinsLoaded(['validate', '--dir', ROOT]);
     expect(run.code).toBe(0);
