@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { isTermsyncError } from '../lib/errors.js';
 import { ExitCode } from '../lib/exit-codes.js';
 import type { CliIo, CommandContext } from './io.js';
+import { exitCodeOfError } from './report-error.js';
 import { plainValidateOptions } from './validate-options.js';
 
 /** The release version; the same as package.json's (test/cli/bundle.test.ts holds them together). */
@@ -58,9 +58,9 @@ export async function createProgram(ctx: CommandContext, argv: readonly string[]
 }
 
 /**
- * Runs one CLI invocation and returns its exit code. The only place that maps errors to exit codes:
- * a TermsyncError carries its own; anything else is a bug (exit 1, said plainly, no stack trace
- * unless TERMSYNC_DEBUG is set).
+ * Runs one CLI invocation and returns its exit code. Errors are mapped to exit codes by
+ * exitCodeOfError: a TermsyncError carries its own; anything else is a bug (exit 1, said plainly,
+ * no stack trace unless TERMSYNC_DEBUG is set).
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   // `--version` alone is answered before any library is loaded (it runs in every CI job's set-up).
@@ -76,12 +76,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     },
   };
   try {
-    // `validate` with only its own options (the run CI jobs make most) needs no command-line library.
+    // `validate` with only its own options (the run CI jobs make most) needs no command-line
+    // library; it maps its own errors (plain-validate.ts).
     const plainValidate = argv[0] === 'validate' ? plainValidateOptions(argv.slice(1)) : undefined;
-    if (plainValidate !== undefined) {
-      await (await import('./commands/run-validate.js')).runValidate(plainValidate, ctx);
-      return exitCode;
-    }
+    if (plainValidate !== undefined) return await (await import('./plain-validate.js')).runPlainValidate(plainValidate, io);
     const program = await createProgram(ctx, argv);
     await program.parseAsync([...argv], { from: 'user' });
     return exitCode;
@@ -91,13 +89,6 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       // --help and --version end with code 0; usage errors are invalid input.
       return error.exitCode === 0 ? ExitCode.ok : ExitCode.invalidInput;
     }
-    if (isTermsyncError(error)) {
-      io.stderr(`Error: ${error.message}\n`);
-      return error.exitCode;
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    io.stderr(`Internal error (a bug in termsync, please report it): ${message}\n`);
-    if (io.env['TERMSYNC_DEBUG'] && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
-    return ExitCode.internal;
+    return exitCodeOfError(error, io);
   }
 }

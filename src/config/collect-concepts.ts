@@ -104,6 +104,11 @@ export class ConceptCollector {
     );
   }
 
+  /** About how many concepts the file holds (a hint: room is made for them before the first). */
+  expect(concepts: number): void {
+    for (const collector of this.collectors) collector.expect(concepts);
+  }
+
   /** Forgets every concept and diagnostic so far: the file was refused part way (nothing of it counts). */
   discard(): void {
     this.collectors = this.pairs.map(() => new EntryCollector(this.file, this.own, this.unit));

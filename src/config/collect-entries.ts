@@ -119,6 +119,9 @@ function isPlainAt(text: string, start: number, end: number): boolean {
 /** Texts longer than this (UTF-16 code units) are counted in lines before their entries are collected. */
 const LARGE_TEXT = 256 * 1024;
 
+/** Parts of packed entries (four per entry) joined into one block at a time (see EntryCollector.blocks). */
+const BLOCK_PARTS = 4096;
+
 /** A column, or how to compute it when a diagnostic needs it. */
 export type Column = number | (() => number);
 
@@ -149,7 +152,12 @@ export class EntryCollector {
   private seen = new SourceSet();
   /** Line of each entry, by its index in `seen`. */
   private lines: number[] = [];
-  /** The entries kept, packed (`source TAB target LF`), in the order added. */
+  /**
+   * The entries kept, packed (`source TAB target LF`), in the order added: `blocks` of joined
+   * entries, then the `parts` of the entries since (four per entry). A block is joined every
+   * BLOCK_PARTS parts: one join of a huge array costs several times more than these small ones.
+   */
+  private blocks: string[] = [];
   private parts: string[] = [];
   /** Lowercased → line, for sources with an uppercase letter only: all a case-twin check needs. */
   private folded = new Map<string, number>();
@@ -181,13 +189,17 @@ export class EntryCollector {
     if (this.packedEntries === undefined) {
       const text = this.verbatimText;
       let packed: string;
-      if (text === undefined) packed = this.parts.join('');
+      if (text === undefined) {
+        this.blocks.push(this.parts.join(''));
+        packed = this.blocks.length === 1 ? (this.blocks[0] as string) : this.blocks.join('');
+      }
       else if (this.verbatimEnd === text.length) packed = text;
       else packed = this.verbatimEnd > text.length ? `${text}\n` : text.slice(0, this.verbatimEnd);
       // Every phrase kept passed isPlain (or a whole-text test for the same) or checkPhrase: none holds a control character.
       this.packedEntries = PackedEntries.fromText(packed, this.seen.size, true);
       this.verbatimText = undefined;
       this.parts = [];
+      this.blocks = [];
       this.seen.release();
       this.lines = [];
       this.folded = new Map();
@@ -210,10 +222,15 @@ export class EntryCollector {
     }
   }
 
+  /** About how many entries will be added (a hint, before the first): room is made for them at once. */
+  expect(entries: number): void {
+    if (this.seen.size === 0) this.seen.expect(entries);
+  }
+
   /** Ends the run of unchanged lines: the entries so far are copied from the text once. */
   private endVerbatim(): void {
     if (this.verbatimText === undefined) return;
-    if (this.verbatimEnd > 0) this.parts.push(this.verbatimText.slice(0, this.verbatimEnd));
+    if (this.verbatimEnd > 0) this.blocks.push(this.verbatimText.slice(0, this.verbatimEnd));
     this.verbatimText = undefined;
   }
 
@@ -239,7 +256,14 @@ export class EntryCollector {
     }
     if (this.keep(source, line, column)) {
       if (this.verbatimText !== undefined) this.verbatimEnd = lineEnd + 1;
-      else this.parts.push(source, '\t', target, '\n');
+      else {
+        const { parts } = this;
+        parts.push(source, '\t', target, '\n');
+        if (parts.length >= BLOCK_PARTS) {
+          this.blocks.push(parts.join(''));
+          parts.length = 0;
+        }
+      }
     }
   }
 

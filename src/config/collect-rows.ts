@@ -10,7 +10,14 @@ export interface CellText {
   readonly text: string;
   readonly column: number;
   /** Why the cell cannot be read as a term (a formula, an error value): an error in a language column. */
-  readonly problem?: string;
+  readonly problem?: string | undefined;
+}
+
+/** A term of the row being read: one object per language column, rewritten for every row. */
+interface TermSlot {
+  text: string;
+  line: number;
+  column: number;
 }
 
 /**
@@ -21,6 +28,10 @@ export interface CellText {
  */
 export class RowsToConcepts {
   private columns: Map<number, string> | undefined;
+  /** By column, as `columns`: the language's slot for the row being read. */
+  private slots = new Map<number, TermSlot>();
+  /** The terms of the row being read, by language (cleared for every row: nothing of it is kept). */
+  private readonly terms = new Map<string, TermAt>();
   private done = false;
 
   constructor(
@@ -48,16 +59,22 @@ export class RowsToConcepts {
       else if (this.namesALanguage(cells)) this.readHeader(line, cells);
       return;
     }
-    const terms = new Map<string, TermAt>();
+    // The collector keeps nothing of `terms` or its slots once `concept` returns.
+    const { terms, columns, slots } = this;
+    terms.clear();
     for (const cell of cells) {
-      const lang = this.columns.get(cell.column);
+      const lang = columns.get(cell.column);
       if (lang === undefined) continue;
       if (cell.problem !== undefined) {
         this.diagnostics.push(error('entries/cell-value', cell.problem, this.file, line, cell.column));
         continue;
       }
       if (cell.text.trim() === '') continue;
-      terms.set(lang, { text: cell.text, line, column: cell.column });
+      const slot = slots.get(cell.column) as TermSlot;
+      slot.text = cell.text;
+      slot.line = line;
+      slot.column = cell.column;
+      terms.set(lang, slot);
     }
     // A row's problems are located at its first column (a sheet's cells may be given sparsely).
     if (terms.size > 0) this.collector.concept(terms, line, 1);
@@ -113,6 +130,7 @@ export class RowsToConcepts {
       }
       seen.set(lang, cell.column);
       columns.set(cell.column, lang);
+      this.slots.set(cell.column, { text: '', line: 0, column: 0 });
       if (text !== lang) {
         this.diagnostics.push(warning('entries/language-column-variant', `column ${show(text)} is read as the glossary language ${lang} (a dictionary applies to every variant of its language)`, this.file, line, cell.column));
       }

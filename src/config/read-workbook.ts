@@ -40,6 +40,9 @@ import { firstInvalidUtf8 } from './read-files.js';
  * (`t="d"`) are refused too.
  */
 
+/** The most entries per dictionary the shared strings may announce (see readWorkbook): tables of a few MiB. */
+const MAX_ENTRIES_HINT = 1 << 18;
+
 /** At most this many parts (files) in the zip container. */
 export const MAX_WORKBOOK_PARTS = 10_000;
 
@@ -441,9 +444,67 @@ class StringItem {
   }
 }
 
+/** Shared strings joined into one text at a time (see SharedStrings). */
+const STRINGS_PER_BLOCK = 4096;
+
+/**
+ * The shared strings of a workbook, in order: one text and the offset of each string in it, not a
+ * string each. A workbook of terms has hundreds of thousands of them, all kept until the last row
+ * is read; so many small strings kept that long cost more in garbage collection than reading them.
+ * A cell's string is cut from the text when the cell is read.
+ */
+class SharedStrings {
+  /** The strings so far since the last block, and the blocks joined from them before. */
+  private pending: string[] = [];
+  private blocks: string[] = [];
+  private text = '';
+  /** `ends[i]`: where string i ends in `text` (it starts where string i - 1 ends). */
+  private ends = new Int32Array(1024);
+  private length = 0;
+  private count = 0;
+
+  static readonly NONE = new SharedStrings();
+
+  /** The number of strings. */
+  get size(): number {
+    return this.count;
+  }
+
+  add(value: string): void {
+    if (this.count === this.ends.length) {
+      const grown = new Int32Array(this.count * 2);
+      grown.set(this.ends);
+      this.ends = grown;
+    }
+    this.length += value.length;
+    this.ends[this.count++] = this.length;
+    const { pending } = this;
+    pending.push(value);
+    if (pending.length >= STRINGS_PER_BLOCK) {
+      this.blocks.push(pending.join(''));
+      pending.length = 0;
+    }
+  }
+
+  /** Ends the reading: the strings become one text. */
+  finish(): this {
+    this.blocks.push(this.pending.join(''));
+    this.pending = [];
+    this.text = this.blocks.length === 1 ? (this.blocks[0] as string) : this.blocks.join('');
+    this.blocks = [];
+    return this;
+  }
+
+  /** String `index` (as a cell's `<v>` gives it, a number), or undefined when there is none. */
+  get(index: number): string | undefined {
+    if (!Number.isInteger(index) || index < 0 || index >= this.count) return undefined;
+    return this.text.slice(index === 0 ? 0 : this.ends[index - 1], this.ends[index]);
+  }
+}
+
 /** The shared strings, in order (see StringItem). */
-async function readSharedStrings(part: CompressedPart): Promise<string[]> {
-  const strings: string[] = [];
+async function readSharedStrings(part: CompressedPart): Promise<SharedStrings> {
+  const strings = new SharedStrings();
   const item = new StringItem();
   await parseCompressedPart(part, (parser) => {
     parser.on(
@@ -461,12 +522,12 @@ async function readSharedStrings(part: CompressedPart): Promise<string[]> {
       'closetag',
       byLocalName((name) => {
         if (name !== 'si') return item.close(name);
-        strings.push(item.end() ?? '');
+        strings.add(item.end() ?? '');
         return true;
       }),
     );
   });
-  return strings;
+  return strings.finish();
 }
 
 /** The number of a cell reference's column (`B12` → 2), or 0 when it is not a cell reference. */
@@ -491,7 +552,7 @@ class CellProblem {
  * content: its type (`t`), whether it has a formula, the text of its `<v>` and of its inline
  * string (`<is>`), each undefined when the cell has none.
  */
-function cellText(type: string, formula: boolean, value: string | undefined, inline: string | undefined, strings: readonly string[]): string | CellProblem {
+function cellText(type: string, formula: boolean, value: string | undefined, inline: string | undefined, strings: SharedStrings): string | CellProblem {
   if (formula) {
     const saved = value === undefined || value === '' ? undefined : type === 'str' || type === 'e' ? value : type === 'inlineStr' ? (inline ?? value) : String(parseFloat(value));
     const shown = saved === undefined ? ' (it has no saved value)' : ` (its saved value is ${show(saved)})`;
@@ -500,7 +561,7 @@ function cellText(type: string, formula: boolean, value: string | undefined, inl
   switch (type) {
     case 's': {
       if (value === undefined || value === '') return '';
-      const text = strings[Number(value)];
+      const text = strings.get(Number(value));
       return text === undefined ? new CellProblem(`refers to shared string ${show(value)}, which the workbook does not hold (a malformed file)`) : text;
     }
     case 'inlineStr':
@@ -527,11 +588,30 @@ function cellText(type: string, formula: boolean, value: string | undefined, inl
  * (empty cells left out). `onRow` returns false to stop reading. The cell being read is kept in
  * plain variables, not an object per cell (this runs for every cell of the sheet).
  */
-async function readRows(sheet: CompressedPart, strings: readonly string[], onRow: (row: number, cells: CellText[]) => boolean): Promise<void> {
+async function readRows(sheet: CompressedPart, strings: SharedStrings, onRow: (row: number, cells: CellText[]) => boolean, reuse: boolean): Promise<void> {
   const part = sheet.entry.fileName;
   let rowNumber = 0;
   let inRow = false;
   let cells: CellText[] = [];
+  // With `reuse`, the cells of a row are these objects again, rewritten (a consumer that keeps
+  // nothing of a row once onRow returns spares an array and an object per cell).
+  const pool: { text: string; column: number; problem: string | undefined }[] = [];
+  const addCell = (text: string, problem: string | undefined): void => {
+    if (!reuse) {
+      cells.push(problem === undefined ? { text, column } : { text, column, problem });
+      return;
+    }
+    let cell = pool[cells.length];
+    if (cell === undefined) {
+      cell = { text, column, problem };
+      pool.push(cell);
+    } else {
+      cell.text = text;
+      cell.column = column;
+      cell.problem = problem;
+    }
+    cells.push(cell);
+  };
   let column = 0;
   // The cell being read (inCell), as cellText takes it.
   let inCell = false;
@@ -557,7 +637,8 @@ async function readRows(sheet: CompressedPart, strings: readonly string[], onRow
               rowNumber = number;
             }
             inRow = true;
-            cells = [];
+            if (reuse) cells.length = 0;
+            else cells = [];
             column = 0;
             return true;
           }
@@ -604,8 +685,8 @@ async function readRows(sheet: CompressedPart, strings: readonly string[], onRow
           case 'c':
             if (inCell) {
               const read = cellText(type, formula, value, inline, strings);
-              if (typeof read !== 'string') cells.push({ text: '', column, problem: `the cell ${read.problem}` });
-              else if (read !== '') cells.push({ text: read, column });
+              if (typeof read !== 'string') addCell('', `the cell ${read.problem}`);
+              else if (read !== '') addCell(read, undefined);
               inCell = false;
             }
             return true;
@@ -638,10 +719,19 @@ async function readRows(sheet: CompressedPart, strings: readonly string[], onRow
  * the first) row by row: `onRow` gets each row's number and its cells that hold a value, and
  * returns false to stop. Returns the sheet's name; throws Refused when the workbook is refused.
  */
-export async function readSheetRows(bytes: Buffer, sheet: string | number | undefined, onRow: (row: number, cells: CellText[]) => boolean): Promise<string> {
+export async function readSheetRows(
+  bytes: Buffer,
+  sheet: string | number | undefined,
+  onRow: (row: number, cells: CellText[]) => boolean,
+  /** Told the number of shared strings before the first row (a workbook of terms has one per term, or nearly). */
+  onStrings?: (count: number) => void,
+  /** onRow keeps nothing of a row's cells (neither the array nor a cell): they are reused for the next row. */
+  reuse = false,
+): Promise<string> {
   const { chosen, sheet: part, sharedStrings } = await checkedWorkbook(bytes, sheet);
-  const strings = sharedStrings === undefined ? [] : await readSharedStrings(sharedStrings);
-  await readRows(part, strings, onRow);
+  const strings = sharedStrings === undefined ? SharedStrings.NONE : await readSharedStrings(sharedStrings);
+  onStrings?.(strings.size);
+  await readRows(part, strings, onRow, reuse);
   return chosen.name;
 }
 
@@ -663,11 +753,21 @@ export async function readWorkbook(
   let last = 0;
   const before = diagnostics.length;
   try {
-    sheet = await readSheetRows(bytes, options.sheet, (row, cells) => {
-      last = row;
-      rows.row(row, cells);
-      return rows.usable;
-    });
+    sheet = await readSheetRows(
+      bytes,
+      options.sheet,
+      (row, cells) => {
+        last = row;
+        rows.row(row, cells);
+        return rows.usable;
+      },
+      // Each row holds a string per language, or nearly: the dictionaries are sized for that many
+      // entries at once instead of growing through every power of two.
+      // A hint only, capped: a file of countless empty strings makes no large tables.
+      (count) => collector.expect(Math.min(Math.ceil(count / Math.max(languages.length, 1)), MAX_ENTRIES_HINT)),
+      // RowsToConcepts keeps nothing of a row's cells.
+      true,
+    );
   } catch (caught) {
     // A workbook refused while its sheet was read (it inflates past its size, its XML breaks off):
     // nothing read from it counts, its rows' diagnostics neither.

@@ -104,6 +104,18 @@ function sameLines(text: string, lines: readonly string[] | string, escaped: boo
 }
 
 /**
+ * Text escaped as in a JSON string whose only escapes are `\t` and `\n`, unescaped. Any other
+ * backslash stays, and the text then equals no repository text compared with it (those hold no
+ * backslash, see sameAsUploadText): a JSON string with other escapes is never taken for one.
+ */
+function unescapeTsv(text: string): string {
+  return text.includes('\\') ? text.replaceAll('\\n', '\n').replaceAll('\\t', '\t') : text;
+}
+
+/** Answers of up to this many characters are compared with the repository's text whole (see sameAsUploadText); longer ones line by line, in place. */
+export const WHOLE_TEXT_CHARS = 1 << 20;
+
+/**
  * The usual answer of a dictionary nobody changed is, character for character, the text termsync
  * uploaded: the repository's entries sorted by source, `source TAB target` lines joined by LF (or
  * that text escaped as in the answer's JSON string). Sorting the repository's lines once (the
@@ -111,7 +123,7 @@ function sameLines(text: string, lines: readonly string[] | string, escaped: boo
  * copy) costs far less than a look-up per entry. Undefined when the texts differ in any way (then
  * the entries are compared one by one) or cannot be compared so.
  */
-function sameAsUploadText(raw: RawEntries, expected: Entries, hashed: boolean, sortedLines: () => readonly string[]): ComparedEntries | undefined {
+function sameAsUploadText(raw: RawEntries, expected: Entries, hashed: boolean, sortedLines: () => readonly string[], wholeTextChars: number): ComparedEntries | undefined {
   if (!(expected instanceof PackedEntries) || expected.size === 0) return undefined;
   let text: string;
   let escaped = false;
@@ -129,9 +141,14 @@ function sameAsUploadText(raw: RawEntries, expected: Entries, hashed: boolean, s
   if (escaped && packed.includes('\\')) return undefined;
   // The repository's own order first (what another tool uploading the file as it is leaves), then
   // termsync's. The sorted lines are this comparison's own (see compareLiveEntries).
-  if (sameLines(text, packed, escaped)) return hashed ? { expected, diff: NO_CHANGES, hash: hashEntries(expected) } : { expected, diff: NO_CHANGES };
+  // A text of up to `wholeTextChars` is compared whole: unescaped and joined copies of it cost
+  // less than a comparison line by line (native copies, one comparison of two flat strings).
+  const whole = text.length <= wholeTextChars;
+  const live = whole ? (escaped ? unescapeTsv(text) : text) : undefined;
+  const asRead = live === undefined ? sameLines(text, packed, escaped) : live === packed.slice(0, -1);
+  if (asRead) return hashed ? { expected, diff: NO_CHANGES, hash: hashEntries(expected) } : { expected, diff: NO_CHANGES };
   const lines = sortedLines();
-  if (!sameLines(text, lines, escaped)) return undefined;
+  if (!(live === undefined ? sameLines(text, lines, escaped) : live === lines.join('\n'))) return undefined;
   if (!hashed) return { expected, diff: NO_CHANGES };
   // The hash takes the entries in source order, which the lines' order is unless a phrase holds a
   // code unit below TAB (then the sorted pairs are hashed, as hashEntries does).
@@ -188,15 +205,16 @@ function merge<T>(a: readonly T[], b: readonly T[], sourceOf: (item: T) => strin
  * fingerprint's hash, without building the live entries. The service answers in the order termsync
  * uploads (ascending sources), which also proves the sources distinct; an answer in any other
  * order is read into a map first (exact, just slower). Nothing of the answer is kept but the
- * phrases of the changes, copied.
+ * phrases of the changes, copied. `wholeTextChars`: see WHOLE_TEXT_CHARS (tests give 0 to take the
+ * line-by-line comparison of long answers with short ones).
  */
-export function compareLiveEntries(raw: RawEntries, expected: Entries, hashed = false): ComparedEntries {
+export function compareLiveEntries(raw: RawEntries, expected: Entries, hashed = false, wholeTextChars = WHOLE_TEXT_CHARS): ComparedEntries {
   // The packed entries' lines in source order, sorted at most once for this comparison and garbage
   // right after it: the packed entries' cached ones (sortedLines) would stay alive with the plan,
   // 2,000 dictionaries of them.
   let lines: readonly string[] | undefined;
   const sortedLines = (): readonly string[] => (lines ??= (expected as PackedEntries).linesBySource());
-  const same = sameAsUploadText(raw, expected, hashed, sortedLines);
+  const same = sameAsUploadText(raw, expected, hashed, sortedLines, wholeTextChars);
   if (same !== undefined) return same;
   // The answer's sources are looked up in ascending order (a source out of order ends this pass).
   const get = expected instanceof PackedEntries ? ascendingLookup(sortedLines()) : (source: string) => expected.get(source);

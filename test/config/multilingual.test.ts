@@ -202,6 +202,21 @@ describe('a glossary-level workbook', () => {
     });
   });
 
+  it('reads a workbook of thousands of rows whole and in order, a duplicate far down named by its cells', async () => {
+    // More rows than the readers gather into one block (of shared strings, of packed entries).
+    const many: (string | null)[][] = [['en', 'de', 'fr']];
+    for (let i = 0; i < 6000; i++) many.push([`term ${i}`, `Begriff ${i}`, i % 1000 === 999 ? null : `terme ${i}`]);
+    many.push(['term 17', 'noch einmal', 'encore']);
+    const { result, glossary } = await load('kind: glossary\nname: T\nentries_file: t.xlsx\nlanguages: [en, de, fr]\n', { 't.xlsx': await workbookBytes({ Terms: many }) });
+    expect(shown(result.diagnostics)).toEqual([
+      ...[1001, 2001, 3001, 4001, 5001, 6001].map((row) => `glossaries/t.xlsx:Terms!A${row} warning entries/missing-term`),
+      'glossaries/t.xlsx:Terms!A6002 error entries/duplicate-source',
+    ]);
+    const [de, fr] = glossary?.dictionaries ?? [];
+    expect([...(de?.entries ?? [])]).toEqual(many.slice(1, 6001).map((row) => [row[0], row[1]]));
+    expect([...(fr?.entries ?? [])]).toEqual(many.slice(1, 6001).filter((row) => row[2] !== null).map((row) => [row[0], row[2]]));
+  });
+
   it('reads a workbook laid out as Excel writes it (sizes in local headers, sheets before shared strings)', async () => {
     const { result, dictionaries } = await load('kind: glossary\nname: T\nentries_file: t.xlsx\nlanguages: [en, de, fr]\n', { 't.xlsx': await asExcelLaysOut(await workbookBytes({ Terms: rows })) });
     expect(shown(result.diagnostics)).toEqual(['glossaries/t.xlsx:Terms!A4 warning entries/missing-term']);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { EntriesText, parseTsvEntries } from '../../src/api/tsv-entries.js';
 import { visitTsvEntries } from '../../src/lib/entries-tsv.js';
 import { canonicalEntries } from '../../src/live/canonical-entries.js';
-import { compareLiveEntries, readLiveEntries, type RawEntries } from '../../src/live/compare-live.js';
+import { compareLiveEntries, readLiveEntries, WHOLE_TEXT_CHARS, type RawEntries } from '../../src/live/compare-live.js';
 import { diffEntries, entriesOfCompared } from '../../src/plan/diff-entries.js';
 import { hashEntries } from '../../src/plan/fingerprint-live.js';
 import type { Entries, EntryList } from '../../src/model/entries.js';
@@ -100,9 +100,9 @@ describe('compareLiveEntries', () => {
     );
   });
 
-  it('gives the same with the loader\'s packed entries, also when the answer is the upload text itself or the repository\'s own order (plain or JSON-escaped)', () => {
+  it('gives the same with the loader\'s packed entries, also when the answer is the upload text itself or the repository\'s own order (plain or JSON-escaped), compared whole or line by line', () => {
     fc.assert(
-      fc.property(declarable, declarable, fc.constantFrom('same', 'as read', 'other', 'other unsorted'), fc.boolean(), fc.boolean(), (declared, live, which, escaped, hashed) => {
+      fc.property(declarable, declarable, fc.constantFrom('same', 'as read', 'other', 'other unsorted'), fc.boolean(), fc.boolean(), fc.constantFrom(0, WHOLE_TEXT_CHARS), (declared, live, which, escaped, hashed, wholeTextChars) => {
         const canonical = canonicalEntries(declared);
         const expected = PackedEntries.fromPairs(canonical);
         const list =
@@ -110,7 +110,7 @@ describe('compareLiveEntries', () => {
         const text = tsvOf(list, false);
         const raw: RawEntries = escaped ? new EntriesText(JSON.stringify(text).slice(1, -1), where, true) : new EntriesText(text, where);
         const whole = reference(text);
-        const compared = compareLiveEntries(raw, expected, hashed);
+        const compared = compareLiveEntries(raw, expected, hashed, wholeTextChars);
         expect(compared.diff).toEqual(diffEntries(new Map(canonical), whole));
         expect(compared.hash).toBe(hashed ? hashEntries(whole) : undefined);
       }),
@@ -125,7 +125,8 @@ describe('compareLiveEntries', () => {
         fc.array(fc.tuple(fc.nat(), fc.constantFrom('change', 'drop', 'add')), { maxLength: 6 }),
         fc.boolean(),
         fc.boolean(),
-        (sources, edits, escaped, hashed) => {
+        fc.constantFrom(0, WHOLE_TEXT_CHARS),
+        (sources, edits, escaped, hashed, wholeTextChars) => {
           const declared = sources.map((s, i): [string, string] => [s, `target ${i}`]);
           const expected = PackedEntries.fromPairs(declared);
           const live = new Map(declared);
@@ -137,7 +138,7 @@ describe('compareLiveEntries', () => {
           }
           const text = tsvOf(sorted(live), false);
           const raw: RawEntries = escaped ? new EntriesText(JSON.stringify(text).slice(1, -1), where, true) : new EntriesText(text, where);
-          const compared = compareLiveEntries(raw, expected, hashed);
+          const compared = compareLiveEntries(raw, expected, hashed, wholeTextChars);
           expect(compared.diff).toEqual(diffEntries(new Map(declared), live));
           expect(compared.hash).toBe(hashed ? hashEntries(live) : undefined);
         },

@@ -1,0 +1,20 @@
+import { isTermsyncError } from '../lib/errors.js';
+import { ExitCode } from '../lib/exit-codes.js';
+import type { CliIo } from './io.js';
+
+/**
+ * The exit code of an error a command threw, said on stderr: a TermsyncError carries its own;
+ * anything else is a bug (exit 1, said plainly, no stack trace unless TERMSYNC_DEBUG is set).
+ * The CLI's only mapping from errors to exit codes (main.ts, and plain-validate.ts, which the
+ * bundle runs as a file of its own with its own copy of the error classes).
+ */
+export function exitCodeOfError(error: unknown, io: CliIo): number {
+  if (isTermsyncError(error)) {
+    io.stderr(`Error: ${error.message}\n`);
+    return error.exitCode;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  io.stderr(`Internal error (a bug in termsync, please report it): ${message}\n`);
+  if (io.env['TERMSYNC_DEBUG'] && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
+  return ExitCode.internal;
+}
