@@ -38,11 +38,26 @@ export interface ExchangeLimits {
  * library (fetch, WebSocket, caches, mocks, proxies), a tenth of a second of CPU and some 9 MB at
  * the start of every command that talks to the service, which needs only these two. They are the
  * very class and function the entry point exports (it re-exports these modules).
+ *
+ * Those module paths are undici's layout, not its published interface, and an installation may
+ * resolve a newer undici 7: when either module is missing or not what is expected, the entry point
+ * is loaded instead (slower to start, never broken). test/api/undici-modules.test.ts checks that the
+ * installed undici takes the light path.
  */
-const requireUndici = createRequire(import.meta.url);
-const Agent = requireUndici('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
 type RequestFunction = (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
-const undiciRequest = requireUndici('undici/lib/api/api-request.js') as RequestFunction;
+const { Agent, undiciRequest } = loadUndici(createRequire(import.meta.url));
+
+export function loadUndici(require: NodeJS.Require): { Agent: typeof UndiciAgent; undiciRequest: RequestFunction | undefined } {
+  try {
+    const agent = require('undici/lib/dispatcher/agent.js') as unknown;
+    const request = require('undici/lib/api/api-request.js') as unknown;
+    if (typeof agent === 'function' && typeof request === 'function') return { Agent: agent as typeof UndiciAgent, undiciRequest: request as RequestFunction };
+  } catch {
+    // another layout: the entry point below
+  }
+  // The entry point gives every dispatcher its `request` (requestOf then uses that).
+  return { Agent: (require('undici') as { Agent: typeof UndiciAgent }).Agent, undiciRequest: undefined };
+}
 
 /**
  * `dispatcher.request(options)`: a dispatcher of its own kind (a test's) answers it itself; an Agent
@@ -50,7 +65,9 @@ const undiciRequest = requireUndici('undici/lib/api/api-request.js') as RequestF
  * prototype), and undici's own function makes it.
  */
 function requestOf(dispatcher: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData> {
-  return typeof dispatcher.request === 'function' ? dispatcher.request(options) : undiciRequest.call(dispatcher, options);
+  if (typeof dispatcher.request === 'function') return dispatcher.request(options);
+  if (undiciRequest === undefined) throw new TypeError('this dispatcher has no request method');
+  return undiciRequest.call(dispatcher, options);
 }
 
 export const USER_AGENT = 'termsync/0.1';

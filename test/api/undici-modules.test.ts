@@ -6,7 +6,9 @@ import { promisify } from 'node:util';
 import type { Dispatcher } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkBaseUrl } from '../../src/api/check-base-url.js';
-import { createAgent, sendRequest } from '../../src/api/send-request.js';
+import { createRequire } from 'node:module';
+import { Agent as EntryPointAgent } from 'undici';
+import { createAgent, loadUndici, sendRequest } from '../../src/api/send-request.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 
@@ -51,5 +53,27 @@ describe('undici, loaded module by module', () => {
     const loaded = JSON.parse(stdout) as string[];
     expect(loaded.some((f) => f.endsWith(path.join('undici', 'lib', 'dispatcher', 'agent.js')))).toBe(true);
     expect(loaded.some((f) => f.endsWith(path.join('undici', 'index.js')))).toBe(false);
+  });
+
+  it('falls back to undici\'s entry point when its layout differs (a module missing, or not a function), and sends through it', async () => {
+    const real = createRequire(import.meta.url);
+    const missing = Object.assign((id: string) => {
+      if (id.startsWith('undici/lib/')) throw Object.assign(new Error(`Cannot find module '${id}'`), { code: 'MODULE_NOT_FOUND' });
+      return real(id) as unknown;
+    }, real) as NodeJS.Require;
+    const changed = Object.assign((id: string) => (id.startsWith('undici/lib/') ? { moved: true } : (real(id) as unknown)), real) as NodeJS.Require;
+    for (const require of [missing, changed]) {
+      const loaded = loadUndici(require);
+      expect(loaded.Agent).toBe(EntryPointAgent);
+      expect(loaded.undiciRequest).toBeUndefined();
+      const agent = new loaded.Agent({ connections: 1 });
+      try {
+        const answer = await sendRequest(agent, checkBaseUrl(url), 'key', { method: 'GET', path: '/v3/glossaries' }, undefined);
+        expect(JSON.parse(answer.text)).toEqual({ method: 'GET', path: '/v3/glossaries' });
+      } finally {
+        await agent.close();
+      }
+    }
+    expect(loadUndici(real).undiciRequest).toBeTypeOf('function');
   });
 });
