@@ -23,6 +23,21 @@ export interface JsonWithLongStrings {
 }
 
 /**
+ * In a JSON string's content: a raw control character, or a backslash followed by anything but
+ * `t` or `n`. Without one, every backslash starts a `\t` or `\n` escape (no backslash can be the
+ * escaped one: it would be followed by another), so the content is `tsvOnly`.
+ */
+// eslint-disable-next-line no-control-regex
+const NOT_TSV_ONLY = /[\u0000-\u001f]|\\[^tn]/;
+
+/** Whether the quote at `at` is escaped: an odd run of backslashes before it. */
+function escapedQuote(text: string, at: number): boolean {
+  let i = at - 1;
+  while (i >= 0 && text.charCodeAt(i) === 0x5c) i--;
+  return (at - 1 - i) % 2 === 1;
+}
+
+/**
  * JSON.parse of an answer whose long strings (a dictionary's entries, megabytes of TSV) are not
  * decoded into a second copy: each is cut out of the text, the rest is parsed by JSON.parse, and
  * the long string's place holds a placeholder that `long` maps to its escaped content in the text.
@@ -33,23 +48,16 @@ export function parseJsonWithLongStrings(text: string): JsonWithLongStrings | un
   const parts: string[] = [];
   const tag = TAG;
   let last = 0;
-  let slash = text.indexOf('\\');
   for (let at = text.indexOf('"'); at !== -1; ) {
-    // Outside strings (valid JSON), the next quote opens a string; find the quote that closes it.
+    // Outside strings (valid JSON), the next quote opens a string; the quote that closes it is the
+    // next one not escaped, i.e. after an even run of backslashes (each backslash is counted for
+    // at most the one quote it precedes: linear). The escapes between are not visited one by one.
     let quote = text.indexOf('"', at + 1);
-    if (slash !== -1 && slash < at) slash = text.indexOf('\\', at + 1);
-    let tsvOnly = true;
-    while (quote !== -1 && slash !== -1 && slash < quote) {
-      const escaped = text.charCodeAt(slash + 1);
-      if (escaped !== 0x74 && escaped !== 0x6e) tsvOnly = false;
-      if (slash + 1 === quote) quote = text.indexOf('"', quote + 1);
-      slash = text.indexOf('\\', slash + 2);
-    }
+    while (quote !== -1 && escapedQuote(text, quote)) quote = text.indexOf('"', quote + 1);
     if (quote === -1) return undefined;
     if (quote - at - 1 >= LONG) {
       const placeholder = `${tag}${long.size}`;
-      // eslint-disable-next-line no-control-regex
-      if (tsvOnly && /[\u0000-\u001f]/.test(text.slice(at + 1, quote))) tsvOnly = false;
+      const tsvOnly = !NOT_TSV_ONLY.test(text.slice(at + 1, quote));
       long.set(placeholder, { text, start: at + 1, end: quote, tsvOnly });
       parts.push(text.slice(last, at), JSON.stringify(placeholder));
       last = quote + 1;

@@ -1,4 +1,5 @@
-import { Agent, type Dispatcher } from 'undici';
+import { createRequire } from 'node:module';
+import type { Agent as UndiciAgent, Dispatcher } from 'undici';
 import { DEFAULTS } from '../lib/defaults.js';
 import type { BaseUrl } from './check-base-url.js';
 import { jsonBody } from './json-body.js';
@@ -30,6 +31,43 @@ export interface ExchangeLimits {
   readonly maxResponseBytes: number;
   /** Real time the whole exchange may take, from sending to the last byte of the answer. */
   readonly deadlineMs: number;
+}
+
+/**
+ * undici's Agent and its `request`, each from its own module: undici's entry point loads the whole
+ * library (fetch, WebSocket, caches, mocks, proxies), a tenth of a second of CPU and some 9 MB at
+ * the start of every command that talks to the service, which needs only these two. They are the
+ * very class and function the entry point exports (it re-exports these modules).
+ *
+ * Those module paths are undici's layout, not its published interface, and an installation may
+ * resolve a newer undici 7: when either module is missing or not what is expected, the entry point
+ * is loaded instead (slower to start, never broken). test/api/undici-modules.test.ts checks that the
+ * installed undici takes the light path.
+ */
+type RequestFunction = (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
+const { Agent, undiciRequest } = loadUndici(createRequire(import.meta.url));
+
+export function loadUndici(require: NodeJS.Require): { Agent: typeof UndiciAgent; undiciRequest: RequestFunction | undefined } {
+  try {
+    const agent = require('undici/lib/dispatcher/agent.js') as unknown;
+    const request = require('undici/lib/api/api-request.js') as unknown;
+    if (typeof agent === 'function' && typeof request === 'function') return { Agent: agent as typeof UndiciAgent, undiciRequest: request as RequestFunction };
+  } catch {
+    // another layout: the entry point below
+  }
+  // The entry point gives every dispatcher its `request` (requestOf then uses that).
+  return { Agent: (require('undici') as { Agent: typeof UndiciAgent }).Agent, undiciRequest: undefined };
+}
+
+/**
+ * `dispatcher.request(options)`: a dispatcher of its own kind (a test's) answers it itself; an Agent
+ * loaded as above has no `request` of its own (the entry point adds the API to every dispatcher's
+ * prototype), and undici's own function makes it.
+ */
+function requestOf(dispatcher: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData> {
+  if (typeof dispatcher.request === 'function') return dispatcher.request(options);
+  if (undiciRequest === undefined) throw new TypeError('this dispatcher has no request method');
+  return undiciRequest.call(dispatcher, options);
 }
 
 export const USER_AGENT = 'termsync/0.1';
@@ -88,7 +126,7 @@ export function formatBytes(bytes: number): string {
 }
 
 /** One pooled agent: keep-alive, a bounded number of connections, header and body timeouts. */
-export function createAgent(connections: number): Agent {
+export function createAgent(connections: number): UndiciAgent {
   return new Agent({
     connections,
     pipelining: 1,
@@ -217,7 +255,7 @@ export async function sendRequest(
   else signal?.addEventListener('abort', forward, { once: true });
   const progress = { answered: false, received: 0, declared: undefined as number | undefined };
   try {
-    const res = await dispatcher.request({
+    const res = await requestOf(dispatcher, {
       origin: base.origin,
       path: base.prefix + requestTarget(request),
       method: request.method,

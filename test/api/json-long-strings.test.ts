@@ -29,7 +29,8 @@ function textOf(cut: ReturnType<typeof parseJsonWithLongStrings>, entries: strin
 }
 
 // Phrases with what JSON escapes (quotes, backslashes, control characters), non-ASCII and the separators' letters.
-const phrase = fc.constantFrom('a', 'tn', 'Größe', 'say "hi"', 'back\\slash', '\\t', 'n\\n', 'x\u0001y', 'caf\u00e9', '\u{1f600}', 'é\u2028', ' t ');
+// A backslash before a quote and at the end of a phrase: in JSON, runs of backslashes before a quote that is escaped or not.
+const phrase = fc.constantFrom('a', 'tn', 'Größe', 'say "hi"', 'back\\slash', '\\t', 'n\\n', 'x\u0001y', 'caf\u00e9', '\u{1f600}', 'é\u2028', ' t ', '\\"q', 'ends\\');
 const line = fc.oneof(fc.tuple(phrase, phrase).map(([s, t]) => `${s}\t${t}`), fc.constant(''), fc.constant('a\tb\tc'));
 
 describe('parseJsonWithLongStrings', () => {

@@ -5,7 +5,7 @@
  * time). `npm test` builds first.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -151,7 +151,39 @@ describe('the bundled CLI (bin/termsync.js)', () => {
     const entryImports = [...entry.matchAll(/(?:from|import)\s*"\.\/(chunk-[A-Z0-9]+\.js)"/g)].map((m) => m[1]);
     const loaded = files.filter((f) => f.includes('/dist/bundle/') || f.includes(`${path.sep}dist${path.sep}bundle${path.sep}`)).map((f) => path.basename(f.startsWith('file:') ? fileURLToPath(f) : f));
     expect(loaded).toContain('plain-validate.js');
+    // ...which runs plain-validate.cjs (read as a script, see scripts/plain-validate-loader.js): no commander in it either.
+    expect(await readFile(path.join(bundle, 'plain-validate.cjs'), 'utf8')).not.toContain('node_modules/commander/');
     expect(loaded.filter((f) => f !== 'termsync.js' && f !== 'plain-validate.js' && !entryImports.includes(f))).toEqual([]);
+  });
+
+  it("runs plain-validate.cjs with the build's code cache, which this Node accepts", async () => {
+    const loader = pathToFileURL(path.join(ROOT, 'dist', 'bundle', 'plain-validate.js')).href;
+    const probe = `const { compilePlainValidate } = await import(${JSON.stringify(loader)}); const { script } = compilePlainValidate(); console.log(JSON.stringify({ rejected: script.cachedDataRejected }));`;
+    const run = await runBin([], ['--input-type=module', '-e', probe]);
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual({ rejected: false });
+  });
+
+  it('validates the same without the code cache, or with one older than the bundle (then not used)', async () => {
+    const copy = await mkdtemp(path.join(work, 'copy-'));
+    await mkdir(path.join(copy, 'bin'));
+    await cp(BIN, path.join(copy, 'bin', 'termsync.js'));
+    await cp(path.join(ROOT, 'package.json'), path.join(copy, 'package.json'));
+    await cp(path.join(ROOT, 'dist', 'bundle'), path.join(copy, 'dist', 'bundle'), { recursive: true });
+    const cache = path.join(copy, 'dist', 'bundle', 'plain-validate.cjs.cache');
+    const args = ['validate', '--format', 'json', '--dir', ROOT];
+    const sources = await runCliCaptured(args);
+    const runCopy = (): Promise<Run> =>
+      new Promise((resolve) => {
+        execFile(process.execPath, [path.join(copy, 'bin', 'termsync.js'), ...args], { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '' } }, (error, stdout, stderr) =>
+          resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr }),
+        );
+      });
+    const old = new Date(Date.now() - 3_600_000);
+    await utimes(cache, old, old);
+    expect(await runCopy()).toEqual(sources);
+    await rm(cache);
+    expect(await runCopy()).toEqual(sources);
   });
 
   it("validate of the example loads none of Node's modules that only other commands use: child_process (commander's executable subcommands, node-cron's daemon), crypto (node-cron's task ids), worker_threads (a large repository's second thread)", async () => {

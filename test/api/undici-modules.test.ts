@@ -1,0 +1,79 @@
+import { execFile } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { Dispatcher } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkBaseUrl } from '../../src/api/check-base-url.js';
+import { createRequire } from 'node:module';
+import { Agent as EntryPointAgent } from 'undici';
+import { createAgent, loadUndici, sendRequest } from '../../src/api/send-request.js';
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
+
+let server: http.Server;
+let url: string;
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ method: req.method, path: req.url }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+});
+
+describe('undici, loaded module by module', () => {
+  it('sends through a dispatcher with a request method of its own, and through one that only dispatches (undici\'s request function)', async () => {
+    const agent = createAgent(1);
+    try {
+      // Only `dispatch`: what an Agent is when undici's entry point (which adds `request` to every dispatcher) was never loaded.
+      const dispatchOnly = { dispatch: agent.dispatch.bind(agent) } as unknown as Dispatcher;
+      for (const dispatcher of [agent as Dispatcher, dispatchOnly]) {
+        const answer = await sendRequest(dispatcher, checkBaseUrl(url), 'key', { method: 'GET', path: '/v3/glossaries' }, undefined);
+        expect(answer.status).toBe(200);
+        expect(JSON.parse(answer.text)).toEqual({ method: 'GET', path: '/v3/glossaries' });
+      }
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it('the client\'s modules load the Agent without undici\'s entry point (the whole library)', async () => {
+    const script = `
+      import { createRequire } from 'node:module';
+      const { createAgent } = await import(${JSON.stringify(path.join(ROOT, 'dist', 'api', 'send-request.js'))});
+      await createAgent(1).close();
+      const loaded = Object.keys(createRequire(import.meta.url).cache).filter((f) => f.includes('undici'));
+      console.log(JSON.stringify(loaded));`;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT });
+    const loaded = JSON.parse(stdout) as string[];
+    expect(loaded.some((f) => f.endsWith(path.join('undici', 'lib', 'dispatcher', 'agent.js')))).toBe(true);
+    expect(loaded.some((f) => f.endsWith(path.join('undici', 'index.js')))).toBe(false);
+  });
+
+  it('falls back to undici\'s entry point when its layout differs (a module missing, or not a function), and sends through it', async () => {
+    const real = createRequire(import.meta.url);
+    const missing = Object.assign((id: string) => {
+      if (id.startsWith('undici/lib/')) throw Object.assign(new Error(`Cannot find module '${id}'`), { code: 'MODULE_NOT_FOUND' });
+      return real(id) as unknown;
+    }, real) as NodeJS.Require;
+    const changed = Object.assign((id: string) => (id.startsWith('undici/lib/') ? { moved: true } : (real(id) as unknown)), real) as NodeJS.Require;
+    for (const require of [missing, changed]) {
+      const loaded = loadUndici(require);
+      expect(loaded.Agent).toBe(EntryPointAgent);
+      expect(loaded.undiciRequest).toBeUndefined();
+      const agent = new loaded.Agent({ connections: 1 });
+      try {
+        const answer = await sendRequest(agent, checkBaseUrl(url), 'key', { method: 'GET', path: '/v3/glossaries' }, undefined);
+        expect(JSON.parse(answer.text)).toEqual({ method: 'GET', path: '/v3/glossaries' });
+      } finally {
+        await agent.close();
+      }
+    }
+    expect(loadUndici(real).undiciRequest).toBeTypeOf('function');
+  });
+});
