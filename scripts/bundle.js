@@ -26,10 +26,12 @@
 // to the compiled sources and in the bundle: the first build leaves that import as it is. That
 // file in the bundle is scripts/plain-validate-loader.js: it runs the build's CommonJS file
 // (plain-validate.cjs) with the V8 code cache made here of a validate of the example repository
-// (plain-validate.cjs.cache; why and when it is used: see the loader). With it, the example's
+// (plain-validate.cjs.<build id>.cache; why and when it is used: see the loader). With it, the example's
 // validate runs about a quarter fewer instructions again.
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { copyFile, readFile, rm, writeFile } from 'node:fs/promises';
+import { isBuiltin } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -142,6 +144,8 @@ await build({
   outExtension: { '.js': '.cjs' },
   banner: {},
   define: { 'import.meta.url': 'importMetaUrl' },
+  // This build's id, which names its code cache (see the loader).
+  footer: { js: `//# termsync-build-id=${randomBytes(12).toString('hex')}` },
   plugins: [lazyBuiltins],
 });
 await copyFile(path.join(ROOT, 'scripts', 'plain-validate-loader.js'), path.join(OUT, 'plain-validate.js'));
@@ -149,14 +153,21 @@ for (const entry of ['termsync.js', 'load-worker.js', 'plain-validate.js', 'plai
   if (!existsSync(path.join(OUT, entry))) throw new Error(`bundle: ${entry} was not written to ${OUT}`);
 }
 
+// plain-validate.cjs is run by Node's require, with no package of node_modules beside it: a library
+// left outside (an ES module one would fail only when reached) must not be required from it.
+const cjs = await readFile(path.join(OUT, 'plain-validate.cjs'), 'utf8');
+const outside = [...cjs.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]).filter((id) => !isBuiltin(id));
+if (outside.length > 0) throw new Error(`bundle: plain-validate.cjs requires ${[...new Set(outside)].join(', ')}: bundle it into the CommonJS build`);
+
 // The code cache: what V8 compiled of plain-validate.cjs for a validate of the example repository
-// (every kind of entries file), or for loading it alone where the example is not at hand.
+// (every kind of entries file), or for loading it alone where the example is not at hand. A validate
+// that fails here fails the build: the bundle itself is broken.
 const loader = await import(pathToFileURL(path.join(OUT, 'plain-validate.js')).href);
-const { exports: plainValidate, script } = loader.compilePlainValidate({ cache: false });
+const { exports: plainValidate, script, source } = loader.compilePlainValidate({ cache: false });
 if (existsSync(path.join(ROOT, 'config', 'termsync.yaml'))) {
-  const quiet = () => undefined;
-  const io = { stdout: quiet, stderr: quiet, env: {}, cwd: ROOT, signal: new AbortController().signal };
+  const errors = [];
+  const io = { stdout: () => undefined, stderr: (text) => errors.push(text), env: {}, cwd: ROOT, signal: new AbortController().signal };
   const code = await plainValidate.runPlainValidate({ dir: '.', logLevel: 'warn', format: 'text' }, io);
-  if (code !== 0) console.warn(`bundle: validate of the example repository ended with exit code ${code}; the code cache holds what it compiled`);
+  if (code !== 0) throw new Error(`bundle: validate of the example repository with the bundle ended with exit code ${code}: ${errors.join('')}`);
 }
-await writeFile(loader.CODE_CACHE, script.createCachedData());
+await writeFile(loader.codeCacheFile(source), script.createCachedData());

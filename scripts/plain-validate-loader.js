@@ -9,8 +9,11 @@
 // the example repository and keeps the code V8 compiled for it (scripts/bundle.js).
 //
 // The cache only saves compiling: V8 refuses one made for another source length, V8 version or
-// set of V8 flags (then the file is compiled from its source as usual), and this loader ignores a
-// cache older than the source (a bundle edited or rebuilt without it). Its absence is no error.
+// set of V8 flags (then the file is compiled from its source as usual), but it does not look at the
+// source's content. So the build ends plain-validate.cjs with an id of its own (BUILD_ID_MARK) and
+// names the cache after it: a cache from another build (two builds racing in one tree) is never
+// found. This loader also ignores a cache older than the source (a bundle edited by hand). Its
+// absence is no error.
 import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -18,12 +21,23 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import vm from 'node:vm';
 
 const SOURCE = fileURLToPath(new URL('./plain-validate.cjs', import.meta.url));
-export const CODE_CACHE = `${SOURCE}.cache`;
+/** The last line of plain-validate.cjs: this mark and the build's id. */
+export const BUILD_ID_MARK = '//# termsync-build-id=';
 
-/** The cache, when there is one at least as recent as the source. */
-function readCodeCache() {
+/** The code cache's file for the build whose id ends `source`; undefined when the source has none. */
+export function codeCacheFile(source) {
+  const at = source.lastIndexOf(BUILD_ID_MARK);
+  if (at === -1) return undefined;
+  const id = source.slice(at + BUILD_ID_MARK.length).trim();
+  return /^[0-9a-f]{16,64}$/.test(id) ? `${SOURCE}.${id}.cache` : undefined;
+}
+
+/** The cache of this very build, when there is one at least as recent as the source. */
+function readCodeCache(source) {
+  const file = codeCacheFile(source);
+  if (file === undefined) return undefined;
   try {
-    return statSync(CODE_CACHE).mtimeMs >= statSync(SOURCE).mtimeMs ? readFileSync(CODE_CACHE) : undefined;
+    return statSync(file).mtimeMs >= statSync(SOURCE).mtimeMs ? readFileSync(file) : undefined;
   } catch {
     return undefined;
   }
@@ -32,17 +46,18 @@ function readCodeCache() {
 /**
  * Compiles and runs plain-validate.cjs as Node runs a CommonJS module (the same wrapper
  * parameters, plus the URL the bundle uses for import.meta.url); with `cache: false` from its
- * source alone (the build, making the cache). Returns the module's exports and the compiled script.
+ * source alone (the build, making the cache). Returns the module's exports, the compiled script
+ * (`script.cachedDataRejected` is undefined when no cache was given) and the source.
  */
 export function compilePlainValidate({ cache = true } = {}) {
   const source = readFileSync(SOURCE, 'utf8');
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, importMetaUrl) {${source}\n})`, {
     filename: SOURCE,
-    cachedData: cache ? readCodeCache() : undefined,
+    cachedData: cache ? readCodeCache(source) : undefined,
   });
   const module = { exports: {} };
   script.runInThisContext()(module.exports, createRequire(SOURCE), module, SOURCE, path.dirname(SOURCE), pathToFileURL(SOURCE).href);
-  return { exports: module.exports, script };
+  return { exports: module.exports, script, source };
 }
 
 /** cli/plain-validate.ts's runPlainValidate. */

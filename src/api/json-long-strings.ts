@@ -58,6 +58,9 @@ export function parseJsonWithLongStrings(text: string): JsonWithLongStrings | un
     if (quote - at - 1 >= LONG) {
       const placeholder = `${tag}${long.size}`;
       const tsvOnly = !NOT_TSV_ONLY.test(text.slice(at + 1, quote));
+      // Any other escape or a raw control character: JSON.parse judges this string (a rare answer),
+      // so that what it would refuse (`\x`, a raw TAB, a bad `\u`) is refused here too, in any field.
+      if (!tsvOnly && !isJsonString(text.slice(at, quote + 1))) return undefined;
       long.set(placeholder, { text, start: at + 1, end: quote, tsvOnly });
       parts.push(text.slice(last, at), JSON.stringify(placeholder));
       last = quote + 1;
@@ -70,6 +73,15 @@ export function parseJsonWithLongStrings(text: string): JsonWithLongStrings | un
     return { value: JSON.parse(parts.join('')) as unknown, long };
   } catch {
     return undefined;
+  }
+}
+
+function isJsonString(literal: string): boolean {
+  try {
+    JSON.parse(literal);
+    return true;
+  } catch {
+    return false;
   }
 }
 

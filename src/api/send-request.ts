@@ -195,11 +195,12 @@ let joinBuffer: Buffer | undefined;
 
 /**
  * The UTF-8 text of an answer's chunks (`bytes` in all). One chunk is decoded as it is. Several
- * (an answer over 64 KiB) are copied into one buffer kept for the next answer and decoded from
- * there: a fresh buffer per answer (Buffer.concat) is fresh memory, a page fault every 4 KiB,
- * which costs more than the copy itself (a plan reading 2,000 dictionaries of 70 KB: 4 % of its
- * CPU). Copy and decode are synchronous, so no other answer uses the buffer in between; an answer
- * larger than it gets a buffer of its own (none of that size is kept).
+ * (undici hands over what each socket read brought) are copied into one buffer kept for the next
+ * answer and decoded from there: a fresh buffer per answer (Buffer.concat) is fresh memory, a page
+ * fault every 4 KiB, which costs more than the copy itself (a plan reading 2,000 dictionaries of
+ * 70 KB: 4 % of its CPU). Copy and decode are synchronous, so no other answer uses the buffer in
+ * between, and the text returned is a string of its own; an answer larger than the buffer gets a
+ * buffer of its own (none of that size is kept).
  */
 export function decodeChunks(chunks: readonly Buffer[], bytes: number): string {
   if (chunks.length <= 1) return chunks[0]?.toString('utf8') ?? '';
@@ -207,6 +208,8 @@ export function decodeChunks(chunks: readonly Buffer[], bytes: number): string {
   joinBuffer ??= Buffer.allocUnsafeSlow(JOIN_BUFFER_BYTES);
   let at = 0;
   for (const chunk of chunks) at += chunk.copy(joinBuffer, at);
+  // `bytes` understated would cut the answer short: its chunks tell.
+  if (at !== bytes) throw new RangeError(`decodeChunks: the chunks hold ${at} bytes, not ${bytes}`);
   return joinBuffer.toString('utf8', 0, at);
 }
 

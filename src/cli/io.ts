@@ -12,7 +12,7 @@ export interface CliIo {
 
 export interface CommandContext {
   readonly io: CliIo;
-  /** Commands report their outcome here; only `runCli` turns it into the process exit code. */
+  /** Commands report their outcome here; `runCli` turns it into the process exit code (plain validate: `runPlainValidate`). */
   setExitCode(code: number): void;
 }
 

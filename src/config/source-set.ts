@@ -66,8 +66,8 @@ export class SourceSet {
    * instead of growing through every power of two (fresh memory costs more than hashing).
    */
   expect(n: number): void {
-    if (this.count > 0 || n <= this.hashes.length) return;
-    let slots = this.slots.length;
+    if (this.count > 0 || n * 2 <= this.slots.length) return;
+    let slots = Math.max(this.slots.length, MIN_SLOTS);
     while (slots < n * 2) slots *= 2;
     this.slots = new Int32Array(slots);
     this.hashes = new Int32Array(slots / 2);

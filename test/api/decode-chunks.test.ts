@@ -36,4 +36,15 @@ describe('decodeChunks', () => {
     expect(decodeChunks(cut(Buffer.from('später\tlater', 'utf8'), [3]), Buffer.byteLength('später\tlater'))).toBe('später\tlater');
     expect(decodeChunks([], 0)).toBe('');
   });
+
+  it('leaves the text of an earlier answer as it was when a later answer is decoded in the kept buffer', () => {
+    const first = decodeChunks(cut(Buffer.from('Haus\thouse\nBaum\ttree', 'utf8'), [5, 11]), Buffer.byteLength('Haus\thouse\nBaum\ttree'));
+    decodeChunks(cut(Buffer.from('xxxxxxxxxxxxxxxxxxxxxxxx', 'utf8'), [3, 9]), 24);
+    expect(first).toBe('Haus\thouse\nBaum\ttree');
+  });
+
+  it('refuses a byte count that does not match its chunks (the answer would be cut short)', () => {
+    expect(() => decodeChunks([Buffer.from('abc'), Buffer.from('def')], 4)).toThrow(RangeError);
+  });
 });
+

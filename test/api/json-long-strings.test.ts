@@ -67,10 +67,16 @@ describe('parseJsonWithLongStrings', () => {
     expect(parseJsonWithLongStrings(`<html>"${'x'.repeat(5000)}"</html>`)).toBeUndefined();
   });
 
-  it('keeps a raw control character inside a long string an error, as JSON.parse has it', () => {
-    const json = `{"entries":"${'a\\tb\\n'.repeat(1000)}a\tb"}`;
-    const long = [...(parseJsonWithLongStrings(json)?.long.values() ?? [])][0];
-    expect(long?.tsvOnly).toBe(false);
-    expect(() => long && decodeLongString(long)).toThrow(SyntaxError);
+  it('leaves a long string JSON.parse refuses (raw control character, \\x, a bad \\u), in any field, to JSON.parse, which refuses the answer', () => {
+    const entries = 'a\\tb\\n'.repeat(1000);
+    for (const bad of [`${entries}a\tb`, `${entries}\\x41`, `${entries}\\u12G4`]) {
+      for (const json of [`{"entries":"${bad}"}`, `{"entries":"${entries}","note":"${bad}"}`]) {
+        expect(parseJsonWithLongStrings(json)).toBeUndefined();
+        expect(() => JSON.parse(json) as unknown).toThrow(SyntaxError);
+      }
+    }
+    // Escapes JSON.parse accepts stay cut out (not read in place).
+    const fine = parseJsonWithLongStrings(`{"entries":"${entries}\\u0041\\"\\\\"}`);
+    expect([...(fine?.long.values() ?? [])].map((l) => [l.tsvOnly, decodeLongString(l).endsWith('A"\\')])).toEqual([[false, true]]);
   });
 });

@@ -5,7 +5,7 @@
  * time). `npm test` builds first.
  */
 import { execFile } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -164,13 +164,16 @@ describe('the bundled CLI (bin/termsync.js)', () => {
     expect(JSON.parse(run.stdout)).toEqual({ rejected: false });
   });
 
-  it('validates the same without the code cache, or with one older than the bundle (then not used)', async () => {
+  it('uses only the code cache of its own build: validates the same without it, with one older than the bundle or one of another build (neither used)', async () => {
     const copy = await mkdtemp(path.join(work, 'copy-'));
     await mkdir(path.join(copy, 'bin'));
     await cp(BIN, path.join(copy, 'bin', 'termsync.js'));
     await cp(path.join(ROOT, 'package.json'), path.join(copy, 'package.json'));
-    await cp(path.join(ROOT, 'dist', 'bundle'), path.join(copy, 'dist', 'bundle'), { recursive: true });
-    const cache = path.join(copy, 'dist', 'bundle', 'plain-validate.cjs.cache');
+    await cp(path.join(ROOT, 'dist', 'bundle'), path.join(copy, 'dist', 'bundle'), { recursive: true, preserveTimestamps: true });
+    const bundle = path.join(copy, 'dist', 'bundle');
+    const caches = (await readdir(bundle)).filter((f) => f.endsWith('.cache'));
+    expect(caches).toEqual([expect.stringMatching(/^plain-validate\.cjs\.[0-9a-f]{24}\.cache$/)]);
+    const cache = path.join(bundle, caches[0] as string);
     const args = ['validate', '--format', 'json', '--dir', ROOT];
     const sources = await runCliCaptured(args);
     const runCopy = (): Promise<Run> =>
@@ -179,10 +182,27 @@ describe('the bundled CLI (bin/termsync.js)', () => {
           resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr }),
         );
       });
+    // Whether the loader hands V8 a cache: cachedDataRejected is false for an accepted one, undefined for none.
+    const loader = pathToFileURL(path.join(bundle, 'plain-validate.js')).href;
+    const probe = `const { compilePlainValidate } = await import(${JSON.stringify(loader)}); console.log(JSON.stringify({ rejected: compilePlainValidate().script.cachedDataRejected ?? 'none' }));`;
+    const cacheUse = async (): Promise<unknown> => JSON.parse((await runBin([], ['--input-type=module', '-e', probe])).stdout);
+    expect(await cacheUse()).toEqual({ rejected: false });
+    expect(await runCopy()).toEqual(sources);
+
     const old = new Date(Date.now() - 3_600_000);
     await utimes(cache, old, old);
+    expect(await cacheUse()).toEqual({ rejected: 'none' });
     expect(await runCopy()).toEqual(sources);
-    await rm(cache);
+
+    // Another build's cache (two builds racing in one tree): found under its own id only.
+    const now = new Date();
+    await utimes(cache, now, now);
+    await rename(cache, path.join(bundle, `plain-validate.cjs.${'0'.repeat(24)}.cache`));
+    expect(await cacheUse()).toEqual({ rejected: 'none' });
+    expect(await runCopy()).toEqual(sources);
+
+    await rm(path.join(bundle, `plain-validate.cjs.${'0'.repeat(24)}.cache`));
+    expect(await cacheUse()).toEqual({ rejected: 'none' });
     expect(await runCopy()).toEqual(sources);
   });
 
