@@ -109,6 +109,37 @@ describe('the bundled CLI (bin/termsync.js)', () => {
     }
   });
 
+  it('validates a repository of 300 glossaries with a worker thread sharing the load (TERMSYNC_LOAD_THREADS=2) exactly as the sources do: the CommonJS plain validate starts the ES module worker of the other build', async () => {
+    // A copy of the bundle whose worker module first leaves a mark, then is the real one.
+    const copy = await mkdtemp(path.join(work, 'worker-'));
+    await mkdir(path.join(copy, 'bin'));
+    await cp(BIN, path.join(copy, 'bin', 'termsync.js'));
+    await cp(path.join(ROOT, 'package.json'), path.join(copy, 'package.json'));
+    await cp(path.join(ROOT, 'dist', 'bundle'), path.join(copy, 'dist', 'bundle'), { recursive: true, preserveTimestamps: true });
+    const bundle = path.join(copy, 'dist', 'bundle');
+    const mark = path.join(copy, 'worker-started');
+    await rename(path.join(bundle, 'load-worker.js'), path.join(bundle, 'real-load-worker.js'));
+    await writeFile(path.join(bundle, 'load-worker.js'), `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(mark)}, 'started');\nawait import('./real-load-worker.js');\n`);
+    // Enough work that the worker is up before the main thread is done (with the example's 18 files it is not).
+    const repo = path.join(copy, 'repo');
+    await mkdir(path.join(repo, 'glossaries'), { recursive: true });
+    await writeFile(path.join(repo, 'termsync.yaml'), 'version: 1\nresources: [glossaries]\ntargets:\n  - name: default\n    base_url_env: TERMSYNC_BASE_URL\n    api_key_env: TERMSYNC_API_KEY\n');
+    const entries = Array.from({ length: 2000 }, (_, i) => `term ${i}\tBegriff ${i}\n`).join('');
+    for (let g = 0; g < 300; g++) {
+      await writeFile(path.join(repo, 'glossaries', `g${g}.yaml`), `kind: glossary\nname: g${g}\ndictionaries:\n  - source_lang: en\n    target_lang: de\n    entries_file: g${g}.tsv\n`);
+      await writeFile(path.join(repo, 'glossaries', `g${g}.tsv`), entries);
+    }
+    const args = ['validate', '--format', 'json', '--dir', repo];
+    const bundled = await new Promise<Run>((resolve) => {
+      execFile(process.execPath, [path.join(copy, 'bin', 'termsync.js'), ...args], { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '', TERMSYNC_LOAD_THREADS: '2' } }, (error, stdout, stderr) =>
+        resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr }),
+      );
+    });
+    expect(bundled).toEqual(await runCliCaptured(args));
+    expect(bundled.code).toBe(0);
+    expect(await readFile(mark, 'utf8')).toBe('started');
+  });
+
   it('reports a broken repository with the same diagnostics and exit code as the sources', async () => {
     const repo = await mkdtemp(path.join(work, 'broken-'));
     await writeFile(path.join(repo, 'termsync.yaml'), 'version: 1\nresources: [.]\nschedule: "not cron"\ntargets: []\n');
