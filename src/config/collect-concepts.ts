@@ -104,9 +104,14 @@ export class ConceptCollector {
     );
   }
 
-  /** About how many concepts the file holds (a hint: room is made for them before the first). */
-  expect(concepts: number): void {
-    for (const collector of this.collectors) collector.expect(concepts);
+  /**
+   * About how many concepts the file holds (a hint: room is made for them before the first), with
+   * room for at most `total` entries made across all dictionaries (a file with many declared
+   * languages makes no table per dictionary at the size of the whole).
+   */
+  expect(concepts: number, total = Number.POSITIVE_INFINITY): void {
+    const each = Math.min(concepts, Math.floor(total / Math.max(this.collectors.length, 1)));
+    for (const collector of this.collectors) collector.expect(each);
   }
 
   /** Forgets every concept and diagnostic so far: the file was refused part way (nothing of it counts). */

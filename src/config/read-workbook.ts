@@ -42,6 +42,8 @@ import { firstInvalidUtf8 } from './read-files.js';
 
 /** The most entries per dictionary the shared strings may announce (see readWorkbook): tables of a few MiB. */
 const MAX_ENTRIES_HINT = 1 << 18;
+/** ...and across all the dictionaries a workbook feeds: about 10 MiB of tables, however many are declared. */
+const MAX_ENTRIES_HINT_TOTAL = 1 << 19;
 
 /** At most this many parts (files) in the zip container. */
 export const MAX_WORKBOOK_PARTS = 10_000;
@@ -765,7 +767,7 @@ export async function readWorkbook(
       // Each row holds a string per language, or nearly: the dictionaries are sized for that many
       // entries at once instead of growing through every power of two.
       // A hint only, capped: a file of countless empty strings makes no large tables.
-      (count) => collector.expect(Math.min(Math.ceil(count / Math.max(languages.length, 1)), MAX_ENTRIES_HINT)),
+      (count) => collector.expect(Math.min(Math.ceil(count / Math.max(languages.length, 1)), MAX_ENTRIES_HINT), MAX_ENTRIES_HINT_TOTAL),
       // RowsToConcepts keeps nothing of a row's cells.
       true,
     );
