@@ -99,6 +99,22 @@ async function builtinsLoaded(args: readonly string[]): Promise<{ run: Run; buil
   return { run, builtins: new Set((await readFile(list, 'utf8')).split('\n')) };
 }
 
+/** A copy of bin/termsync.js and dist/bundle (timestamps kept) in a folder of its own, and a way to run it. */
+async function copyOfBundle(prefix: string): Promise<{ copy: string; bundle: string; run: (args: readonly string[], env?: Record<string, string>) => Promise<Run> }> {
+  const copy = await mkdtemp(path.join(work, prefix));
+  await mkdir(path.join(copy, 'bin'));
+  await cp(BIN, path.join(copy, 'bin', 'termsync.js'));
+  await cp(path.join(ROOT, 'package.json'), path.join(copy, 'package.json'));
+  await cp(path.join(ROOT, 'dist', 'bundle'), path.join(copy, 'dist', 'bundle'), { recursive: true, preserveTimestamps: true });
+  const run = (args: readonly string[], env: Record<string, string> = {}): Promise<Run> =>
+    new Promise((resolve) => {
+      execFile(process.execPath, [path.join(copy, 'bin', 'termsync.js'), ...args], { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '', ...env } }, (error, stdout, stderr) =>
+        resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr }),
+      );
+    });
+  return { copy, bundle: path.join(copy, 'dist', 'bundle'), run };
+}
+
 describe('the bundled CLI (bin/termsync.js)', () => {
   it('validates the example repository exactly as the sources do', async () => {
     for (const format of ['text', 'json', 'github']) {
@@ -111,12 +127,7 @@ describe('the bundled CLI (bin/termsync.js)', () => {
 
   it('validates a repository of 300 glossaries with a worker thread sharing the load (TERMSYNC_LOAD_THREADS=2) exactly as the sources do: the CommonJS plain validate starts the ES module worker of the other build', async () => {
     // A copy of the bundle whose worker module first leaves a mark, then is the real one.
-    const copy = await mkdtemp(path.join(work, 'worker-'));
-    await mkdir(path.join(copy, 'bin'));
-    await cp(BIN, path.join(copy, 'bin', 'termsync.js'));
-    await cp(path.join(ROOT, 'package.json'), path.join(copy, 'package.json'));
-    await cp(path.join(ROOT, 'dist', 'bundle'), path.join(copy, 'dist', 'bundle'), { recursive: true, preserveTimestamps: true });
-    const bundle = path.join(copy, 'dist', 'bundle');
+    const { copy, bundle, run } = await copyOfBundle('worker-');
     const mark = path.join(copy, 'worker-started');
     await rename(path.join(bundle, 'load-worker.js'), path.join(bundle, 'real-load-worker.js'));
     await writeFile(path.join(bundle, 'load-worker.js'), `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(mark)}, 'started');\nawait import('./real-load-worker.js');\n`);
@@ -130,11 +141,7 @@ describe('the bundled CLI (bin/termsync.js)', () => {
       await writeFile(path.join(repo, 'glossaries', `g${g}.tsv`), entries);
     }
     const args = ['validate', '--format', 'json', '--dir', repo];
-    const bundled = await new Promise<Run>((resolve) => {
-      execFile(process.execPath, [path.join(copy, 'bin', 'termsync.js'), ...args], { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '', TERMSYNC_LOAD_THREADS: '2' } }, (error, stdout, stderr) =>
-        resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr }),
-      );
-    });
+    const bundled = await run(args, { TERMSYNC_LOAD_THREADS: '2' });
     expect(bundled).toEqual(await runCliCaptured(args));
     expect(bundled.code).toBe(0);
     expect(await readFile(mark, 'utf8')).toBe('started');
@@ -196,23 +203,13 @@ describe('the bundled CLI (bin/termsync.js)', () => {
   });
 
   it('uses only the code cache of its own build: validates the same without it, with one older than the bundle or one of another build (neither used)', async () => {
-    const copy = await mkdtemp(path.join(work, 'copy-'));
-    await mkdir(path.join(copy, 'bin'));
-    await cp(BIN, path.join(copy, 'bin', 'termsync.js'));
-    await cp(path.join(ROOT, 'package.json'), path.join(copy, 'package.json'));
-    await cp(path.join(ROOT, 'dist', 'bundle'), path.join(copy, 'dist', 'bundle'), { recursive: true, preserveTimestamps: true });
-    const bundle = path.join(copy, 'dist', 'bundle');
+    const { bundle, run } = await copyOfBundle('copy-');
     const caches = (await readdir(bundle)).filter((f) => f.endsWith('.cache'));
     expect(caches).toEqual([expect.stringMatching(/^plain-validate\.cjs\.[0-9a-f]{24}\.cache$/)]);
     const cache = path.join(bundle, caches[0] as string);
     const args = ['validate', '--format', 'json', '--dir', ROOT];
     const sources = await runCliCaptured(args);
-    const runCopy = (): Promise<Run> =>
-      new Promise((resolve) => {
-        execFile(process.execPath, [path.join(copy, 'bin', 'termsync.js'), ...args], { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '' } }, (error, stdout, stderr) =>
-          resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr }),
-        );
-      });
+    const runCopy = (): Promise<Run> => run(args);
     // Whether the loader hands V8 a cache: cachedDataRejected is false for an accepted one, undefined for none.
     const loader = pathToFileURL(path.join(bundle, 'plain-validate.js')).href;
     const probe = `const { compilePlainValidate } = await import(${JSON.stringify(loader)}); console.log(JSON.stringify({ rejected: compilePlainValidate().script.cachedDataRejected ?? 'none' }));`;
