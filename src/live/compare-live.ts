@@ -121,8 +121,9 @@ export const WHOLE_TEXT_CHARS = 1 << 20;
  * that text escaped as in the answer's JSON string). Sorting the repository's lines once (the
  * default string sort) and comparing them with the text costs far less than a look-up per entry:
  * an answer of up to WHOLE_TEXT_CHARS as one string comparison (an unescaped copy of the answer and
- * the joined lines), a longer one in place, line by line (sameLines: no joined or escaped copy). Undefined when the texts differ in any way (then
- * the entries are compared one by one) or cannot be compared so.
+ * the joined lines), a longer one in place, line by line (sameLines: no joined or escaped copy).
+ * Undefined when the texts differ in any way (then the entries are compared one by one) or cannot
+ * be compared so.
  */
 function sameAsUploadText(raw: RawEntries, expected: Entries, hashed: boolean, sortedLines: () => readonly string[], wholeTextChars: number): ComparedEntries | undefined {
   if (!(expected instanceof PackedEntries) || expected.size === 0) return undefined;
