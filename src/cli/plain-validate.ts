@@ -5,9 +5,9 @@ import { exitCodeOfError } from './report-error.js';
 
 /**
  * `termsync validate` with only its own options (validate-options.ts), from start to exit code.
- * The bundle builds this module and everything it imports as one file of its own
- * (dist/bundle/plain-validate.js, see scripts/bundle.js): the run CI jobs make most loads one
- * module instead of a score of shared chunks. Errors are mapped here, by that file's own copy of
+ * The bundle builds this module and everything it imports as one CommonJS file of its own
+ * (dist/bundle/plain-validate.cjs, run with its code cache by plain-validate.js, see
+ * scripts/bundle.js): the run CI jobs make most loads one file instead of a score of shared chunks. Errors are mapped here, by that file's own copy of
  * the error classes.
  */
 export async function runPlainValidate(options: CommonOptions, io: CliIo): Promise<number> {

@@ -192,8 +192,7 @@ export class EntryCollector {
       if (text === undefined) {
         this.blocks.push(this.parts.join(''));
         packed = this.blocks.length === 1 ? (this.blocks[0] as string) : this.blocks.join('');
-      }
-      else if (this.verbatimEnd === text.length) packed = text;
+      } else if (this.verbatimEnd === text.length) packed = text;
       else packed = this.verbatimEnd > text.length ? `${text}\n` : text.slice(0, this.verbatimEnd);
       // Every phrase kept passed isPlain (or a whole-text test for the same) or checkPhrase: none holds a control character.
       this.packedEntries = PackedEntries.fromText(packed, this.seen.size, true);

@@ -446,9 +446,9 @@ class StringItem {
   }
 }
 
-/** Shared strings joined into one text (a block) at a time (see SharedStrings): a power of two. */
-const STRINGS_PER_BLOCK = 8192;
+/** Shared strings joined into one text (a block) at a time (see SharedStrings): 8,192, a power of two. */
 const BLOCK_SHIFT = 13;
+const STRINGS_PER_BLOCK = 1 << BLOCK_SHIFT;
 
 /**
  * The shared strings of a workbook, in order: blocks of text and the offset of each string in its
@@ -589,21 +589,16 @@ function cellText(type: string, formula: boolean, value: string | undefined, inl
 /**
  * Streams the rows of a sheet part: for each `<row>`, its number and its cells that hold a value
  * (empty cells left out). `onRow` returns false to stop reading. The cell being read is kept in
- * plain variables, not an object per cell (this runs for every cell of the sheet).
+ * plain variables, not an object per cell (this runs for every cell of the sheet), and a row's
+ * array and cells are those of the row before, rewritten: onRow keeps nothing of them.
  */
-async function readRows(sheet: CompressedPart, strings: SharedStrings, onRow: (row: number, cells: CellText[]) => boolean, reuse: boolean): Promise<void> {
+async function readRows(sheet: CompressedPart, strings: SharedStrings, onRow: (row: number, cells: CellText[]) => boolean): Promise<void> {
   const part = sheet.entry.fileName;
   let rowNumber = 0;
   let inRow = false;
-  let cells: CellText[] = [];
-  // With `reuse`, the cells of a row are these objects again, rewritten (a consumer that keeps
-  // nothing of a row once onRow returns spares an array and an object per cell).
+  const cells: CellText[] = [];
   const pool: { text: string; column: number; problem: string | undefined }[] = [];
   const addCell = (text: string, problem: string | undefined): void => {
-    if (!reuse) {
-      cells.push(problem === undefined ? { text, column } : { text, column, problem });
-      return;
-    }
     let cell = pool[cells.length];
     if (cell === undefined) {
       cell = { text, column, problem };
@@ -640,8 +635,7 @@ async function readRows(sheet: CompressedPart, strings: SharedStrings, onRow: (r
               rowNumber = number;
             }
             inRow = true;
-            if (reuse) cells.length = 0;
-            else cells = [];
+            cells.length = 0;
             column = 0;
             return true;
           }
@@ -725,16 +719,15 @@ async function readRows(sheet: CompressedPart, strings: SharedStrings, onRow: (r
 export async function readSheetRows(
   bytes: Buffer,
   sheet: string | number | undefined,
+  /** Keeps nothing of a row's cells (neither the array nor a cell): they are reused for the next row. */
   onRow: (row: number, cells: CellText[]) => boolean,
   /** Told the number of shared strings before the first row (a workbook of terms has one per term, or nearly). */
   onStrings?: (count: number) => void,
-  /** onRow keeps nothing of a row's cells (neither the array nor a cell): they are reused for the next row. */
-  reuse = false,
 ): Promise<string> {
   const { chosen, sheet: part, sharedStrings } = await checkedWorkbook(bytes, sheet);
   const strings = sharedStrings === undefined ? SharedStrings.NONE : await readSharedStrings(sharedStrings);
   onStrings?.(strings.size);
-  await readRows(part, strings, onRow, reuse);
+  await readRows(part, strings, onRow);
   return chosen.name;
 }
 
@@ -768,8 +761,6 @@ export async function readWorkbook(
       // entries at once instead of growing through every power of two.
       // A hint only, capped: a file of countless empty strings makes no large tables.
       (count) => collector.expect(Math.min(Math.ceil(count / Math.max(languages.length, 1)), MAX_ENTRIES_HINT), MAX_ENTRIES_HINT_TOTAL),
-      // RowsToConcepts keeps nothing of a row's cells.
-      true,
     );
   } catch (caught) {
     // A workbook refused while its sheet was read (it inflates past its size, its XML breaks off):

@@ -37,11 +37,11 @@ function shown(diagnostics: readonly Diagnostic[]): string[] {
   return diagnostics.map((d) => `${d.file}:${d.cell ?? `${d.line}:${d.column}`} ${d.severity} ${d.code}`);
 }
 
-/** The rows the reader gives for a sheet: row number and the cells that hold a value. */
+/** The rows the reader gives for a sheet: row number and the cells that hold a value (copied: the reader reuses them). */
 async function rowsOf(bytes: Buffer, sheet?: string | number): Promise<{ sheet: string; rows: { row: number; cells: CellText[] }[] }> {
   const rows: { row: number; cells: CellText[] }[] = [];
   const name = await readSheetRows(bytes, sheet, (row, cells) => {
-    rows.push({ row, cells });
+    rows.push({ row, cells: cells.map(({ text, column, problem }) => (problem === undefined ? { text, column } : { text, column, problem })) });
     return true;
   });
   return { sheet: name, rows };
