@@ -14,7 +14,7 @@ const SERVICE_ENV: readonly (readonly [string, string])[] = [
 ];
 
 /** Every command that reads the repository (those that talk to the service, and validate). */
-export const LOAD_THREADS_HELP = [LOAD_THREADS_ENV, 'threads reading the repository: 1 (one), 2 (a worker thread too), auto (default: a worker when the work is large and a CPU is free)'] as const;
+export const LOAD_THREADS_HELP = [LOAD_THREADS_ENV, 'threads reading the repository: 1 (one), 2 (a worker thread too), auto (default: a worker when the work is large and a CPU is free; one thread for plan and apply)'] as const;
 
 const DEBUG_ENV = ['TERMSYNC_DEBUG', 'set: an internal error also prints its stack trace'] as const;
 

@@ -1,4 +1,4 @@
-export { loadRepository, type LoadOptions, type LoadResult } from './load-repository.js';
+export { loadRepository, parallelFromEnv, type LoadOptions, type LoadResult } from './load-repository.js';
 export { parseEntries, type EntriesFormat } from './parse-entries.js';
 export { formatCsv, formatTsv, toEntryList } from './format-entries.js';
 export { formatTbx, toConceptTable, toSheetRows, type ConceptTable } from './format-multilingual.js';

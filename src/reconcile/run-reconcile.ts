@@ -1,6 +1,6 @@
 import { acquireLock, type HeldLock } from '../apply/lock.js';
 import { checkOperationGraph } from '../apply/execute-plan.js';
-import { loadRepository } from '../config/index.js';
+import { loadRepository, parallelFromEnv } from '../config/index.js';
 import { refreshForFiles } from '../config/resources-for-files.js';
 import { hasErrors, type Diagnostic } from '../lib/diagnostics.js';
 import { InputError, isTermsyncError, type TermsyncError } from '../lib/errors.js';
@@ -44,9 +44,34 @@ export interface LoadedRepository {
   readonly diagnostics: readonly Diagnostic[];
 }
 
+/** How a command that reads the repository before it talks to the service wants it read. */
+export interface LoadDesiredOptions {
+  /**
+   * The run then waits on the service for longer than the load takes (`plan`, `apply`): unless
+   * TERMSYNC_LOAD_THREADS says `2`, the repository is read on the main thread alone. A worker
+   * thread would save a second of wall time at most, and costs CPU time of its own (its start-up,
+   * a second compilation of the loader's code, the entries copied between threads).
+   */
+  readonly requestBound?: boolean;
+  /** Where TERMSYNC_LOAD_THREADS is read (default: the process's environment). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** Whether the load uses a worker thread (undefined: decided per load, see parallel-load.ts). */
+export function loadThreads(env: Readonly<Record<string, string | undefined>>, requestBound: boolean): boolean | undefined {
+  const chosen = parallelFromEnv(env);
+  return requestBound ? (chosen ?? false) : chosen;
+}
+
 /** Reads and validates the repository; `desired` is absent when it has any error. */
-export async function loadDesired(dir: string, configPath?: string, signal?: AbortSignal): Promise<LoadedRepository> {
-  const loaded = await loadRepository({ dir, ...(configPath === undefined ? {} : { configPath }), ...(signal === undefined ? {} : { signal }) });
+export async function loadDesired(dir: string, configPath?: string, signal?: AbortSignal, options: LoadDesiredOptions = {}): Promise<LoadedRepository> {
+  const parallel = loadThreads(options.env ?? process.env, options.requestBound === true);
+  const loaded = await loadRepository({
+    dir,
+    ...(configPath === undefined ? {} : { configPath }),
+    ...(signal === undefined ? {} : { signal }),
+    ...(parallel === undefined ? {} : { parallel }),
+  });
   // A repository with errors is never acted on: the loader leaves out what failed to parse, and a
   // plan of the rest would prune it.
   if (hasErrors(loaded.diagnostics) || loaded.desired === undefined) return { diagnostics: loaded.diagnostics };
@@ -88,7 +113,7 @@ export function refreshSelection(desired: DesiredState, refresh: RefreshRequest 
 export async function reconcile(request: ReconcileRequest, ctx: ServiceContext, observer: ReconcileObserver = {}): Promise<RunOutcome> {
   let loaded: LoadedRepository;
   try {
-    loaded = await loadDesired(request.dir, request.configPath, ctx.signal);
+    loaded = await loadDesired(request.dir, request.configPath, ctx.signal, { requestBound: true, env: ctx.env });
   } catch (error) {
     // SIGINT/SIGTERM while the repository was read: no target was reached (exit 130).
     if (isTermsyncError(error) && error.code === 'interrupted') return { kind: 'rejected', error, diagnostics: [] };

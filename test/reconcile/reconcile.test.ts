@@ -192,3 +192,18 @@ describe('reconcile: a refresh of the changed files only', () => {
     expect(change?.dictionaries.map((d) => [d.sourceLang, d.targetLang, d.method])).toEqual([['en', 'fr', 'PUT']]);
   });
 });
+
+describe('threads reading the repository', () => {
+  it('plan and apply read it on one thread unless TERMSYNC_LOAD_THREADS says 2; other commands decide per load; a bad value is refused', async () => {
+    const { loadThreads } = await import('../../src/reconcile/run-reconcile.js');
+    expect(loadThreads({}, true)).toBe(false);
+    expect(loadThreads({ TERMSYNC_LOAD_THREADS: 'auto' }, true)).toBe(false);
+    expect(loadThreads({ TERMSYNC_LOAD_THREADS: '2' }, true)).toBe(true);
+    expect(loadThreads({ TERMSYNC_LOAD_THREADS: '1' }, true)).toBe(false);
+    expect(loadThreads({}, false)).toBeUndefined();
+    expect(loadThreads({ TERMSYNC_LOAD_THREADS: '2' }, false)).toBe(true);
+    expect(() => loadThreads({ TERMSYNC_LOAD_THREADS: 'three' }, true)).toThrow(/TERMSYNC_LOAD_THREADS/);
+    const outcome = await run({ mode: 'plan' }, context({ TERMSYNC_LOAD_THREADS: 'three' })).catch((error: unknown) => error);
+    expect((outcome as { code?: string }).code).toBe('invalid_env');
+  });
+});
