@@ -28,6 +28,13 @@ export interface LoadOptions {
    * terminated) and throws a TermsyncError `interrupted` (exit 130).
    */
   signal?: AbortSignal;
+  /**
+   * Keep of an entries file whose entries are its very text only what tells a live dictionary
+   * equal to it, and read it again when the text is needed (see config/read-entries.ts
+   * deferredEntries): for `plan` and `apply`, which compare each dictionary once. Entries files
+   * must then not change while the run lasts (a changed one is an error when it is read again).
+   */
+  deferEntries?: boolean;
 }
 
 export interface LoadResult {
@@ -150,6 +157,7 @@ export async function loadRepository(options: LoadOptions): Promise<LoadResult> 
     yieldToEventLoop,
     ...(parallel === undefined ? {} : { parallel }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.deferEntries === true ? { deferEntries: true } : {}),
   })) {
     files.add(outcome.file);
     diagnostics.push(...outcome.diagnostics);

@@ -18,7 +18,7 @@ port.on('message', (request: BatchRequest) => {
     const reply: BatchReply =
       request.kind === 'resources'
         ? { kind: 'resources', id: request.id, loaded: request.files.map((file) => loadResourceFile(repo, file)) }
-        : { kind: 'entries', id: request.id, ...packBatch(await readEntriesBatch(request.jobs, dirCache)) };
+        : { kind: 'entries', id: request.id, ...packBatch(await readEntriesBatch(request.jobs, dirCache, { defer: request.defer })) };
     port.postMessage(reply);
   })();
 });

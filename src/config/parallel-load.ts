@@ -7,7 +7,7 @@ import { loadResourceFile, withNullPrototypes, type LoadedResource, type Reposit
 import { TermsyncError } from '../lib/errors.js';
 import { PackedEntries } from '../model/packed-entries.js';
 import { ExitCode } from '../lib/exit-codes.js';
-import { readEntriesBatch, type EntriesJob, type EntriesOutcome } from './read-entries.js';
+import { deferredEntries, readEntriesBatch, type EntriesFileCheck, type EntriesFileText, type EntriesJob, type EntriesOutcome } from './read-entries.js';
 
 /** Resource files per batch: parsed by one thread, between two turns of the event loop. */
 const RESOURCE_BATCH = 10;
@@ -85,7 +85,7 @@ const WORKER_AHEAD = 4;
 const WORKER_FILE = fileURLToPath(new URL('./load-worker.js', import.meta.url));
 
 /** Work for the worker: parse resource files, or read entries files. */
-export type BatchRequest = { readonly kind: 'resources'; readonly id: number; readonly files: readonly string[] } | { readonly kind: 'entries'; readonly id: number; readonly jobs: readonly EntriesJob[] };
+export type BatchRequest = { readonly kind: 'resources'; readonly id: number; readonly files: readonly string[] } | { readonly kind: 'entries'; readonly id: number; readonly jobs: readonly EntriesJob[]; readonly defer: boolean };
 
 /** An entries outcome as it crosses threads: a structured clone keeps the packed text, not the class. */
 type WireEntries = Omit<EntriesOutcome, 'entries' | 'dictionaries'> & {
@@ -95,9 +95,12 @@ type WireEntries = Omit<EntriesOutcome, 'entries' | 'dictionaries'> & {
 };
 
 interface WirePacked {
-  readonly text: string;
+  /** Absent for deferred entries (see `check`). */
+  readonly text?: string;
   readonly size: number;
   readonly controlFree: boolean;
+  /** Deferred entries (see deferredEntries): what is kept of their file instead of the text. */
+  readonly check?: EntriesFileCheck;
 }
 
 export interface EntriesReply {
@@ -114,7 +117,16 @@ export interface ResourcesReply {
 
 export type BatchReply = EntriesReply | ResourcesReply;
 
-const toWire = (entries: PackedEntries): WirePacked => ({ text: entries.text, size: entries.size, controlFree: entries.controlFree });
+const toWire = (entries: PackedEntries): WirePacked => {
+  const deferred = entries.deferredText as EntriesFileText | undefined;
+  return deferred === undefined ? { text: entries.text, size: entries.size, controlFree: entries.controlFree } : { size: entries.size, controlFree: entries.controlFree, check: deferred.check };
+};
+
+function fromWire(wire: WirePacked, job: EntriesJob | undefined): PackedEntries {
+  if (wire.check === undefined) return PackedEntries.fromWire({ text: wire.text ?? '', size: wire.size, controlFree: wire.controlFree });
+  if (job === undefined) throw new Error('deferred entries crossed threads without their job');
+  return deferredEntries(job, wire.check, wire.size);
+}
 
 /**
  * The outcomes of a batch as they cross threads: each dictionary's entries are one packed string
@@ -129,11 +141,11 @@ export function packBatch(outcomes: readonly EntriesOutcome[]): Pick<EntriesRepl
   };
 }
 
-/** The outcomes of a batch as the worker read them (the inverse of packBatch). */
-export function unpackBatch({ outcomes }: Pick<EntriesReply, 'outcomes'>): EntriesOutcome[] {
-  return outcomes.map(({ packed, packedDictionaries, ...rest }) => {
-    if (packedDictionaries !== undefined) return { ...rest, dictionaries: packedDictionaries.map((d) => PackedEntries.fromWire(d)) };
-    return packed === undefined ? rest : { ...rest, entries: PackedEntries.fromWire(packed) };
+/** The outcomes of a batch as the worker read them (the inverse of packBatch); `jobs`: the batch's, for deferred entries. */
+export function unpackBatch({ outcomes }: Pick<EntriesReply, 'outcomes'>, jobs: readonly EntriesJob[] = []): EntriesOutcome[] {
+  return outcomes.map(({ packed, packedDictionaries, ...rest }, i) => {
+    if (packedDictionaries !== undefined) return { ...rest, dictionaries: packedDictionaries.map((d) => fromWire(d, jobs[i])) };
+    return packed === undefined ? rest : { ...rest, entries: fromWire(packed, jobs[i]) };
   });
 }
 
@@ -150,6 +162,8 @@ export interface LoadResourcesOptions {
   readonly machine?: () => MachineState;
   /** Aborted (SIGINT/SIGTERM): the load stops after the batch in hand, the worker is terminated. */
   readonly signal?: AbortSignal;
+  /** Keep deferred entries (see ReadEntriesOptions.defer). */
+  readonly deferEntries?: boolean;
 }
 
 /** The error of a load stopped by its signal: exit 130, like every interrupted run. */
@@ -274,7 +288,7 @@ export async function loadResources(repo: RepositoryRoot, files: readonly string
       if (!worthAWorker(left, cpus, load, free)) return;
       undecided = false;
     }
-    if (work.nextResources < work.resourceBatches.length || work.nextEntries < work.entriesBatches.length) worker = startWorker(workerFile, repo, work, options.onBatch);
+    if (work.nextResources < work.resourceBatches.length || work.nextEntries < work.entriesBatches.length) worker = startWorker(workerFile, repo, work, options.onBatch, options.deferEntries === true);
   };
   try {
     startIfWorthIt();
@@ -285,7 +299,7 @@ export async function loadResources(repo: RepositoryRoot, files: readonly string
       let id = work.takeEntries() ?? worker?.takeBack('entries');
       if (id !== undefined) {
         const batch = work.entriesBatches[id] as { start: number; end: number };
-        work.entriesDone(id, await readEntriesBatch(work.jobs.slice(batch.start, batch.end), dirCache));
+        work.entriesDone(id, await readEntriesBatch(work.jobs.slice(batch.start, batch.end), dirCache, { defer: options.deferEntries === true }));
         options.onBatch?.('main', 'entries', batch.end - batch.start);
         spent.entries += performance.now() - started;
         spent.entriesFiles += batch.end - batch.start;
@@ -334,7 +348,7 @@ function workerThreads(): typeof WorkerThreads {
   return createRequire(import.meta.url)('node:worker_threads') as typeof WorkerThreads;
 }
 
-function startWorker(file: string, repo: RepositoryRoot, work: Work, onBatch: LoadResourcesOptions['onBatch']): RunningWorker {
+function startWorker(file: string, repo: RepositoryRoot, work: Work, onBatch: LoadResourcesOptions['onBatch'], defer: boolean): RunningWorker {
   const { Worker } = workerThreads();
   // No inherited flags: the worker needs none, and some would stop it (`--input-type` with `-e`).
   const worker = new Worker(file, { execArgv: [], workerData: { root: repo.root, rootReal: repo.rootReal } satisfies RepositoryRoot });
@@ -350,7 +364,8 @@ function startWorker(file: string, repo: RepositoryRoot, work: Work, onBatch: Lo
       work.resourcesDone(reply.id, reply.loaded.map(withNullPrototypes));
       onBatch?.('worker', 'resources', reply.loaded.length);
     } else {
-      work.entriesDone(reply.id, unpackBatch(reply));
+      const batch = work.entriesBatches[reply.id] as { start: number; end: number };
+      work.entriesDone(reply.id, unpackBatch(reply, work.jobs.slice(batch.start, batch.end)));
       onBatch?.('worker', 'entries', reply.outcomes.length);
     }
     feed();
@@ -373,7 +388,7 @@ function startWorker(file: string, repo: RepositoryRoot, work: Work, onBatch: Lo
         if (entries === undefined) return;
         handed.entries.push(entries);
         const batch = work.entriesBatches[entries] as { start: number; end: number };
-        request = { kind: 'entries', id: entries, jobs: work.jobs.slice(batch.start, batch.end) };
+        request = { kind: 'entries', id: entries, jobs: work.jobs.slice(batch.start, batch.end), defer };
       }
       worker.postMessage(request);
     }

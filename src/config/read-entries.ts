@@ -1,14 +1,26 @@
+import path from 'node:path';
 import type { Diagnostic } from '../lib/diagnostics.js';
+import { TermsyncError } from '../lib/errors.js';
+import { ExitCode } from '../lib/exit-codes.js';
+import { textDigest } from '../lib/text-digest.js';
 import type { LanguagePair } from '../model/entries.js';
 import type { SourceRef } from '../model/desired.js';
-import { PackedEntries } from '../model/packed-entries.js';
+import { PackedEntries, type DeferredText } from '../model/packed-entries.js';
 import { ConceptCollector } from './collect-concepts.js';
 import { detectSecretsInText } from './detect-secrets.js';
 import { error } from './diagnostic.js';
 import { parseEntries, type EntriesFormat } from './parse-entries.js';
 import type { withCells as WithCells } from './read-workbook.js';
-import { BatchArena, decodeUtf8Files, readEntriesFile, type EntriesFileFormat } from './read-files.js';
+import { BatchArena, decodeUtf8Files, readEntriesFile, relativePath, type EntriesFileFormat } from './read-files.js';
 import type { EntriesFileOptions } from './validate-resource.js';
+
+export interface ReadEntriesOptions {
+  /**
+   * Keep of a TSV file whose entries are its very text only what tells a live dictionary equal to
+   * it (see deferredEntries), not the text: for a plan, which compares each dictionary once.
+   */
+  readonly defer?: boolean;
+}
 
 /** One entries file to read and parse. */
 export interface EntriesJob {
@@ -36,6 +48,59 @@ export interface EntriesOutcome {
   readonly dictionaries?: PackedEntries[];
 }
 
+/**
+ * What is kept of a TSV file whose entries are its very text (every line canonical, checked and
+ * kept as it is), instead of the text: enough to tell a live dictionary equal to it, and to know
+ * the file again when the text is needed (see deferredEntries). Plain data: it crosses threads.
+ */
+export interface EntriesFileCheck {
+  /** textDigest of the file's text without a last LF: the entries as uploaded in the order read. */
+  readonly digest: string;
+  /** The file's size in bytes, and whether its last byte is LF. */
+  readonly fileBytes: number;
+  readonly finalLf: boolean;
+  /** Length of the entries' packed text (UTF-16 code units): the file's text, with an LF added when it has none. */
+  readonly length: number;
+}
+
+
+/** The deferred text of a checked file, with its check (for a crossing to another thread). */
+export interface EntriesFileText extends DeferredText {
+  readonly check: EntriesFileCheck;
+}
+
+/**
+ * Entries whose text is read again from their file when something needs it (see
+ * PackedEntries.deferred): the file is read through the same checks as at first (inside the
+ * repository, a regular file within the size limit) and must be byte for byte the file that was
+ * checked; anything else is an error, never entries of other content.
+ */
+export function deferredEntries(job: EntriesJob, check: EntriesFileCheck, size: number): PackedEntries {
+  const read = (): string => {
+    const again = readEntriesFile(job.root, job.rootReal, job.resourceFile, job.declared, job.at);
+    const bytes = again.bytes;
+    // Valid UTF-8 (or no bytes at all): the same text is the same bytes.
+    const text = bytes !== undefined && bytes.length === check.fileBytes && (bytes.length > 0 && bytes[bytes.length - 1] === 10) === check.finalLf ? bytes.toString('utf8') : undefined;
+    if (text === undefined || textDigest(check.finalLf ? text.slice(0, -1) : text) !== check.digest) {
+      throw new TermsyncError(
+        'entries_file_changed',
+        `the entries file ${again.file ?? relativePath(job.root, path.resolve(path.dirname(path.join(job.root, job.resourceFile)), job.declared))} (\`entries_file\` of ${job.resourceFile}) changed while termsync ran: it no longer holds what was read and checked at the start, so no plan is made from it; run again`,
+        { exitCode: ExitCode.invalidInput },
+      );
+    }
+    return check.finalLf ? text : `${text}\n`;
+  };
+  const deferred: EntriesFileText = { digest: check.digest, length: check.length, bytes: check.fileBytes + (check.finalLf ? 0 : 1), read, check };
+  return PackedEntries.deferred(deferred, size);
+}
+
+/**
+ * Files of up to this many characters are deferred. A larger one is decoded alone either way (its
+ * own fresh memory, kept or not), few of them make a repository, and reading one again costs more
+ * than keeping it (its answer is compared whole only when it is the file as read).
+ */
+const DEFER_MAX_CHARS = 1024 * 1024;
+
 /** Where this thread reads the text files of a batch (see BatchArena). */
 const arena = new BatchArena();
 const EMPTY_BYTES = Buffer.alloc(0);
@@ -49,12 +114,15 @@ function isText(format: EntriesFileFormat): format is EntriesFormat {
  * read-files.ts), one outcome per job, in order. The text files of a batch are decoded together;
  * a workbook is read asynchronously (its reader streams).
  */
-export async function readEntriesBatch(jobs: readonly EntriesJob[], dirCache?: Map<string, string | null>): Promise<EntriesOutcome[]> {
+export async function readEntriesBatch(jobs: readonly EntriesJob[], dirCache?: Map<string, string | null>, options: ReadEntriesOptions = {}): Promise<EntriesOutcome[]> {
   // Text files are decoded before the first await: the arena is free for the next batch from then on.
   arena.reset();
   const reads = jobs.map((job) => readEntriesFile(job.root, job.rootReal, job.resourceFile, job.declared, job.at, dirCache, arena));
   const textual = reads.filter((read) => read.bytes !== undefined && read.format !== undefined && isText(read.format));
-  const texts = decodeUtf8Files(textual.map((read) => read.bytes as Buffer));
+  const defer = options.defer === true;
+  // Deferred, a file's text is garbage once checked: decoded alone, it dies young (in memory the
+  // garbage collector reuses), where the joined text of many files is fresh memory each time.
+  const texts = defer ? textual.map((read) => (read.bytes as Buffer).toString('utf8')) : decodeUtf8Files(textual.map((read) => read.bytes as Buffer));
   let next = 0;
   const outcomes: EntriesOutcome[] = [];
   for (const [i, read] of reads.entries()) {
@@ -65,7 +133,17 @@ export async function readEntriesBatch(jobs: readonly EntriesJob[], dirCache?: M
     // A file that was read carries no diagnostic from reading (readEntriesFile): all come from parsing.
     const job = jobs[i] as EntriesJob;
     const text = isText(read.format) ? (texts[next++] as string) : undefined;
-    if (!job.glossaryLevel && text !== undefined && isText(read.format)) outcomes.push(entriesOutcome(text, read.format, job.pairs[0] as LanguagePair, read.file, job.at));
+    if (!job.glossaryLevel && text !== undefined && isText(read.format)) {
+      const outcome = entriesOutcome(text, read.format, job.pairs[0] as LanguagePair, read.file, job.at);
+      const entries = outcome.entries;
+      // Entries that are the file's very text (TSV, every line kept as it is) are read again when needed.
+      if (defer && entries !== undefined && entries.size > 0 && text.length <= DEFER_MAX_CHARS && (entries.text === text || (entries.text.length === text.length + 1 && entries.text === `${text}\n`))) {
+        const finalLf = entries.text.length === text.length;
+        // The bytes of a TSV file are the arena's: only their count is kept.
+        const check: EntriesFileCheck = { digest: textDigest(finalLf ? text.slice(0, -1) : text), fileBytes: read.bytes.length, finalLf, length: entries.text.length };
+        outcomes.push({ ...outcome, entries: deferredEntries(job, check, entries.size) });
+      } else outcomes.push(outcome);
+    }
     // A text file's bytes are the arena's (overwritten by the next batch): only its text goes on.
     else outcomes.push(await conceptsOutcome(text === undefined ? read.bytes : EMPTY_BYTES, text, read.format, job, read.file));
   }

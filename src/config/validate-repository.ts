@@ -37,7 +37,7 @@ export function glossaryBytes(glossary: DesiredGlossary): number {
 function mayExceedLimit(glossary: DesiredGlossary): boolean {
   let units = 0;
   for (const d of glossary.dictionaries) {
-    if (d.entries instanceof PackedEntries) units += d.entries.text.length;
+    if (d.entries instanceof PackedEntries) units += d.entries.textLength;
     else for (const [s, t] of d.entries) units += s.length + t.length + 2;
   }
   return units * 3 > MAX_GLOSSARY_BYTES;

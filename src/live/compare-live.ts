@@ -1,7 +1,8 @@
 import { canonicalPhrase, canonicalUsualPhrase, isUsualText } from '../lib/canonical.js';
+import { textDigest } from '../lib/text-digest.js';
 import { visitTsvEntries } from '../lib/entries-tsv.js';
 import type { Entries, EntryList } from '../model/entries.js';
-import { PackedEntries } from '../model/packed-entries.js';
+import { PackedEntries, type DeferredText } from '../model/packed-entries.js';
 import type { ComparedEntries } from '../model/live.js';
 import type { EntryChange } from '../model/plan.js';
 import { compareStrings } from '../plan/compare-strings.js';
@@ -112,6 +113,24 @@ function unescapeTsv(text: string): string {
   return text.includes('\\') ? text.replaceAll('\\n', '\n').replaceAll('\\t', '\t') : text;
 }
 
+/** String.prototype.isWellFormed (ES2024, in every Node this runs on; not in this build's type library). */
+type WellFormed = string & { isWellFormed(): boolean };
+
+/**
+ * Whether the answer is, character for character, the text of deferred entries as uploaded in the
+ * order read (their text without its last LF), told by its digest (textDigest). An escaped
+ * answer (only `\t` and `\n` escapes) is unescaped first. A string with an unpaired surrogate is
+ * never taken for one (its UTF-8 bytes would hold U+FFFD in its place).
+ */
+function sameDigest(raw: RawEntries, deferred: DeferredText): boolean {
+  let live: string;
+  if ('tsv' in raw) live = raw.tsv;
+  else if ('text' in raw && typeof raw.text === 'string') live = raw.escaped === true ? unescapeTsv(raw.text) : raw.text;
+  else return false;
+  if (live.length !== deferred.length - 1 || !(live as WellFormed).isWellFormed()) return false;
+  return textDigest(live) === deferred.digest;
+}
+
 /** Answers of up to this many characters are compared with the repository's text whole (see sameAsUploadText); longer ones line by line, in place. */
 export const WHOLE_TEXT_CHARS = 1 << 20;
 
@@ -211,6 +230,16 @@ function merge<T>(a: readonly T[], b: readonly T[], sourceOf: (item: T) => strin
  * line-by-line comparison of long answers with short ones).
  */
 export function compareLiveEntries(raw: RawEntries, expected: Entries, hashed = false, wholeTextChars = WHOLE_TEXT_CHARS): ComparedEntries {
+  // Deferred entries (the plan's, see PackedEntries.deferred): an answer that is their text as
+  // uploaded in the order read is told by its digest, without reading the file again; any other is
+  // compared with the entries read again, as below.
+  if (expected instanceof PackedEntries && expected.deferredText !== undefined) {
+    if (sameDigest(raw, expected.deferredText)) {
+      // The hash takes the entries sorted: of the entries read again, not kept.
+      return hashed ? { expected, diff: NO_CHANGES, hash: hashEntries(expected.readAgain() as PackedEntries) } : { expected, diff: NO_CHANGES };
+    }
+    return { ...compareLiveEntries(raw, expected.readAgain() as PackedEntries, hashed, wholeTextChars), expected };
+  }
   // The packed entries' lines in source order, sorted at most once for this comparison and garbage
   // right after it: the packed entries' cached ones (sortedLines) would stay alive with the plan,
   // 2,000 dictionaries of them.

@@ -26,6 +26,21 @@ function bySource(a: string, b: string): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
+/**
+ * Entries whose text is not kept but read again from their file when needed (`PackedEntries.deferred`):
+ * what a comparison with a live dictionary needs to tell it unchanged without the text.
+ */
+export interface DeferredText {
+  /** textDigest (lib/text-digest.ts) of the entries as uploaded in the order read: `text` without its last LF. */
+  readonly digest: string;
+  /** Length of `text` in UTF-16 code units. */
+  readonly length: number;
+  /** UTF-8 bytes of `text`. */
+  readonly bytes: number;
+  /** The text, read again; throws when it can no longer be the text that was checked (see config/read-entries.ts). */
+  readonly read: () => string;
+}
+
 export class PackedEntries implements ReadonlyMap<string, string> {
   /** Built on the first `get` or `has` (a consumer that only iterates never pays for it). */
   private index: Map<string, string> | undefined;
@@ -39,15 +54,45 @@ export class PackedEntries implements ReadonlyMap<string, string> {
   private inOrder = false;
 
   private constructor(
-    /** `source TAB target LF` per entry, in the order read; empty for no entries. */
-    readonly text: string,
+    /** See `text`; undefined until a deferred text is read. */
+    private packed: string | undefined,
     readonly size: number,
     /**
      * Known to hold no control character (no code unit below TAB in particular): the loader's
      * entries, whose every phrase it checked. A consumer need not scan `text` for one.
      */
     readonly controlFree = false,
+    /** Where the text comes from when it is not kept (see `deferred`). */
+    readonly deferredText?: DeferredText,
   ) {}
+
+  /**
+   * `source TAB target LF` per entry, in the order read; empty for no entries. Of deferred entries,
+   * read on first use and kept from then on.
+   */
+  get text(): string {
+    if (this.packed === undefined) this.packed = (this.deferredText as DeferredText).read();
+    return this.packed;
+  }
+
+  /** Length of `text` (UTF-16 code units), without reading a deferred text. */
+  get textLength(): number {
+    return this.packed?.length ?? (this.deferredText as DeferredText).length;
+  }
+
+  /**
+   * Entries of `size` lines whose text is read again (`deferred.read`) only when something needs
+   * it: a plan keeps of an unchanged dictionary only what tells it unchanged (see compareLiveEntries).
+   */
+  static deferred(deferred: DeferredText, size: number): PackedEntries {
+    return new PackedEntries(undefined, size, true, deferred);
+  }
+
+  /** Deferred entries as entries of their own, read again and kept by no one else (undefined for other entries). */
+  readAgain(): PackedEntries | undefined {
+    const deferred = this.deferredText;
+    return deferred === undefined ? undefined : new PackedEntries(this.packed ?? deferred.read(), this.size, this.controlFree);
+  }
 
   static readonly EMPTY = new PackedEntries('', 0);
 
@@ -77,12 +122,16 @@ export class PackedEntries implements ReadonlyMap<string, string> {
   }
 
   /** Entries as they cross a thread (a structured clone drops the class): the packed text and count. */
-  static fromWire(wire: { readonly text: string; readonly size: number; readonly controlFree?: boolean }): PackedEntries {
-    return wire instanceof PackedEntries ? wire : PackedEntries.fromText(wire.text, wire.size, wire.controlFree === true);
+  static fromWire(wire: { readonly text: string; readonly size: number; readonly controlFree?: boolean } | PackedEntries): PackedEntries {
+    if (wire instanceof PackedEntries) return wire;
+    // A structured clone of the class itself (inline entries of a resource) holds the text in its own field.
+    const text = typeof wire.text === 'string' ? wire.text : ((wire as { readonly packed?: string }).packed ?? '');
+    return PackedEntries.fromText(text, wire.size, wire.controlFree === true);
   }
 
   /** UTF-8 bytes of the entries as uploaded: `source TAB target` lines joined by LF, no final newline. */
   utf8Bytes(): number {
+    if (this.packed === undefined && this.deferredText !== undefined) return this.deferredText.bytes - 1;
     return this.size === 0 ? 0 : Buffer.byteLength(this.text, 'utf8') - 1;
   }
 

@@ -50,7 +50,8 @@ export interface LoadDesiredOptions {
    * The run then waits on the service for longer than the load takes (`plan`, `apply`): unless
    * TERMSYNC_LOAD_THREADS says `2`, the repository is read on the main thread alone. A worker
    * thread would save a second of wall time at most, and costs CPU time of its own (its start-up,
-   * a second compilation of the loader's code, the entries copied between threads).
+   * a second compilation of the loader's code, the entries copied between threads). Entries
+   * files whose entries are their very text are kept deferred (LoadOptions.deferEntries).
    */
   readonly requestBound?: boolean;
   /** Where TERMSYNC_LOAD_THREADS is read (default: the process's environment). */
@@ -71,6 +72,7 @@ export async function loadDesired(dir: string, configPath?: string, signal?: Abo
     ...(configPath === undefined ? {} : { configPath }),
     ...(signal === undefined ? {} : { signal }),
     ...(parallel === undefined ? {} : { parallel }),
+    ...(options.requestBound === true ? { deferEntries: true } : {}),
   });
   // A repository with errors is never acted on: the loader leaves out what failed to parse, and a
   // plan of the rest would prune it.

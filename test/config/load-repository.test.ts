@@ -1,10 +1,15 @@
 import { execFileSync } from 'node:child_process';
-import { cp, mkdtemp, mkdir, rm, symlink, truncate, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, mkdir, realpath, rm, symlink, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadRepository, resourcesForFiles } from '../../src/config/index.js';
+import { packBatch, unpackBatch } from '../../src/config/parallel-load.js';
+import { readEntriesBatch, type EntriesJob } from '../../src/config/read-entries.js';
+import { TermsyncError } from '../../src/lib/errors.js';
+import { ExitCode } from '../../src/lib/exit-codes.js';
+import { PackedEntries } from '../../src/model/packed-entries.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..', '..');
@@ -280,5 +285,105 @@ describe('a spreadsheet export from Windows, as a new user would bring it', () =
       ['down jacket', 'Daunenjacke'],
       ['merino wool', 'Merinowolle'],
     ]);
+  });
+});
+
+describe('deferred entries (plan and apply)', () => {
+  const glossary = (file: string): string => `kind: glossary\nname: Deferred\ndictionaries:\n  - source_lang: en\n    target_lang: de\n    entries_file: ${file}\n`;
+
+  async function load(dir: string, deferEntries: boolean) {
+    const result = await loadRepository({ dir, deferEntries, parallel: false });
+    expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const entries = result.desired?.glossaries[0]?.dictionaries[0]?.entries;
+    if (!(entries instanceof PackedEntries)) throw new Error('expected packed entries');
+    return entries;
+  }
+
+  it('keeps of a file whose entries are its very text only its check, and reads the same text again; any other file as before', async () => {
+    const dir = await tempRepo();
+    const files: [string, string, boolean][] = [
+      ['sorted.tsv', 'account\tKonto\nbilling\tAbrechnung\n', true],
+      ['unsorted.tsv', 'zebra\tZebra\naccount\tKonto\nGröße\tSize 日本\n', true],
+      ['no-final-lf.tsv', 'account\tKonto\nbilling\tAbrechnung', true],
+      ['crlf.tsv', 'account\tKonto\r\nbilling\tAbrechnung\r\n', false],
+      ['padded.tsv', ' account \tKonto\nbilling\tAbrechnung\n', false],
+      ['blank-line.tsv', 'account\tKonto\n\nbilling\tAbrechnung\n', false],
+      ['entries.csv', 'account,Konto\nbilling,Abrechnung\n', false],
+    ];
+    for (const [file, text, deferrable] of files) {
+      await writeFile(path.join(dir, 'glossaries', file), text);
+      await writeFile(path.join(dir, 'glossaries', 'g.yaml'), glossary(file));
+      const plain = await load(dir, false);
+      const deferred = await load(dir, true);
+      expect(plain.deferredText).toBeUndefined();
+      expect(deferred.deferredText !== undefined).toBe(deferrable);
+      expect(deferred.size).toBe(plain.size);
+      expect(deferred.utf8Bytes()).toBe(plain.utf8Bytes());
+      expect(deferred.textLength).toBe(plain.text.length);
+      expect(deferred.text).toBe(plain.text);
+      expect([...deferred]).toEqual([...plain]);
+    }
+  });
+
+  it('never gives the entries of a file changed since it was checked: reading it again is an error (exit 3) naming the file', async () => {
+    const dir = await tempRepo();
+    const tsv = path.join(dir, 'glossaries', 'e.tsv');
+    await writeFile(path.join(dir, 'glossaries', 'g.yaml'), glossary('e.tsv'));
+    const text = 'account\tKonto\nbilling\tAbrechnung\n';
+    const changes = [
+      'account\tKonto\nbilling\tRechnung!!\n', // same size
+      'account\tKonto\nbilling\tAbrechnung', // last LF dropped
+      'account\tKonto\nbilling\tAbrechnung\n\n',
+      'account\tKonto\ncart\tWarenkorb\n',
+      undefined, // removed
+    ];
+    for (const change of changes) {
+      await writeFile(tsv, text);
+      const entries = await load(dir, true);
+      if (change === undefined) await rm(tsv);
+      else await writeFile(tsv, change);
+      let caught: unknown;
+      try {
+        void entries.text;
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).toBeInstanceOf(TermsyncError);
+      expect((caught as TermsyncError).code).toBe('entries_file_changed');
+      expect((caught as TermsyncError).exitCode).toBe(ExitCode.invalidInput);
+      expect((caught as TermsyncError).message).toContain('glossaries/e.tsv');
+      expect(() => entries.readAgain()).toThrow(/changed while termsync ran/);
+    }
+    // Written again with the same bytes: the same entries.
+    await writeFile(tsv, text);
+    const entries = await load(dir, true);
+    await writeFile(tsv, 'other\tAndere\n');
+    await writeFile(tsv, text);
+    expect(entries.text).toBe(text);
+  });
+
+  it('cross threads as their check, and are read again on the thread that receives them', async () => {
+    const dir = await tempRepo();
+    const text = 'zebra\tZebra\naccount\tKonto\n';
+    await writeFile(path.join(dir, 'glossaries', 'e.tsv'), text);
+    const root = await realpath(dir);
+    const job: EntriesJob = {
+      root,
+      rootReal: root,
+      resourceFile: 'glossaries/g.yaml',
+      declared: 'e.tsv',
+      at: { file: 'glossaries/g.yaml', line: 6, column: 19 },
+      pairs: [{ sourceLang: 'en', targetLang: 'de' }],
+      glossaryLevel: false,
+      languages: ['en', 'de'],
+      options: { terms: 'preferred' },
+    };
+    const outcomes = await readEntriesBatch([job], new Map(), { defer: true });
+    const wire = packBatch(outcomes);
+    expect(JSON.stringify(wire)).not.toContain('Zebra');
+    const [back] = unpackBatch(structuredClone(wire), [job]);
+    expect(back?.entries?.deferredText).toBeDefined();
+    expect(back?.entries?.text).toBe(text);
+    expect(back?.entries?.size).toBe(2);
   });
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EntriesText, parseTsvEntries } from '../../src/api/tsv-entries.js';
@@ -8,6 +9,7 @@ import { diffEntries, entriesOfCompared } from '../../src/plan/diff-entries.js';
 import { hashEntries } from '../../src/plan/fingerprint-live.js';
 import type { Entries, EntryList } from '../../src/model/entries.js';
 import { PackedEntries } from '../../src/model/packed-entries.js';
+import { textDigest } from '../../src/lib/text-digest.js';
 
 const where = { method: 'GET', path: '/v3/glossaries/g/entries' };
 
@@ -146,6 +148,71 @@ describe('compareLiveEntries', () => {
     );
   });
 
+  it('with deferred entries (the plan\'s), gives what the packed entries give, reading the text again only for an answer that is not the text as read', () => {
+    fc.assert(
+      fc.property(
+        declarable.filter((d) => d.length > 0),
+        declarable,
+        fc.constantFrom('as read', 'same', 'other', 'other unsorted'),
+        fc.boolean(),
+        fc.boolean(),
+        fc.constantFrom(0, WHOLE_TEXT_CHARS),
+        (declared, live, which, escaped, hashed, wholeTextChars) => {
+          const canonical = canonicalEntries(declared);
+          const packed = PackedEntries.fromPairs(canonical);
+          let reads = 0;
+          const deferred = PackedEntries.deferred(
+            {
+              digest: textDigest(packed.text.slice(0, -1)),
+              length: packed.text.length,
+              bytes: Buffer.byteLength(packed.text),
+              read: () => {
+                reads++;
+                return packed.text;
+              },
+            },
+            packed.size,
+          );
+          const list =
+            which === 'same' ? sorted(canonical) : which === 'as read' ? [...canonical] : which === 'other' ? sorted(canonicalEntries(live)) : [...canonicalEntries(live)];
+          const text = tsvOf(list, false);
+          const raw = (): RawEntries => (escaped ? new EntriesText(JSON.stringify(text).slice(1, -1), where, true) : new EntriesText(text, where));
+          const compared = compareLiveEntries(raw(), deferred, hashed, wholeTextChars);
+          const reference = compareLiveEntries(raw(), PackedEntries.fromPairs(canonical), hashed, wholeTextChars);
+          expect(compared.expected).toBe(deferred);
+          expect(compared.diff).toEqual(reference.diff);
+          expect(compared.hash).toBe(reference.hash);
+          // The text as read is told by its digest; the hash of a saved plan needs the entries sorted.
+          if (which === 'as read' && !hashed) expect(reads).toBe(0);
+          expect(deferred.utf8Bytes()).toBe(packed.utf8Bytes());
+          expect(deferred.textLength).toBe(packed.text.length);
+        },
+      ),
+    );
+  });
+
+  it('never takes an answer with an unpaired surrogate for deferred entries holding U+FFFD in its place (the same UTF-8 bytes)', () => {
+    const packed = PackedEntries.fromPairs([['a\ufffd', 'b']]);
+    let reads = 0;
+    const deferred = PackedEntries.deferred(
+      {
+        digest: textDigest(packed.text.slice(0, -1)),
+        length: packed.text.length,
+        bytes: Buffer.byteLength(packed.text),
+        read: () => {
+          reads++;
+          return packed.text;
+        },
+      },
+      packed.size,
+    );
+    expect(createHash('sha256').update('a\ud800\tb').digest('hex')).toBe(createHash('sha256').update('a\ufffd\tb').digest('hex'));
+    expect(textDigest('a\ud800\tb')).toBe(textDigest('a\ufffd\tb'));
+    const compared = compareLiveEntries({ tsv: 'a\ud800\tb' }, deferred);
+    expect(reads).toBe(1);
+    expect(compared.diff.entryChanges.length).toBeGreaterThan(0);
+  });
+
   it('does not take a duplicate source for a missing one', () => {
     const expected = new Map([
       ['a', '1'],
@@ -187,5 +254,23 @@ describe('compareLiveEntries', () => {
     const expected = new Map([['a', '1']]);
     expect(() => compareLiveEntries(new EntriesText('a\t1\nbad', where), expected)).toThrow('entries line 2 has no tab');
     expect(() => compareLiveEntries(new EntriesText('b\t1\na\t1\nbad', where), expected)).toThrow('entries line 3 has no tab');
+  });
+});
+
+describe('textDigest', () => {
+  it('tells strings apart as sha256 of their UTF-8 bytes would, whether they are hashed as Latin-1 or as UTF-8', () => {
+    // 'Ã©' (Latin-1 bytes C3 A9) is not 'é' (UTF-8 bytes C3 A9) in a string beyond Latin-1.
+    expect(textDigest('Ã©\u0100')).not.toBe(textDigest('é\u0100'));
+    expect(textDigest('Ã©')).not.toBe(textDigest('é'));
+    expect(textDigest('Größe\tSize')).toBe(textDigest(`Gr${'ö'}ße\tSize`));
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), fc.string({ unit: 'binary' }), (a, b) => {
+        const sha = (s: string): string => createHash('sha256').update(s, 'utf8').digest('hex');
+        // Well-formed strings: equal UTF-8 bytes exactly when equal.
+        if (sha(a) === sha(b)) expect(textDigest(a)).toBe(textDigest(b));
+        else expect(textDigest(a)).not.toBe(textDigest(b));
+        expect(textDigest(a)).toBe(textDigest(`${a}`));
+      }),
+    );
   });
 });

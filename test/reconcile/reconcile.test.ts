@@ -1,4 +1,6 @@
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runExitCode } from '../../src/cli/exit-code-of.js';
 import { silentLogger } from '../../src/lib/logger.js';
@@ -190,6 +192,41 @@ describe('reconcile: a refresh of the changed files only', () => {
     expect(outcome.kind).toBe('pending');
     const change = outcome.kind === 'pending' ? outcome.plan.changes.find((c) => c.address.name === 'Product terms') : undefined;
     expect(change?.dictionaries.map((d) => [d.sourceLang, d.targetLang, d.method])).toEqual([['en', 'fr', 'PUT']]);
+  });
+});
+
+describe('an entries file changed while the run lasts', () => {
+  it('never gives a plan for other content than the one checked: with the service still equal to what was read, no change; with a change to plan, an error (exit 3) and nothing written', async () => {
+    const file = 'glossaries/product.en-de.tsv';
+    // In the service's order (sorted by source), so that the answer is the file's text as checked.
+    await world.write(file, TSV);
+    await run();
+    const read = await world.read(file);
+    const changeAfterLoad = (text: string) => ({
+      loaded: () => {
+        // The repository was read and checked; no request has been sent yet.
+        writeFileSync(path.join(world.dir, file), text);
+      },
+    });
+    // Unchanged on the service: told equal to the file as checked, without reading it again (a plan
+    // without entry hashes, as `plan` shows it).
+    const unchanged = only(await reconcile({ dir: world.dir, mode: 'plan', entryHashes: false }, context(), changeAfterLoad(`${read}order\tBestellung\n`)));
+    expect(unchanged.kind).toBe('converged');
+    // The hashes of a plan that may be saved take the entries sorted, read again: the change is found.
+    await world.write(file, read);
+    const hashed = await reconcile({ dir: world.dir, mode: 'plan' }, context(), changeAfterLoad(`${read}order\tBestellung\n`)).catch((error: unknown) => error);
+    expect((hashed as { code?: string }).code).toBe('entries_file_changed');
+    // The file as checked differs from the service: its entries are needed, and the file is no longer that one.
+    await world.write(file, `${TSV}order\tBestellung\n`);
+    const mark = world.mark();
+    const outcome = await reconcile({ dir: world.dir, mode: 'apply' }, context(), changeAfterLoad(`${TSV}order\tAuftrag\n`)).catch((error: unknown) => error);
+    expect((outcome as { code?: string }).code).toBe('entries_file_changed');
+    expect((outcome as { exitCode?: number }).exitCode).toBe(3);
+    expect(world.writesSince(mark)).toEqual([]);
+    // Run again: the file as it is now.
+    const again = only(await run({ mode: 'plan' }));
+    expect(again.kind).toBe('pending');
+    expect(again.kind === 'pending' && JSON.stringify(again.plan.changes)).toContain('Auftrag');
   });
 });
 
