@@ -1,8 +1,12 @@
-import { createHash } from 'node:crypto';
+import type * as Crypto from 'node:crypto';
+import { createRequire } from 'node:module';
 
 // A code unit beyond Latin-1: a string without one is stored one byte per character, and is
 // hashed from those bytes (a copy), not encoded to UTF-8 first (measured: half the time).
 const BEYOND_LATIN1 = /[\u0100-\uffff]/;
+
+/** node:crypto, loaded on the first digest: `validate` (which makes none) never loads it. */
+let crypto: typeof Crypto | undefined;
 
 /**
  * sha256 (hex) of a string, fast for the usual text: the Latin-1 bytes of a string whose every
@@ -12,7 +16,8 @@ const BEYOND_LATIN1 = /[\u0100-\uffff]/;
  * (its UTF-8 bytes hold U+FFFD in its place).
  */
 export function textDigest(text: string): string {
-  const hash = createHash('sha256');
+  crypto ??= createRequire(import.meta.url)('node:crypto') as typeof Crypto;
+  const hash = crypto.createHash('sha256');
   if (!BEYOND_LATIN1.test(text)) return hash.update('L').update(text, 'latin1').digest('hex');
   return hash.update('U').update(text, 'utf8').digest('hex');
 }

@@ -117,18 +117,18 @@ function unescapeTsv(text: string): string {
 type WellFormed = string & { isWellFormed(): boolean };
 
 /**
- * Whether the answer is, character for character, the text of deferred entries as uploaded in the
- * order read (their text without its last LF), told by its digest (textDigest). An escaped
+ * The answer's text (unescaped) when it is, character for character, the text of deferred entries
+ * as uploaded in the order read (their text without its last LF), told by its digest (textDigest). An escaped
  * answer (only `\t` and `\n` escapes) is unescaped first. A string with an unpaired surrogate is
  * never taken for one (its UTF-8 bytes would hold U+FFFD in its place).
  */
-function sameDigest(raw: RawEntries, deferred: DeferredText): boolean {
+function sameDigest(raw: RawEntries, deferred: DeferredText): string | undefined {
   let live: string;
   if ('tsv' in raw) live = raw.tsv;
   else if ('text' in raw && typeof raw.text === 'string') live = raw.escaped === true ? unescapeTsv(raw.text) : raw.text;
-  else return false;
-  if (live.length !== deferred.length - 1 || !(live as WellFormed).isWellFormed()) return false;
-  return textDigest(live) === deferred.digest;
+  else return undefined;
+  if (live.length !== deferred.length - 1 || !(live as WellFormed).isWellFormed()) return undefined;
+  return textDigest(live) === deferred.digest ? live : undefined;
 }
 
 /** Answers of up to this many characters are compared with the repository's text whole (see sameAsUploadText); longer ones line by line, in place. */
@@ -234,9 +234,10 @@ export function compareLiveEntries(raw: RawEntries, expected: Entries, hashed = 
   // uploaded in the order read is told by its digest, without reading the file again; any other is
   // compared with the entries read again, as below.
   if (expected instanceof PackedEntries && expected.deferredText !== undefined) {
-    if (sameDigest(raw, expected.deferredText)) {
-      // The hash takes the entries sorted: of the entries read again, not kept.
-      return hashed ? { expected, diff: NO_CHANGES, hash: hashEntries(expected.readAgain() as PackedEntries) } : { expected, diff: NO_CHANGES };
+    const same = sameDigest(raw, expected.deferredText);
+    if (same !== undefined) {
+      // The answer is their text: the hash (of the entries sorted) is made from it, not kept.
+      return hashed ? { expected, diff: NO_CHANGES, hash: hashEntries(PackedEntries.fromText(`${same}\n`, expected.size, true)) } : { expected, diff: NO_CHANGES };
     }
     return { ...compareLiveEntries(raw, expected.readAgain() as PackedEntries, hashed, wholeTextChars), expected };
   }
