@@ -324,6 +324,18 @@ function wholeCharacters(bytes: Buffer): number {
 }
 
 /**
+ * A part's inflated bytes, in pieces of at most DECODE_CHUNK. A part that declares no more than
+ * one piece is inflated at once, synchronously, within its declared size (inflatePart): the piece
+ * a stream would give, without the stream, its promises and a turn of Node's thread pool, which
+ * cost a small workbook more than its parsing.
+ */
+function inflatedPieces({ data, entry }: CompressedPart): AsyncIterable<Buffer> | Iterable<Buffer> {
+  if (entry.compressionMethod === 0) return [data];
+  if (entry.uncompressedSize <= DECODE_CHUNK) return [inflatePart(data, 0, entry)];
+  return createInflateRaw({ chunkSize: DECODE_CHUNK }).end(data);
+}
+
+/**
  * Parses a part as it is inflated (UTF-8), piece by piece, calling `setUp` to attach the handlers:
  * the inflated XML is never held whole. Inflating stops, and the workbook is refused, as soon as
  * the part yields more than it declares; a handler may throw Stop to end the reading early.
@@ -332,7 +344,7 @@ async function parseCompressedPart(part: CompressedPart, setUp: (parser: SaxesPa
   const { entry } = part;
   const { parser, where } = xmlParser(entry.fileName);
   setUp(parser);
-  const pieces: AsyncIterable<Buffer> | Iterable<Buffer> = entry.compressionMethod === 0 ? [part.data] : createInflateRaw({ chunkSize: DECODE_CHUNK }).end(part.data);
+  const pieces = inflatedPieces(part);
   let inflated = 0;
   let decoded = 0;
   let carried: Buffer | undefined;
