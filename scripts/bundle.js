@@ -93,6 +93,9 @@ const lazyBuiltins = {
   },
 };
 
+/** The parameters of plain-validate.cjs's function: Node's CommonJS wrapper's, and import.meta.url (see the loader). */
+const PLAIN_VALIDATE_PARAMETERS = ['exports', 'require', 'module', '__filename', '__dirname', 'importMetaUrl'];
+
 /** The first build leaves main.js's import of the plain validate to the second. */
 const PLAIN_VALIDATE = './plain-validate.js';
 const plainValidateApart = {
@@ -142,10 +145,13 @@ await build({
   // import.meta.url is a parameter of the loader's wrapper.
   format: 'cjs',
   outExtension: { '.js': '.cjs' },
-  banner: {},
+  // The file is the function the loader calls (Node's CommonJS wrapper, plus import.meta.url as a
+  // parameter): V8 compiles the text as it is read, with no wrapper to join to half a megabyte of
+  // source first (joined, it is copied once more before it is compiled).
+  banner: { js: `(function (${PLAIN_VALIDATE_PARAMETERS.join(', ')}) {` },
   define: { 'import.meta.url': 'importMetaUrl' },
-  // This build's id, which names its code cache (see the loader).
-  footer: { js: `//# termsync-build-id=${randomBytes(12).toString('hex')}` },
+  // The function's end, then this build's id, which names its code cache (see the loader).
+  footer: { js: `})\n//# termsync-build-id=${randomBytes(12).toString('hex')}` },
   plugins: [lazyBuiltins],
 });
 await copyFile(path.join(ROOT, 'scripts', 'plain-validate-loader.js'), path.join(OUT, 'plain-validate.js'));
@@ -156,6 +162,13 @@ for (const entry of ['termsync.js', 'load-worker.js', 'plain-validate.js', 'plai
 // plain-validate.cjs is run by Node's require, with no package of node_modules beside it: a library
 // left outside (an ES module one would fail only when reached) must not be required from it.
 const cjs = await readFile(path.join(OUT, 'plain-validate.cjs'), 'utf8');
+// ASCII only: V8 keeps a source with one character beyond Latin-1 as two bytes a character (twice
+// the memory to fill, and a slower decoding) for every validate. esbuild writes strings and names
+// with escapes, but not regular expressions: write such a character as \u2192 in the source.
+const nonAscii = /[\u0080-\uffff]/.exec(cjs);
+if (nonAscii !== null) {
+  throw new Error(`bundle: plain-validate.cjs holds a character beyond ASCII (${JSON.stringify(nonAscii[0])} in ${JSON.stringify(cjs.slice(Math.max(0, nonAscii.index - 60), nonAscii.index + 20))}): write it as a \\u escape in its regular expression`);
+}
 const outside = [...cjs.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]).filter((id) => !isBuiltin(id));
 if (outside.length > 0) throw new Error(`bundle: plain-validate.cjs requires ${[...new Set(outside)].join(', ')}: bundle it into the CommonJS build`);
 

@@ -44,14 +44,15 @@ function readCodeCache(source) {
 }
 
 /**
- * Compiles and runs plain-validate.cjs as Node runs a CommonJS module (the same wrapper
- * parameters, plus the URL the bundle uses for import.meta.url); with `cache: false` from its
- * source alone (the build, making the cache). Returns the module's exports, the compiled script
- * (`script.cachedDataRejected` is undefined when no cache was given) and the source.
+ * Compiles and runs plain-validate.cjs as Node runs a CommonJS module: the file is the function
+ * of Node's wrapper (the build writes it so, plus a parameter for import.meta.url), compiled as it
+ * is read, and called here; with `cache: false` from its source alone (the build, making the
+ * cache). Returns the module's exports, the compiled script (`script.cachedDataRejected` is
+ * undefined when no cache was given) and the source.
  */
 export function compilePlainValidate({ cache = true } = {}) {
   const source = readFileSync(SOURCE, 'utf8');
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, importMetaUrl) {${source}\n})`, {
+  const script = new vm.Script(source, {
     filename: SOURCE,
     cachedData: cache ? readCodeCache(source) : undefined,
   });

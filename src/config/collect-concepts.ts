@@ -2,7 +2,7 @@ import type { Diagnostic } from '../lib/diagnostics.js';
 import type { LanguagePair } from '../model/entries.js';
 import type { PackedEntries } from '../model/packed-entries.js';
 import { EntryCollector } from './collect-entries.js';
-import { detectSecretsInText } from './detect-secrets.js';
+import { detectSecretsInText, mayHoldSecret } from './detect-secrets.js';
 import { warning } from './diagnostic.js';
 import { GLOSSARY_LANGUAGES } from './languages.js';
 
@@ -71,6 +71,8 @@ export class ConceptCollector {
     if (missing !== undefined && terms.size > 0) this.warnMissing(missing, refused, line, column);
     if (this.checkSecrets) {
       for (const term of terms.values()) {
+        // The quick test first: a term is seldom a candidate, and then nothing is allocated for it.
+        if (!mayHoldSecret(term.text)) continue;
         for (const found of detectSecretsInText(term.text, this.file, 'a term')) this.own.push({ ...found, line: term.line, column: term.column });
       }
     }

@@ -150,8 +150,11 @@ function exceedsBytes(phrase: string, limit: number): boolean {
 export class EntryCollector {
   /** Source of every entry kept: duplicates and twins are found here. Dropped by `packed()`. */
   private seen = new SourceSet();
-  /** Line of each entry, by its index in `seen`. */
-  private lines: number[] = [];
+  /**
+   * Line of each entry, by its index in `seen`: room made at once by `expect` (or for a large
+   * text), else doubled; not an array grown a push at a time (each growth a copy in fresh memory).
+   */
+  private lines = new Int32Array(64);
   /**
    * The entries kept, packed (`source TAB target LF`), in the order added: `blocks` of joined
    * entries, then the `parts` of the entries since (four per entry). A block is joined every
@@ -200,7 +203,7 @@ export class EntryCollector {
       this.parts = [];
       this.blocks = [];
       this.seen.release();
-      this.lines = [];
+      this.lines = new Int32Array(0);
       this.folded = new Map();
     }
     return this.packedEntries;
@@ -218,12 +221,30 @@ export class EntryCollector {
       let lines = 1;
       for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lines++;
       this.seen.expect(lines);
+      this.roomForLines(lines);
     }
   }
 
   /** About how many entries will be added (a hint, before the first): room is made for them at once. */
   expect(entries: number): void {
-    if (this.seen.size === 0) this.seen.expect(entries);
+    if (this.seen.size > 0) return;
+    this.seen.expect(entries);
+    this.roomForLines(entries);
+  }
+
+  /** Room for the lines of `n` entries in all. */
+  private roomForLines(n: number): void {
+    if (n <= this.lines.length) return;
+    const lines = new Int32Array(n);
+    lines.set(this.lines);
+    this.lines = lines;
+  }
+
+  /** Records the line of the entry just kept (the last key of `seen`). */
+  private keptAt(line: number): void {
+    const index = this.seen.size - 1;
+    if (index >= this.lines.length) this.roomForLines(Math.max(this.lines.length * 2, index + 1));
+    this.lines[index] = line;
   }
 
   /** Ends the run of unchanged lines: the entries so far are copied from the text once. */
@@ -280,7 +301,7 @@ export class EntryCollector {
       this.duplicate(seen.keyAt(twin), twin, line, 1);
       return true;
     }
-    this.lines.push(line);
+    this.keptAt(line);
     // A source without a letter that lowercasing changes is its own lowercase form: it can only
     // be the twin of a source seen before with an uppercase letter.
     if (seen.lastRangeMayHaveCase) this.checkTwin(text.slice(start, tab), line, 1);
@@ -299,7 +320,7 @@ export class EntryCollector {
       this.duplicate(source, twin, line, column);
       return false;
     }
-    this.lines.push(line);
+    this.keptAt(line);
     this.checkTwin(source, line, column);
     return true;
   }

@@ -56,20 +56,29 @@ const ASK_AGAIN_MS = 250;
 const MIN_IDLE_WINDOW_MS = 100;
 
 /**
+ * Milliseconds from an arbitrary start, never going back: process.hrtime, not the global
+ * `performance`, whose first use loads Node's performance timing modules (about a dozen, a
+ * millisecond or more of a short validate).
+ */
+export function monotonicMs(): number {
+  return Number(process.hrtime.bigint()) / 1e6;
+}
+
+/**
  * The machine as the decision sees it: the first call takes a snapshot of the CPU time counters,
  * each later one measures the idle CPUs since then.
  */
-function machineSampler(): () => MachineState {
+function machineSampler(now: () => number): () => MachineState {
   let start: { readonly at: number; readonly idle: number } | undefined;
   const idleMs = (): number => cpus().reduce((sum, cpu) => sum + cpu.times.idle, 0);
   return () => {
     const state = { cpus: availableParallelism(), load: loadavg()[0] ?? 0 };
-    const now = performance.now();
+    const at = now();
     if (start === undefined) {
-      start = { at: now, idle: idleMs() };
+      start = { at, idle: idleMs() };
       return state;
     }
-    const elapsed = now - start.at;
+    const elapsed = at - start.at;
     if (elapsed < MIN_IDLE_WINDOW_MS) return state;
     return { ...state, free: Math.max(0, idleMs() - start.idle) / elapsed };
   };
@@ -164,6 +173,8 @@ export interface LoadResourcesOptions {
   readonly signal?: AbortSignal;
   /** Keep deferred entries (see ReadEntriesOptions.defer). */
   readonly deferEntries?: boolean;
+  /** The clock that times the batches, in milliseconds (tests); by default monotonicMs. */
+  readonly clock?: () => number;
 }
 
 /** The error of a load stopped by its signal: exit 130, like every interrupted run. */
@@ -263,7 +274,8 @@ export async function loadResources(repo: RepositoryRoot, files: readonly string
   // Decided before each batch: never with `parallel: false`, at once with `true`, and otherwise
   // once the batches done so far say that the work queued and still to come is worth a second
   // thread, and a CPU is actually free for it.
-  const machineState = options.machine ?? machineSampler();
+  const now = options.clock ?? monotonicMs;
+  const machineState = options.machine ?? machineSampler(now);
   let undecided = options.parallel === undefined && machineState().cpus > 1;
   const spent = { resources: 0, resourceFiles: 0, entries: 0, entriesFiles: 0 };
   /** Milliseconds of work left, from what the main thread measured; undefined until it can tell. */
@@ -280,10 +292,10 @@ export async function loadResources(repo: RepositoryRoot, files: readonly string
   const startIfWorthIt = (): void => {
     if (worker !== undefined || !existsSync(workerFile)) return;
     if (options.parallel !== true) {
-      if (!undecided || performance.now() < nextAsk) return;
+      if (!undecided || now() < nextAsk) return;
       const left = workLeft();
       if (left === undefined) return;
-      nextAsk = performance.now() + ASK_AGAIN_MS;
+      nextAsk = now() + ASK_AGAIN_MS;
       const { cpus, load, free } = machineState();
       if (!worthAWorker(left, cpus, load, free)) return;
       undecided = false;
@@ -295,13 +307,13 @@ export async function loadResources(repo: RepositoryRoot, files: readonly string
     worker?.feed();
     for (;;) {
       if (options.signal?.aborted === true) throw loadInterrupted(options.signal);
-      const started = performance.now();
+      const started = now();
       let id = work.takeEntries() ?? worker?.takeBack('entries');
       if (id !== undefined) {
         const batch = work.entriesBatches[id] as { start: number; end: number };
         work.entriesDone(id, await readEntriesBatch(work.jobs.slice(batch.start, batch.end), dirCache, { defer: options.deferEntries === true }));
         options.onBatch?.('main', 'entries', batch.end - batch.start);
-        spent.entries += performance.now() - started;
+        spent.entries += now() - started;
         spent.entriesFiles += batch.end - batch.start;
       } else {
         id = work.takeResources() ?? worker?.takeBack('resources');
@@ -311,14 +323,14 @@ export async function loadResources(repo: RepositoryRoot, files: readonly string
         for (const file of batch) {
           loaded.push(loadResourceFile(repo, file));
           // Large files (up to 10 MiB of YAML each): a signal is heard after the file in hand, not after ten.
-          if (options.signal !== undefined && performance.now() - started > SIGNAL_CHECK_MS) {
+          if (options.signal !== undefined && now() - started > SIGNAL_CHECK_MS) {
             await new Promise((resolve) => setImmediate(resolve));
             if (options.signal.aborted) throw loadInterrupted(options.signal);
           }
         }
         work.resourcesDone(id, loaded);
         options.onBatch?.('main', 'resources', batch.length);
-        spent.resources += performance.now() - started;
+        spent.resources += now() - started;
         spent.resourceFiles += batch.length;
       }
       await options.yieldToEventLoop();

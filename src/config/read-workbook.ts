@@ -250,8 +250,17 @@ async function checkedWorkbook(bytes: Buffer, wanted: string | number | undefine
   }
 }
 
-/** Bytes of XML decoded at a time: small strings, soon garbage, instead of one as large as the part. */
-const DECODE_CHUNK = 64 * 1024;
+/** Bytes inflated at a time: pieces, soon garbage, instead of a buffer as large as the part. */
+const INFLATE_CHUNK = 64 * 1024;
+
+/**
+ * Bytes of XML decoded and given to saxes at a time: small strings, soon garbage. Small enough
+ * that saxes' `write` is called often: with 64 KiB pieces, V8 often compiled the loop of its first
+ * long call on the stack, before the code after that loop had ever run, and then left that
+ * compiled code at the end of every piece (in about half of the runs, hundreds of deoptimizations
+ * of a function with the whole parser inlined, and as many recompilations); with 16 KiB, none.
+ */
+const DECODE_CHUNK = 16 * 1024;
 
 /** Thrown from a parser's event handler to stop it (the reason is already recorded). */
 class Stop extends Error {}
@@ -324,6 +333,18 @@ function wholeCharacters(bytes: Buffer): number {
 }
 
 /**
+ * A part's inflated bytes, in pieces of at most INFLATE_CHUNK. A part that declares no more than
+ * one piece is inflated at once, synchronously, within its declared size (inflatePart): the piece
+ * a stream would give, without the stream, its promises and a turn of Node's thread pool, which
+ * cost a small workbook more than its parsing.
+ */
+function inflatedPieces({ data, entry }: CompressedPart): AsyncIterable<Buffer> | Iterable<Buffer> {
+  if (entry.compressionMethod === 0) return [data];
+  if (entry.uncompressedSize <= INFLATE_CHUNK) return [inflatePart(data, 0, entry)];
+  return createInflateRaw({ chunkSize: INFLATE_CHUNK }).end(data);
+}
+
+/**
  * Parses a part as it is inflated (UTF-8), piece by piece, calling `setUp` to attach the handlers:
  * the inflated XML is never held whole. Inflating stops, and the workbook is refused, as soon as
  * the part yields more than it declares; a handler may throw Stop to end the reading early.
@@ -332,7 +353,7 @@ async function parseCompressedPart(part: CompressedPart, setUp: (parser: SaxesPa
   const { entry } = part;
   const { parser, where } = xmlParser(entry.fileName);
   setUp(parser);
-  const pieces: AsyncIterable<Buffer> | Iterable<Buffer> = entry.compressionMethod === 0 ? [part.data] : createInflateRaw({ chunkSize: DECODE_CHUNK }).end(part.data);
+  const pieces = inflatedPieces(part);
   let inflated = 0;
   let decoded = 0;
   let carried: Buffer | undefined;
@@ -348,7 +369,12 @@ async function parseCompressedPart(part: CompressedPart, setUp: (parser: SaxesPa
       const whole = wholeCharacters(bytes);
       const valid = isUtf8(bytes.subarray(0, whole)) ? whole : firstInvalidUtf8(bytes.subarray(0, whole));
       // Text before invalid bytes is parsed first, so that the error says where they are.
-      if (valid > 0) parser.write(bytes.toString('utf8', 0, valid));
+      for (let at = 0; at < valid; ) {
+        let end = Math.min(at + DECODE_CHUNK, valid);
+        while (end < valid && ((bytes[end] as number) & 0xc0) === 0x80) end--; // not within a character
+        parser.write(bytes.toString('utf8', at, end));
+        at = end;
+      }
       if (valid < whole) throw new Refused(`part ${entry.fileName} is not valid UTF-8 (byte ${decoded + valid + 1}) ${where()}`);
       decoded += whole;
       carried = whole < bytes.length ? bytes.subarray(whole) : undefined;

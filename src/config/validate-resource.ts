@@ -233,7 +233,8 @@ function readPairs(yaml: YamlFile, input: GlossaryInput, languages: readonly str
   const result: { sourceLang: string; targetLang: string; origin: SourceRef }[] = [];
   pairs.forEach((item, i) => {
     const itemAt = ref(yaml, ['pairs', i]);
-    const match = /^\s*([A-Za-z]+)\s*(?:-|>|->|→)\s*([A-Za-z]+)\s*$/.exec(item);
+    // `\u2192` is the arrow U+2192, escaped: the bundle stays ASCII (see scripts/bundle.js).
+    const match = /^\s*([A-Za-z]+)\s*(?:-|>|->|\u2192)\s*([A-Za-z]+)\s*$/.exec(item);
     if (match === null) {
       fail(`\`pairs\`: expected a pair such as "en-de" (source-target), got ${show(item)}`, itemAt);
       return;

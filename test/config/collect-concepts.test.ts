@@ -22,3 +22,23 @@ describe('ConceptCollector.expect', () => {
     expect(expected.mock.calls).toEqual(pairs.map(() => [5_000]));
   });
 });
+
+describe('EntryCollector lines', () => {
+  it('names the first line of a duplicate or twin wherever it is kept, with or without a hint, past the room made', () => {
+    for (const hint of [undefined, 3, 500]) {
+      const diagnostics: { code: string; message: string; line: number }[] = [];
+      const collector = new EntryCollector('t.tsv', diagnostics as never, 'row');
+      if (hint !== undefined) collector.expect(hint);
+      for (let i = 0; i < 300; i++) collector.add(`term ${i}`, `Begriff ${i}`, 1000 + i, 1, 1000 + i, 2);
+      collector.add('term 7', 'x', 2000, 1, 2000, 2);
+      collector.add('term 250', 'x', 2001, 1, 2001, 2);
+      collector.add('Term 299', 'x', 2002, 1, 2002, 2);
+      expect(diagnostics.map((d) => `${d.code} ${d.line}: ${d.message}`)).toEqual([
+        'entries/duplicate-source 2000: duplicate source phrase "term 7" on rows 1007 and 2000; the service rejects the whole dictionary',
+        'entries/duplicate-source 2001: duplicate source phrase "term 250" on rows 1250 and 2001; the service rejects the whole dictionary',
+        'entries/case-twin 2002: source phrase "Term 299" differs only in case from the source phrase on row 1299',
+      ]);
+      expect(collector.packed().size).toBe(301);
+    }
+  });
+});

@@ -320,6 +320,14 @@ describe('a glossary-level CSV or TSV with language columns', () => {
     });
   });
 
+  it('takes a pair written with an arrow (en→de, en>de, en->de) as en-de', async () => {
+    for (const arrow of ['→', '>', '->', ' → ']) {
+      const { result, dictionaries } = await load(`kind: glossary\nname: T\nentries_file: t.tsv\nlanguages: [en, de]\npairs: ["en${arrow}de"]\n`, { 't.tsv': 'en\tde\ncart\tWagen\n' });
+      expect(result.diagnostics).toEqual([]);
+      expect(dictionaries).toEqual({ 'en-de': { cart: 'Wagen' } });
+    }
+  });
+
   it('reads TSV the same way', async () => {
     const { result, dictionaries } = await load('kind: glossary\nname: T\nentries_file: t.tsv\nlanguages: [en, de]\n', { 't.tsv': 'en\tde\ncart\tWagen\n' });
     expect(result.diagnostics).toEqual([]);

@@ -176,14 +176,12 @@ console.log(JSON.stringify(read));`;
     // Every batch looks slow (a busy machine), but no CPU is free besides the main thread's.
     let clock = 0;
     let asked = 0;
-    const slow = { now: () => (clock += 10_000) };
-    const original = globalThis.performance.now.bind(globalThis.performance);
-    globalThis.performance.now = slow.now;
-    try {
-      await loadResources(where, files, new Map(), { machine: () => (asked++, { cpus: 2, load: 1.2 }), yieldToEventLoop: async () => {}, onBatch: (thread, kind, n) => (read[thread] += kind === 'entries' ? n : 0) });
-    } finally {
-      globalThis.performance.now = original;
-    }
+    await loadResources(where, files, new Map(), {
+      clock: () => (clock += 10_000),
+      machine: () => (asked++, { cpus: 2, load: 1.2 }),
+      yieldToEventLoop: async () => {},
+      onBatch: (thread, kind, n) => (read[thread] += kind === 'entries' ? n : 0),
+    });
     // Asked at the start and again at each decision, which the slow batches made worth considering.
     expect(asked).toBeGreaterThan(1);
     expect(read.worker).toBe(0);
@@ -195,7 +193,6 @@ console.log(JSON.stringify(read));`;
     const where = { root: repo, rootReal: await realpath(repo) };
     const files = Array.from({ length: GLOSSARIES }, (_, g) => `glossaries/g${g}.yaml`);
     let clock = 0;
-    const original = globalThis.performance.now.bind(globalThis.performance);
     const load = async (free: number, averageLoad: number): Promise<{ main: number; worker: number }> => {
       const read = { main: 0, worker: 0 };
       // Every batch looks slow, so the work left is always worth a worker if a CPU is free. Once the
@@ -206,16 +203,12 @@ console.log(JSON.stringify(read));`;
         if (++yields < 3 || free < 1) return new Promise((resolve) => setImmediate(resolve));
         while (read.worker === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
       };
-      globalThis.performance.now = () => (clock += 10_000);
-      try {
-        await loadResources(where, files, new Map(), {
-          machine: () => ({ cpus: 2, load: averageLoad, free }),
-          yieldToEventLoop: waitForWorker,
-          onBatch: (thread, kind, n) => (read[thread] += kind === 'entries' ? n : 0),
-        });
-      } finally {
-        globalThis.performance.now = original;
-      }
+      await loadResources(where, files, new Map(), {
+        clock: () => (clock += 10_000),
+        machine: () => ({ cpus: 2, load: averageLoad, free }),
+        yieldToEventLoop: waitForWorker,
+        onBatch: (thread, kind, n) => (read[thread] += kind === 'entries' ? n : 0),
+      });
       return read;
     };
     const busy = await load(0.2, 0);

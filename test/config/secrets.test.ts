@@ -91,6 +91,16 @@ describe('the quick test before the scan', () => {
     );
   });
 
+  it('says the same of a short text (one expression) as of the text made long (searches)', () => {
+    // Spaces after the text neither make nor break a candidate: both paths must agree.
+    fc.assert(
+      fc.property(text, (t) => {
+        expect(mayHoldSecret(t)).toBe(mayHoldSecret(`${t}${' '.repeat(300)}`));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
   it('rules out ordinary terminology, and keeps every credential shape', () => {
     expect(mayHoldSecret('product term 12-345 (catalogue)\tProduktbegriff de 12-345 Größe\ntask-based risk-free desk_top\n')).toBe(false);
     for (const secret of [...ALL, 'Service-Auth-Key abcdefgh12', 'github_pat_11ABCDEFG0123456789abcdef']) expect(mayHoldSecret(`a ${secret} b`)).toBe(true);
