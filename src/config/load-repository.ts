@@ -1,6 +1,6 @@
 import { access, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Diagnostic } from '../lib/diagnostics.js';
+import { appendDiagnostics, type Diagnostic } from '../lib/diagnostics.js';
 import { sortDiagnostics } from '../lib/diagnostics.js';
 import type { DesiredGlossary, DesiredState, DesiredStyleRules, ProjectConfig, SourceRef } from '../model/desired.js';
 import { LOAD_THREADS_ENV } from '../lib/defaults.js';
@@ -141,7 +141,7 @@ export async function loadRepository(options: LoadOptions): Promise<LoadResult> 
     configYaml = readYaml(configAbsolute, configFile, diagnostics);
     if (configYaml) {
       const checked = await validateConfig(configYaml);
-      diagnostics.push(...checked.diagnostics);
+      appendDiagnostics(diagnostics, checked.diagnostics);
       config = checked.config;
     }
   }
@@ -149,7 +149,7 @@ export async function loadRepository(options: LoadOptions): Promise<LoadResult> 
   const folders = config?.resources ?? declaredResourceFolders(configYaml?.value);
   const foldersAt: SourceRef = configYaml ? { file: configFile, ...positionAt(configYaml, ['resources']) } : { file: configFile, line: 1, column: 1 };
   const found = await findResourceFiles(root, folders, foldersAt, configFile);
-  diagnostics.push(...found.diagnostics);
+  appendDiagnostics(diagnostics, found.diagnostics);
   stopIfAborted(options.signal);
   const glossaries: DesiredGlossary[] = [];
   const styleRules: DesiredStyleRules[] = [];
@@ -160,12 +160,12 @@ export async function loadRepository(options: LoadOptions): Promise<LoadResult> 
     ...(options.deferEntries === true ? { deferEntries: true } : {}),
   })) {
     files.add(outcome.file);
-    diagnostics.push(...outcome.diagnostics);
+    appendDiagnostics(diagnostics, outcome.diagnostics);
     if (outcome.resource?.kind === 'glossary') glossaries.push(withEntries(outcome.resource, outcome.entries, diagnostics, files));
     else if (outcome.resource?.kind === 'style_rules') styleRules.push(outcome.resource);
   }
   stopIfAborted(options.signal);
-  diagnostics.push(...validateRepository(glossaries, styleRules));
+  appendDiagnostics(diagnostics, validateRepository(glossaries, styleRules));
 
   const result: LoadResult = { diagnostics: sortDiagnostics(diagnostics.map(redactSecrets)), files: [...files].sort() };
   if (config !== undefined) result.desired = { root, configFile, config, glossaries, styleRules };

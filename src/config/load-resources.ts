@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
-import type { Diagnostic } from '../lib/diagnostics.js';
+import { appendDiagnostics, type Diagnostic } from '../lib/diagnostics.js';
 import type { DesiredDictionary, DesiredGlossary, DesiredStyleRules } from '../model/desired.js';
 import { PackedEntries } from '../model/packed-entries.js';
 import { detectSecrets, detectSecretsInText } from './detect-secrets.js';
@@ -46,8 +46,8 @@ export function readYaml(absolute: string, file: string, diagnostics: Diagnostic
   if (read.diagnostic) diagnostics.push(read.diagnostic);
   if (read.text === undefined) return undefined;
   const { yaml, diagnostics: found } = parseYamlFile(read.text, file);
-  diagnostics.push(...found);
-  diagnostics.push(...(yaml ? detectSecrets(yaml, read.text) : detectSecretsInText(read.text, file)));
+  appendDiagnostics(diagnostics, found);
+  appendDiagnostics(diagnostics, yaml ? detectSecrets(yaml, read.text) : detectSecretsInText(read.text, file));
   return yaml;
 }
 
@@ -67,7 +67,7 @@ function loadResource(repo: RepositoryRoot, file: string, diagnostics: Diagnosti
   const yaml = readYaml(absolute, file, diagnostics);
   if (yaml === undefined) return undefined;
   const { resource, diagnostics: found } = validateResource(yaml);
-  diagnostics.push(...found);
+  appendDiagnostics(diagnostics, found);
   return resource;
 }
 
@@ -123,7 +123,7 @@ export function withEntries(draft: GlossaryDraft, outcomes: readonly EntriesOutc
   const { source: _, ...glossary } = draft;
   const shared = draft.source === undefined ? undefined : outcomes[outcomes.length - 1];
   if (shared !== undefined) {
-    diagnostics.push(...shared.diagnostics);
+    appendDiagnostics(diagnostics, shared.diagnostics);
     if (shared.file !== undefined) files.add(shared.file);
   }
   let derived = 0;
@@ -137,7 +137,7 @@ export function withEntries(draft: GlossaryDraft, outcomes: readonly EntriesOutc
       }
       if (d.entriesFile === undefined || d.entriesFileAt === undefined) return { ...base, entries: d.entries ?? PackedEntries.EMPTY };
       const outcome = outcomes[next++] as EntriesOutcome;
-      diagnostics.push(...outcome.diagnostics);
+      appendDiagnostics(diagnostics, outcome.diagnostics);
       if (outcome.file !== undefined) files.add(outcome.file);
       return { ...base, entries: outcome.entries ?? PackedEntries.EMPTY, ...(outcome.entries === undefined || outcome.file === undefined ? {} : { entriesFile: outcome.file }) };
     }),

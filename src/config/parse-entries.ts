@@ -1,6 +1,6 @@
 import { parse as parseCsvSync } from 'csv-parse/sync';
 import type { CsvError } from 'csv-parse';
-import type { Diagnostic } from '../lib/diagnostics.js';
+import { appendDiagnostics, CappedDiagnostics, type Diagnostic } from '../lib/diagnostics.js';
 import type { LanguagePair } from '../model/entries.js';
 import type { PackedEntries } from '../model/packed-entries.js';
 import { canonicalLang, canonicalPhrase } from '../lib/canonical.js';
@@ -20,13 +20,13 @@ export function parseEntries(
   pair: LanguagePair,
   file: string,
 ): { entries: PackedEntries; diagnostics: Diagnostic[] } {
-  const diagnostics: Diagnostic[] = [];
+  const diagnostics = new CappedDiagnostics();
   const collector = new EntryCollector(file, diagnostics);
   const body = normaliseText(text, file, diagnostics);
   if (format === 'tsv') parseTsvInto(body, file, collector, diagnostics);
   else parseCsvInto(body, pair, file, collector, diagnostics);
   collector.finish();
-  return { entries: collector.packed(), diagnostics };
+  return { entries: collector.packed(), diagnostics: diagnostics.close() };
 }
 
 /** BOM stripped, CR/CRLF → LF, each reported once per file (a spreadsheet export has them on every line). */
@@ -196,6 +196,8 @@ function countNewlines(fields: readonly string[]): number {
 function parseCsvInto(body: string, pair: LanguagePair, file: string, collector: EntryCollector, diagnostics: Diagnostic[]): void {
   if (!checkSeparator(body, file, diagnostics)) return;
   const reported = new Set<number>();
+  // Quoting errors of the pass in hand: the fast pass's are dropped when the file is parsed again.
+  const quoteErrors: Diagnostic[] = [];
   const onError = (err: CsvError | undefined): void => {
     let line = typeof err?.lines === 'number' && err.lines > 0 ? err.lines : 1;
     let column = 1;
@@ -211,7 +213,7 @@ function parseCsvInto(body: string, pair: LanguagePair, file: string, collector:
         ? 'malformed quoting: this quoted field is never closed (every later line was read into it); close it with a double quote'
         : 'malformed quoting: a field with a comma or a double quote must be enclosed in double quotes, and a double quote inside it doubled (`""`)'
       : 'malformed CSV record';
-    diagnostics.push(error('entries/malformed-quote', what, file, line, column));
+    quoteErrors.push(error('entries/malformed-quote', what, file, line, column));
   };
   // Fast pass without csv-parse's per-record `info` (a third of its time): with no error, every
   // record spans one line plus the line breaks inside its quoted fields, so lines can be counted.
@@ -230,25 +232,25 @@ function parseCsvInto(body: string, pair: LanguagePair, file: string, collector:
       },
     });
   let records: CsvRecord[];
-  const before = diagnostics.length;
   try {
     const plain = parse(false) as string[][];
-    if (diagnostics.length === before) {
+    if (quoteErrors.length === 0) {
       let lines = 0;
       records = plain.map((record) => {
         lines += 1 + countNewlines(record);
         return { record, info: { lines } };
       });
     } else {
-      diagnostics.length = before;
+      quoteErrors.length = 0;
       reported.clear();
       records = parse(true) as CsvRecord[];
     }
   } catch (caught) {
     // csv-parse's own messages quote the offending text; the located rule message is enough.
     onError(caught as CsvError);
-    return;
+    return void appendDiagnostics(diagnostics, quoteErrors);
   }
+  appendDiagnostics(diagnostics, quoteErrors);
   const wantSource = canonicalLang(pair.sourceLang);
   const wantTarget = canonicalLang(pair.targetLang);
   let lineStarts: number[] | undefined;

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Diagnostic } from '../lib/diagnostics.js';
+import { appendDiagnostics, CappedDiagnostics, type Diagnostic } from '../lib/diagnostics.js';
 import { TermsyncError } from '../lib/errors.js';
 import { ExitCode } from '../lib/exit-codes.js';
 import { textDigest } from '../lib/text-digest.js';
@@ -155,10 +155,12 @@ export async function readEntriesBatch(jobs: readonly EntriesJob[], dirCache?: M
  * each of the job's pairs. A refused file (malformed, hostile) yields no entries at all.
  */
 export async function conceptsOutcome(bytes: Buffer, text: string | undefined, format: EntriesFileFormat, job: EntriesJob, file: string): Promise<EntriesOutcome> {
-  let diagnostics: Diagnostic[] = [];
+  // At most MAX_SAME_RULE_PER_FILE per rule are listed (a file of a million duplicate rows).
+  const capped = new CappedDiagnostics();
+  let diagnostics: Diagnostic[] = capped;
   // A text file is scanned for credentials as a whole (every cell); of a TBX file or a workbook,
   // every term the dictionaries would take is checked.
-  if (text !== undefined) diagnostics.push(...detectSecretsInText(text, file, 'a cell'));
+  if (text !== undefined) appendDiagnostics(diagnostics, detectSecretsInText(text, file, 'a cell'));
   // Each reader (and its XML, zip or CSV library) is loaded only for a repository that has such a file.
   const collector = new ConceptCollector(file, diagnostics, job.pairs, job.languages, format === 'xlsx' ? 'row' : 'line', format === 'tbx' ? 'concept' : 'row', text === undefined);
   let ok: boolean;
@@ -176,6 +178,7 @@ export async function conceptsOutcome(bytes: Buffer, text: string | undefined, f
     ok = parseLanguageColumns(text ?? '', format, file, collector, job.languages, job.options.headerRow, diagnostics);
   }
   const maps = collector.finish();
+  diagnostics = capped.close();
   if (sheet !== undefined && withCells !== undefined) diagnostics = withCells(diagnostics, file, sheet);
   if (!ok) return { diagnostics, file };
   const errors = diagnostics.some((d) => d.severity === 'error');
@@ -197,7 +200,7 @@ export async function conceptsOutcome(bytes: Buffer, text: string | undefined, f
 /** Parses and checks the text of an entries file (pure): its outcome. */
 export function entriesOutcome(text: string, format: EntriesFormat, pair: LanguagePair, file: string, at: SourceRef): EntriesOutcome {
   const { entries, diagnostics } = parseEntries(text, format, pair, file);
-  diagnostics.push(...detectSecretsInText(text, file, 'a cell'));
+  appendDiagnostics(diagnostics, detectSecretsInText(text, file, 'a cell'));
   const empty = emptyDictionary(entries, diagnostics, at);
   if (empty !== undefined) diagnostics.push(empty);
   return { diagnostics, file, entries };

@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import { createInflateRaw, inflateRawSync } from 'node:zlib';
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { fromBuffer, type Entry, type ZipFile } from 'yauzl';
-import type { Diagnostic } from '../lib/diagnostics.js';
+import { truncateDiagnostics, type Diagnostic } from '../lib/diagnostics.js';
 import type { ConceptCollector } from './collect-concepts.js';
 import { columnLetters } from './collect-concepts.js';
 import { RowsToConcepts, type CellText } from './collect-rows.js';
@@ -42,7 +42,7 @@ import { firstInvalidUtf8 } from './read-files.js';
 
 /** The most entries per dictionary the shared strings may announce (see readWorkbook): tables of a few MiB. */
 const MAX_ENTRIES_HINT = 1 << 18;
-/** ...and across all the dictionaries a workbook feeds: about 10 MiB of tables, however many are declared. */
+/** ...and across all the dictionaries a workbook feeds: about 12 MiB of tables, however many are declared. */
 const MAX_ENTRIES_HINT_TOTAL = 1 << 19;
 
 /** At most this many parts (files) in the zip container. */
@@ -791,7 +791,7 @@ export async function readWorkbook(
   } catch (caught) {
     // A workbook refused while its sheet was read (it inflates past its size, its XML breaks off):
     // nothing read from it counts, its rows' diagnostics neither.
-    diagnostics.length = before;
+    truncateDiagnostics(diagnostics, before);
     collector.discard();
     const refused = caught instanceof Refused;
     const message = refused ? caught.message : `not a readable .xlsx workbook (${(caught as Error).message})`;

@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../lib/diagnostics.js';
+import { appendDiagnostics, type Diagnostic } from '../lib/diagnostics.js';
 import type { ProjectConfig } from '../model/desired.js';
 import { error, show } from './diagnostic.js';
 import { positionAt, type YamlFile } from './parse-yaml.js';
@@ -80,7 +80,7 @@ export async function validateConfig(yaml: YamlFile): Promise<{ config?: Project
   }
   const diagnostics: Diagnostic[] = [...envNames];
   const input = parsed.data;
-  diagnostics.push(...envRoleDiagnostics(yaml, input.targets));
+  appendDiagnostics(diagnostics, envRoleDiagnostics(yaml, input.targets));
   const at = (path: readonly PropertyKey[]): { line: number; column: number } => positionAt(yaml, path);
   if (input.prune === 'owned' && input.owned_names === undefined) {
     const { line, column } = at(['prune']);

@@ -1,5 +1,5 @@
 import { isMap, isNode, isScalar } from 'yaml';
-import type { Diagnostic } from '../lib/diagnostics.js';
+import { appendDiagnostics, type Diagnostic } from '../lib/diagnostics.js';
 import type { ConfiguredRules, DesiredInstruction, DesiredStyleRules, GlossaryApi, GlossaryTest, SourceRef } from '../model/desired.js';
 import type { TermChoice } from '../model/entries.js';
 import type { PackedEntries } from '../model/packed-entries.js';
@@ -349,7 +349,7 @@ function validateGlossary(yaml: YamlFile): { resource?: GlossaryDraft; diagnosti
     }
     const inline: Diagnostic[] = [];
     const entries = inlineEntries(yaml, i, inline);
-    diagnostics.push(...inline);
+    appendDiagnostics(diagnostics, inline);
     const empty = d.entries === undefined ? undefined : emptyDictionary(entries, inline, ref(yaml, ['dictionaries', i, 'entries']));
     if (empty !== undefined) diagnostics.push(empty);
     return { ...base, entries };

@@ -37,3 +37,66 @@ export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[
       (a.code < b.code ? -1 : a.code > b.code ? 1 : 0),
   );
 }
+
+/** Appends `items` to `list` one by one: a spread into `push` overflows the call stack beyond about 100,000 items. */
+export function appendDiagnostics(list: Diagnostic[], items: readonly Diagnostic[]): void {
+  for (const item of items) list.push(item);
+}
+
+/** Diagnostics of one rule listed for one file at most; the rest are counted in one closing diagnostic. */
+export const MAX_SAME_RULE_PER_FILE = 100;
+
+/**
+ * The diagnostics of one file, at most MAX_SAME_RULE_PER_FILE per rule: a file of a million blank
+ * or duplicate lines gives a readable report (and bounded memory) instead of a million lines.
+ * `close()` adds, for each rule over the limit, one diagnostic of the same rule and severity that
+ * says how many more there are and where the first of them is.
+ */
+export class CappedDiagnostics extends Array<Diagnostic> {
+  /** Per rule: how many are listed, and the ones left out as runs of [list length then, how many, the first]. */
+  private readonly counts = new Map<string, { listed: number; left: [number, number, Diagnostic][] }>();
+
+  override push(...items: Diagnostic[]): number {
+    for (const d of items) {
+      let count = this.counts.get(d.code);
+      if (count === undefined) this.counts.set(d.code, (count = { listed: 0, left: [] }));
+      if (count.listed < MAX_SAME_RULE_PER_FILE) {
+        count.listed++;
+        super.push(d);
+        continue;
+      }
+      const run = count.left[count.left.length - 1];
+      if (run !== undefined && run[0] === this.length) run[1]++;
+      else count.left.push([this.length, 1, d]);
+    }
+    return this.length;
+  }
+
+  /** Forgets every diagnostic from position `length` on, the ones left out after it included. */
+  truncate(length: number): void {
+    this.length = Math.min(this.length, length);
+    for (const count of this.counts.values()) {
+      count.listed = 0;
+      count.left = count.left.filter((run) => run[0] < this.length);
+    }
+    for (const d of this) (this.counts.get(d.code) as { listed: number }).listed++;
+  }
+
+  /** The diagnostics as a plain array, with one closing diagnostic per rule over the limit. */
+  close(): Diagnostic[] {
+    const all: Diagnostic[] = Array.from(this);
+    for (const { left } of this.counts.values()) {
+      const first = left[0];
+      if (first === undefined) continue;
+      const more = left.reduce((sum, run) => sum + run[1], 0);
+      all.push({ ...first[2], message: `and ${more} more like this from here on in this file (the first ${MAX_SAME_RULE_PER_FILE} are listed)` });
+    }
+    return all;
+  }
+}
+
+/** Drops the diagnostics from position `length` on (of a capped list, its left-out ones after it too). */
+export function truncateDiagnostics(list: Diagnostic[], length: number): void {
+  if (list instanceof CappedDiagnostics) list.truncate(length);
+  else list.length = length;
+}
