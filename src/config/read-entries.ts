@@ -63,7 +63,6 @@ export interface EntriesFileCheck {
   readonly length: number;
 }
 
-
 /** The deferred text of a checked file, with its check (for a crossing to another thread). */
 export interface EntriesFileText extends DeferredText {
   readonly check: EntriesFileCheck;
@@ -111,8 +110,8 @@ function isText(format: EntriesFileFormat): format is EntriesFormat {
 
 /**
  * Reads, checks and canonicalises a batch of entries files (synchronous file I/O, see
- * read-files.ts), one outcome per job, in order. The text files of a batch are decoded together;
- * a workbook is read asynchronously (its reader streams).
+ * read-files.ts), one outcome per job, in order. The text files of a batch are decoded together
+ * (one at a time with `defer`); a workbook is read asynchronously (its reader streams).
  */
 export async function readEntriesBatch(jobs: readonly EntriesJob[], dirCache?: Map<string, string | null>, options: ReadEntriesOptions = {}): Promise<EntriesOutcome[]> {
   // Text files are decoded before the first await: the arena is free for the next batch from then on.
