@@ -61,6 +61,11 @@ export interface EntriesFileCheck {
   readonly finalLf: boolean;
   /** Length of the entries' packed text (UTF-16 code units): the file's text, with an LF added when it has none. */
   readonly length: number;
+  /**
+   * textDigest of the entries as termsync uploads them (sorted by source), when that is not the
+   * order read: the service answers so after termsync's own apply.
+   */
+  readonly sortedDigest?: string;
 }
 
 /** The deferred text of a checked file, with its check (for a crossing to another thread). */
@@ -89,7 +94,14 @@ export function deferredEntries(job: EntriesJob, check: EntriesFileCheck, size: 
     }
     return check.finalLf ? text : `${text}\n`;
   };
-  const deferred: EntriesFileText = { digest: check.digest, length: check.length, bytes: check.fileBytes + (check.finalLf ? 0 : 1), read, check };
+  const deferred: EntriesFileText = {
+    digest: check.digest,
+    ...(check.sortedDigest === undefined ? {} : { sortedDigest: check.sortedDigest }),
+    length: check.length,
+    bytes: check.fileBytes + (check.finalLf ? 0 : 1),
+    read,
+    check,
+  };
   return PackedEntries.deferred(deferred, size);
 }
 
@@ -139,7 +151,16 @@ export async function readEntriesBatch(jobs: readonly EntriesJob[], dirCache?: M
       if (defer && entries !== undefined && entries.size > 0 && text.length <= DEFER_MAX_CHARS && (entries.text === text || (entries.text.length === text.length + 1 && entries.text === `${text}\n`))) {
         const finalLf = entries.text.length === text.length;
         // The bytes of a TSV file are the arena's: only their count is kept.
-        const check: EntriesFileCheck = { digest: textDigest(finalLf ? text.slice(0, -1) : text), fileBytes: read.bytes.length, finalLf, length: entries.text.length };
+        const asRead = finalLf ? text.slice(0, -1) : text;
+        // The sort a comparison with the service's answer would make anyway (see compareLiveEntries).
+        const sorted = entries.sortedBody();
+        const check: EntriesFileCheck = {
+          digest: textDigest(asRead),
+          fileBytes: read.bytes.length,
+          finalLf,
+          length: entries.text.length,
+          ...(sorted === asRead ? {} : { sortedDigest: textDigest(sorted) }),
+        };
         outcomes.push({ ...outcome, entries: deferredEntries(job, check, entries.size) });
       } else outcomes.push(outcome);
     }

@@ -118,7 +118,8 @@ type WellFormed = string & { isWellFormed(): boolean };
 
 /**
  * The answer's text (unescaped) when it is, character for character, the text of deferred entries
- * as uploaded in the order read (their text without its last LF), told by its digest (textDigest). An escaped
+ * as uploaded in the order read (their text without its last LF) or sorted by source (as termsync
+ * uploads them), told by its digest (textDigest). An escaped
  * answer (only `\t` and `\n` escapes) is unescaped first. A string with an unpaired surrogate is
  * never taken for one (its UTF-8 bytes would hold U+FFFD in its place).
  */
@@ -128,7 +129,8 @@ function sameDigest(raw: RawEntries, deferred: DeferredText): string | undefined
   else if ('text' in raw && typeof raw.text === 'string') live = raw.escaped === true ? unescapeTsv(raw.text) : raw.text;
   else return undefined;
   if (live.length !== deferred.length - 1 || !(live as WellFormed).isWellFormed()) return undefined;
-  return textDigest(live) === deferred.digest ? live : undefined;
+  const digest = textDigest(live);
+  return digest === deferred.digest || digest === deferred.sortedDigest ? live : undefined;
 }
 
 /** Answers of up to this many characters are compared with the repository's text whole (see sameAsUploadText); longer ones line by line, in place. */
@@ -231,15 +233,20 @@ function merge<T>(a: readonly T[], b: readonly T[], sourceOf: (item: T) => strin
  */
 export function compareLiveEntries(raw: RawEntries, expected: Entries, hashed = false, wholeTextChars = WHOLE_TEXT_CHARS): ComparedEntries {
   // Deferred entries (the plan's, see PackedEntries.deferred): an answer that is their text as
-  // uploaded in the order read is told by its digest, without reading the file again; any other is
-  // compared with the entries read again, as below.
+  // uploaded (in the order read, or sorted) is told by its digest, without reading the file again;
+  // any other is compared with the entries read again, as below.
   if (expected instanceof PackedEntries && expected.deferredText !== undefined) {
     const same = sameDigest(raw, expected.deferredText);
     if (same !== undefined) {
       // The answer is their text: the hash (of the entries sorted) is made from it, not kept.
       return hashed ? { expected, diff: NO_CHANGES, hash: hashEntries(PackedEntries.fromText(`${same}\n`, expected.size, true)) } : { expected, diff: NO_CHANGES };
     }
-    return { ...compareLiveEntries(raw, expected.readAgain() as PackedEntries, hashed, wholeTextChars), expected };
+    const again = expected.readAgain() as PackedEntries;
+    const compared = compareLiveEntries(raw, again, hashed, wholeTextChars);
+    // A changed dictionary's entries are needed again (the plan's writes and its display): the text
+    // read (and checked) here is kept rather than read once more.
+    if (compared.diff.added + compared.diff.changed + compared.diff.removed > 0) expected.keepText(again);
+    return { ...compared, expected };
   }
   // The packed entries' lines in source order, sorted at most once for this comparison and garbage
   // right after it: the packed entries' cached ones (sortedLines) would stay alive with the plan,

@@ -33,6 +33,8 @@ function bySource(a: string, b: string): number {
 export interface DeferredText {
   /** textDigest (lib/text-digest.ts) of the entries as uploaded in the order read: `text` without its last LF. */
   readonly digest: string;
+  /** textDigest of the entries sorted by source (`sortedBody()`), when that order is not the one read. */
+  readonly sortedDigest?: string;
   /** Length of `text` in UTF-16 code units. */
   readonly length: number;
   /** UTF-8 bytes of `text`. */
@@ -92,6 +94,11 @@ export class PackedEntries implements ReadonlyMap<string, string> {
   readAgain(): PackedEntries | undefined {
     const deferred = this.deferredText;
     return deferred === undefined ? undefined : new PackedEntries(this.packed ?? deferred.read(), this.size, this.controlFree);
+  }
+
+  /** Deferred entries keep from now on the text that `again` (their readAgain()) read. */
+  keepText(again: PackedEntries): void {
+    if (this.deferredText !== undefined && again.size === this.size) this.packed ??= again.text;
   }
 
   static readonly EMPTY = new PackedEntries('', 0);

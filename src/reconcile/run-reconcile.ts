@@ -50,10 +50,16 @@ export interface LoadDesiredOptions {
    * The run then waits on the service for longer than the load takes (`plan`, `apply`): unless
    * TERMSYNC_LOAD_THREADS says `2`, the repository is read on the main thread alone. A worker
    * thread would save a second of wall time at most, and costs CPU time of its own (its start-up,
-   * a second compilation of the loader's code, the entries copied between threads). Entries
-   * files whose entries are their very text are kept deferred (LoadOptions.deferEntries).
+   * a second compilation of the loader's code, the entries copied between threads).
    */
   readonly requestBound?: boolean;
+  /**
+   * Entries files whose entries are their very text are kept deferred (LoadOptions.deferEntries):
+   * only for a run that never writes (`plan`). A deferred file is read again when its text is
+   * needed, and one changed meanwhile is an error: in `apply` that could come after a write (a
+   * second target, the verification after it), so `apply` keeps the texts it checked.
+   */
+  readonly deferEntries?: boolean;
   /** Where TERMSYNC_LOAD_THREADS is read (default: the process's environment). */
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
@@ -72,7 +78,7 @@ export async function loadDesired(dir: string, configPath?: string, signal?: Abo
     ...(configPath === undefined ? {} : { configPath }),
     ...(signal === undefined ? {} : { signal }),
     ...(parallel === undefined ? {} : { parallel }),
-    ...(options.requestBound === true ? { deferEntries: true } : {}),
+    ...(options.deferEntries === true ? { deferEntries: true } : {}),
   });
   // A repository with errors is never acted on: the loader leaves out what failed to parse, and a
   // plan of the rest would prune it.
@@ -115,7 +121,7 @@ export function refreshSelection(desired: DesiredState, refresh: RefreshRequest 
 export async function reconcile(request: ReconcileRequest, ctx: ServiceContext, observer: ReconcileObserver = {}): Promise<RunOutcome> {
   let loaded: LoadedRepository;
   try {
-    loaded = await loadDesired(request.dir, request.configPath, ctx.signal, { requestBound: true, env: ctx.env });
+    loaded = await loadDesired(request.dir, request.configPath, ctx.signal, { requestBound: true, deferEntries: request.mode === 'plan', env: ctx.env });
   } catch (error) {
     // SIGINT/SIGTERM while the repository was read: no target was reached (exit 130).
     if (isTermsyncError(error) && error.code === 'interrupted') return { kind: 'rejected', error, diagnostics: [] };

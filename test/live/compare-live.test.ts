@@ -262,15 +262,33 @@ describe('textDigest', () => {
     // 'Ã©' (Latin-1 bytes C3 A9) is not 'é' (UTF-8 bytes C3 A9) in a string beyond Latin-1.
     expect(textDigest('Ã©\u0100')).not.toBe(textDigest('é\u0100'));
     expect(textDigest('Ã©')).not.toBe(textDigest('é'));
-    expect(textDigest('Größe\tSize')).toBe(textDigest(`Gr${'ö'}ße\tSize`));
+    // The same text built as a one-byte string and as a two-byte one (V8 keeps them apart) is one digest.
+    const twoByte = 'Größe\tSize\u0100'.slice(0, -1);
+    expect(textDigest('Größe\tSize')).toBe(textDigest(twoByte));
+    expect(textDigest('Größe\tSize')).not.toBe(textDigest('Grösse\tSize'));
+    const sha = (s: string): string => createHash('sha256').update(s, 'utf8').digest('hex');
+    // b derived from a (a copy through another representation, a character more, one changed), so
+    // that equal and unequal pairs both occur.
+    const pairs = fc.string({ unit: 'binary' }).chain((a) =>
+      fc.tuple(
+        fc.constant(a),
+        fc.oneof(
+          fc.constant(`${a}\u0100`.slice(0, -1)),
+          fc.string({ unit: 'binary', maxLength: 1 }).map((c) => a + c),
+          fc.nat().map((i) => (a.length === 0 ? a : a.slice(0, i % a.length) + String.fromCharCode((a.charCodeAt(i % a.length) + 1) % 0x100) + a.slice((i % a.length) + 1))),
+        ),
+      ),
+    );
+    let equal = 0;
     fc.assert(
-      fc.property(fc.string({ unit: 'binary' }), fc.string({ unit: 'binary' }), (a, b) => {
-        const sha = (s: string): string => createHash('sha256').update(s, 'utf8').digest('hex');
+      fc.property(pairs, ([a, b]) => {
         // Well-formed strings: equal UTF-8 bytes exactly when equal.
-        if (sha(a) === sha(b)) expect(textDigest(a)).toBe(textDigest(b));
-        else expect(textDigest(a)).not.toBe(textDigest(b));
-        expect(textDigest(a)).toBe(textDigest(`${a}`));
+        if (sha(a) === sha(b)) {
+          equal++;
+          expect(textDigest(a)).toBe(textDigest(b));
+        } else expect(textDigest(a)).not.toBe(textDigest(b));
       }),
     );
+    expect(equal).toBeGreaterThan(0);
   });
 });

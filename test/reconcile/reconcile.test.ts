@@ -220,7 +220,7 @@ describe('an entries file changed while the run lasts', () => {
     // The file as checked differs from the service: its entries are needed, and the file is no longer that one.
     await world.write(file, `${TSV}order\tBestellung\n`);
     const mark = world.mark();
-    const outcome = await reconcile({ dir: world.dir, mode: 'apply' }, context(), changeAfterLoad(`${TSV}order\tAuftrag\n`)).catch((error: unknown) => error);
+    const outcome = await reconcile({ dir: world.dir, mode: 'plan' }, context(), changeAfterLoad(`${TSV}order\tAuftrag\n`)).catch((error: unknown) => error);
     expect((outcome as { code?: string }).code).toBe('entries_file_changed');
     expect((outcome as { exitCode?: number }).exitCode).toBe(3);
     expect(world.writesSince(mark)).toEqual([]);
@@ -228,6 +228,39 @@ describe('an entries file changed while the run lasts', () => {
     const again = only(await run({ mode: 'plan' }));
     expect(again.kind).toBe('pending');
     expect(again.kind === 'pending' && JSON.stringify(again.plan.changes)).toContain('Auftrag');
+  });
+
+  it('a file not in source order, on a service that answers in source order (as after termsync apply): told unchanged by its digest, not read again', async () => {
+    const file = 'glossaries/product.en-de.tsv';
+    const unsorted = 'invoice\tRechnung\ncart\tWarenkorb\naccount\tKonto\n';
+    await world.write(file, unsorted);
+    await run();
+    // Were the file read again, the edit after the load would be an error (entries_file_changed).
+    const outcome = only(
+      await reconcile({ dir: world.dir, mode: 'plan' }, context(), {
+        loaded: () => writeFileSync(path.join(world.dir, file), `${unsorted}zebra\tZebra\n`),
+      }),
+    );
+    expect(outcome.kind).toBe('converged');
+  });
+
+  it('apply keeps the texts it checked: a file changed after the load is applied as it was checked, never an error after a write', async () => {
+    const file = 'glossaries/product.en-de.tsv';
+    await world.write(file, TSV);
+    await run();
+    await world.write(file, `${TSV}order\tBestellung\n`);
+    const outcome = only(
+      await reconcile({ dir: world.dir, mode: 'apply' }, context(), {
+        loaded: () => writeFileSync(path.join(world.dir, file), `${TSV}order\tAuftrag\n`),
+      }),
+    );
+    expect(outcome.kind).toBe('changed');
+    // What was applied is the file as checked; the next run sees the later edit.
+    const again = only(await run({ mode: 'plan' }));
+    expect(again.kind).toBe('pending');
+    const changes = again.kind === 'pending' ? JSON.stringify(again.plan.changes) : '';
+    expect(changes).toContain('Auftrag');
+    expect(changes).toContain('Bestellung');
   });
 });
 
