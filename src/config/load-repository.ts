@@ -31,8 +31,8 @@ export interface LoadOptions {
   /**
    * Keep of an entries file whose entries are its very text only what tells a live dictionary
    * equal to it, and read it again when the text is needed (see config/read-entries.ts
-   * deferredEntries): for `plan` and `apply`, which compare each dictionary once. Entries files
-   * must then not change while the run lasts (a changed one is an error when it is read again).
+   * deferredEntries): for `plan`, which writes nothing and compares each dictionary once. Entries
+   * files must then not change while the run lasts (a changed one is an error when it is read again).
    */
   deferEntries?: boolean;
 }

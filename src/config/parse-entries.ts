@@ -1,6 +1,6 @@
 import { parse as parseCsvSync } from 'csv-parse/sync';
 import type { CsvError } from 'csv-parse';
-import { appendDiagnostics, CappedDiagnostics, type Diagnostic } from '../lib/diagnostics.js';
+import { CappedDiagnostics, type Diagnostic } from '../lib/diagnostics.js';
 import type { LanguagePair } from '../model/entries.js';
 import type { PackedEntries } from '../model/packed-entries.js';
 import { canonicalLang, canonicalPhrase } from '../lib/canonical.js';
@@ -19,6 +19,8 @@ export function parseEntries(
   format: EntriesFormat,
   pair: LanguagePair,
   file: string,
+  /** Adds further diagnostics of the same file (its credential scan) before the list is capped. */
+  also?: (diagnostics: Diagnostic[]) => void,
 ): { entries: PackedEntries; diagnostics: Diagnostic[] } {
   const diagnostics = new CappedDiagnostics();
   const collector = new EntryCollector(file, diagnostics);
@@ -26,6 +28,7 @@ export function parseEntries(
   if (format === 'tsv') parseTsvInto(body, file, collector, diagnostics);
   else parseCsvInto(body, pair, file, collector, diagnostics);
   collector.finish();
+  also?.(diagnostics);
   return { entries: collector.packed(), diagnostics: diagnostics.close() };
 }
 
@@ -196,9 +199,14 @@ function countNewlines(fields: readonly string[]): number {
 function parseCsvInto(body: string, pair: LanguagePair, file: string, collector: EntryCollector, diagnostics: Diagnostic[]): void {
   if (!checkSeparator(body, file, diagnostics)) return;
   const reported = new Set<number>();
-  // Quoting errors of the pass in hand: the fast pass's are dropped when the file is parsed again.
-  const quoteErrors: Diagnostic[] = [];
+  // The fast pass only tells whether any record is malformed; the pass with `info` reports them.
+  let fast = true;
+  let malformed = false;
   const onError = (err: CsvError | undefined): void => {
+    if (fast) {
+      malformed = true;
+      return;
+    }
     let line = typeof err?.lines === 'number' && err.lines > 0 ? err.lines : 1;
     let column = 1;
     // csv-parse reports an unclosed quote where the text ends; the user needs the line it opens on.
@@ -213,7 +221,7 @@ function parseCsvInto(body: string, pair: LanguagePair, file: string, collector:
         ? 'malformed quoting: this quoted field is never closed (every later line was read into it); close it with a double quote'
         : 'malformed quoting: a field with a comma or a double quote must be enclosed in double quotes, and a double quote inside it doubled (`""`)'
       : 'malformed CSV record';
-    quoteErrors.push(error('entries/malformed-quote', what, file, line, column));
+    diagnostics.push(error('entries/malformed-quote', what, file, line, column));
   };
   // Fast pass without csv-parse's per-record `info` (a third of its time): with no error, every
   // record spans one line plus the line breaks inside its quoted fields, so lines can be counted.
@@ -233,24 +241,27 @@ function parseCsvInto(body: string, pair: LanguagePair, file: string, collector:
     });
   let records: CsvRecord[];
   try {
-    const plain = parse(false) as string[][];
-    if (quoteErrors.length === 0) {
+    let plain: string[][] | undefined;
+    try {
+      plain = parse(false) as string[][];
+    } catch {
+      malformed = true;
+    }
+    if (!malformed && plain !== undefined) {
       let lines = 0;
       records = plain.map((record) => {
         lines += 1 + countNewlines(record);
         return { record, info: { lines } };
       });
     } else {
-      quoteErrors.length = 0;
-      reported.clear();
+      fast = false;
       records = parse(true) as CsvRecord[];
     }
   } catch (caught) {
     // csv-parse's own messages quote the offending text; the located rule message is enough.
     onError(caught as CsvError);
-    return void appendDiagnostics(diagnostics, quoteErrors);
+    return;
   }
-  appendDiagnostics(diagnostics, quoteErrors);
   const wantSource = canonicalLang(pair.sourceLang);
   const wantTarget = canonicalLang(pair.targetLang);
   let lineStarts: number[] | undefined;

@@ -219,8 +219,7 @@ export async function conceptsOutcome(bytes: Buffer, text: string | undefined, f
 
 /** Parses and checks the text of an entries file (pure): its outcome. */
 export function entriesOutcome(text: string, format: EntriesFormat, pair: LanguagePair, file: string, at: SourceRef): EntriesOutcome {
-  const { entries, diagnostics } = parseEntries(text, format, pair, file);
-  appendDiagnostics(diagnostics, detectSecretsInText(text, file, 'a cell'));
+  const { entries, diagnostics } = parseEntries(text, format, pair, file, (list) => appendDiagnostics(list, detectSecretsInText(text, file, 'a cell')));
   const empty = emptyDictionary(entries, diagnostics, at);
   if (empty !== undefined) diagnostics.push(empty);
   return { diagnostics, file, entries };

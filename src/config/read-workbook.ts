@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import { createInflateRaw, inflateRawSync } from 'node:zlib';
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { fromBuffer, type Entry, type ZipFile } from 'yauzl';
-import { truncateDiagnostics, type Diagnostic } from '../lib/diagnostics.js';
+import { markDiagnostics, truncateDiagnostics, type Diagnostic } from '../lib/diagnostics.js';
 import type { ConceptCollector } from './collect-concepts.js';
 import { columnLetters } from './collect-concepts.js';
 import { RowsToConcepts, type CellText } from './collect-rows.js';
@@ -773,7 +773,7 @@ export async function readWorkbook(
   const rows = new RowsToConcepts(file, diagnostics, collector, languages, options.headerRow, (column) => `column ${columnLetters(column)}`);
   let sheet: string;
   let last = 0;
-  const before = diagnostics.length;
+  const before = markDiagnostics(diagnostics);
   try {
     sheet = await readSheetRows(
       bytes,

@@ -53,50 +53,71 @@ export const MAX_SAME_RULE_PER_FILE = 100;
  * says how many more there are and where the first of them is.
  */
 export class CappedDiagnostics extends Array<Diagnostic> {
-  /** Per rule: how many are listed, and the ones left out as runs of [list length then, how many, the first]. */
-  private readonly counts = new Map<string, { listed: number; left: [number, number, Diagnostic][] }>();
+  /**
+   * Per rule and severity: how many are listed, and the ones left out as runs of [list length
+   * then, mark then, how many, the first].
+   */
+  readonly #counts = new Map<string, { listed: number; left: [number, number, number, Diagnostic][] }>();
+  #marks = 0;
 
   override push(...items: Diagnostic[]): number {
     for (const d of items) {
-      let count = this.counts.get(d.code);
-      if (count === undefined) this.counts.set(d.code, (count = { listed: 0, left: [] }));
+      const key = `${d.severity}\u0000${d.code}`;
+      let count = this.#counts.get(key);
+      if (count === undefined) this.#counts.set(key, (count = { listed: 0, left: [] }));
       if (count.listed < MAX_SAME_RULE_PER_FILE) {
         count.listed++;
         super.push(d);
         continue;
       }
       const run = count.left[count.left.length - 1];
-      if (run !== undefined && run[0] === this.length) run[1]++;
-      else count.left.push([this.length, 1, d]);
+      if (run !== undefined && run[0] === this.length && run[1] === this.#marks) run[2]++;
+      else count.left.push([this.length, this.#marks, 1, d]);
     }
     return this.length;
   }
 
-  /** Forgets every diagnostic from position `length` on, the ones left out after it included. */
-  truncate(length: number): void {
-    this.length = Math.min(this.length, length);
-    for (const count of this.counts.values()) {
+  /** A point to truncate back to (see truncateDiagnostics). */
+  mark(): DiagnosticsMark {
+    return { length: this.length, mark: ++this.#marks };
+  }
+
+  /** Forgets every diagnostic added since `at`, the ones left out included. */
+  truncate(at: DiagnosticsMark): void {
+    this.length = Math.min(this.length, at.length);
+    for (const count of this.#counts.values()) {
       count.listed = 0;
-      count.left = count.left.filter((run) => run[0] < this.length);
+      count.left = count.left.filter(([length, mark]) => length < at.length || (length === at.length && mark < at.mark));
     }
-    for (const d of this) (this.counts.get(d.code) as { listed: number }).listed++;
+    for (const d of this) (this.#counts.get(`${d.severity}\u0000${d.code}`) as { listed: number }).listed++;
   }
 
   /** The diagnostics as a plain array, with one closing diagnostic per rule over the limit. */
   close(): Diagnostic[] {
     const all: Diagnostic[] = Array.from(this);
-    for (const { left } of this.counts.values()) {
+    for (const { left } of this.#counts.values()) {
       const first = left[0];
       if (first === undefined) continue;
-      const more = left.reduce((sum, run) => sum + run[1], 0);
-      all.push({ ...first[2], message: `and ${more} more like this from here on in this file (the first ${MAX_SAME_RULE_PER_FILE} are listed)` });
+      const more = left.reduce((sum, run) => sum + run[2], 0);
+      all.push({ ...first[3], message: `and ${more} more like this from here on in this file (the first ${MAX_SAME_RULE_PER_FILE} are listed)` });
     }
     return all;
   }
 }
 
-/** Drops the diagnostics from position `length` on (of a capped list, its left-out ones after it too). */
-export function truncateDiagnostics(list: Diagnostic[], length: number): void {
-  if (list instanceof CappedDiagnostics) list.truncate(length);
-  else list.length = length;
+/** Where a list of diagnostics stood (markDiagnostics), to truncate it back to. */
+export interface DiagnosticsMark {
+  readonly length: number;
+  readonly mark: number;
+}
+
+/** A point of `list` to truncate back to (truncateDiagnostics). */
+export function markDiagnostics(list: Diagnostic[]): DiagnosticsMark {
+  return list instanceof CappedDiagnostics ? list.mark() : { length: list.length, mark: 0 };
+}
+
+/** Drops the diagnostics added since `at` (of a capped list, its left-out ones too). */
+export function truncateDiagnostics(list: Diagnostic[], at: DiagnosticsMark): void {
+  if (list instanceof CappedDiagnostics) list.truncate(at);
+  else list.length = at.length;
 }

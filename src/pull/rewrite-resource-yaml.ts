@@ -181,10 +181,10 @@ function keepUntouchedLines(original: string, before: string, after: string): st
   const out: string[] = [];
   let at = 0;
   for (const part of diffArrays(b, after.split('\n'))) {
-    if (part.added) out.push(...part.value);
+    if (part.added) for (const line of part.value) out.push(line);
     else if (part.removed) at += part.value.length;
     else {
-      out.push(...o.slice(at, at + part.value.length));
+      for (let i = at; i < at + part.value.length; i++) out.push(o[i] as string);
       at += part.value.length;
     }
   }

@@ -66,7 +66,7 @@ export function renderDriftText(drift: Drift, extraNotes: readonly DriftNote[] =
     lines.push(`Drift on target "${displayPhrase(drift.target)}": the service holds edits the repository lacks.`, '');
     for (const g of drift.glossaries) {
       lines.push(`~ glossary ${q(g.declared.name)} (${g.declared.origin.file})`);
-      for (const d of g.dictionaries) lines.push(...dictionaryLines(d));
+      for (const d of g.dictionaries) for (const line of dictionaryLines(d)) lines.push(line);
     }
     for (const s of drift.styleRules) {
       lines.push(`~ style rule list ${q(s.declared.name)} (${s.declared.origin.file})`);

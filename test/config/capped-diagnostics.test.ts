@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseEntries } from '../../src/config/index.js';
-import { CappedDiagnostics, MAX_SAME_RULE_PER_FILE, truncateDiagnostics, type Diagnostic } from '../../src/lib/diagnostics.js';
+import { entriesOutcome } from '../../src/config/read-entries.js';
+import { CappedDiagnostics, markDiagnostics, MAX_SAME_RULE_PER_FILE, truncateDiagnostics, type Diagnostic } from '../../src/lib/diagnostics.js';
 import { runCliCaptured } from '../cli/run-cli.js';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -29,7 +30,7 @@ describe('CappedDiagnostics', () => {
   it('truncated, forgets what came after (listed and left out) and lists again up to the limit', () => {
     const list = new CappedDiagnostics();
     for (let line = 1; line <= 10; line++) list.push(at('a', line));
-    const before = list.length;
+    const before = markDiagnostics(list);
     for (let line = 11; line <= MAX_SAME_RULE_PER_FILE + 50; line++) list.push(at('a', line));
     truncateDiagnostics(list, before);
     expect(list.close().map((d) => d.line)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
@@ -39,10 +40,40 @@ describe('CappedDiagnostics', () => {
     expect(closed.at(-1)?.message).toMatch(/^and 2 more like this/);
   });
 
+  it('truncated at a mark between left-out ones, keeps those left out before it', () => {
+    const list = new CappedDiagnostics();
+    for (let line = 1; line <= MAX_SAME_RULE_PER_FILE + 5; line++) list.push(at('a', line));
+    const mark = markDiagnostics(list);
+    for (let line = MAX_SAME_RULE_PER_FILE + 6; line <= MAX_SAME_RULE_PER_FILE + 10; line++) list.push(at('a', line));
+    truncateDiagnostics(list, mark);
+    const closed = list.close();
+    expect(closed).toHaveLength(MAX_SAME_RULE_PER_FILE + 1);
+    expect(closed.at(-1)).toMatchObject({ line: MAX_SAME_RULE_PER_FILE + 1, message: `and 5 more like this from here on in this file (the first ${MAX_SAME_RULE_PER_FILE} are listed)` });
+  });
+
+  it('counts a rule per severity: errors are never hidden behind warnings of the same rule', () => {
+    const list = new CappedDiagnostics();
+    for (let line = 1; line <= MAX_SAME_RULE_PER_FILE; line++) list.push(at('a', line));
+    list.push({ ...at('a', 500), severity: 'error' });
+    const closed = list.close();
+    expect(closed).toHaveLength(MAX_SAME_RULE_PER_FILE + 1);
+    expect(closed.at(-1)).toMatchObject({ line: 500, severity: 'error' });
+  });
+
   it('a plain array is truncated as before', () => {
     const plain = [at('a', 1), at('a', 2)];
-    truncateDiagnostics(plain, 1);
-    expect(plain).toEqual([at('a', 1)]);
+    const mark = markDiagnostics(plain);
+    plain.push(at('a', 3));
+    truncateDiagnostics(plain, mark);
+    expect(plain).toEqual([at('a', 1), at('a', 2)]);
+  });
+
+  it('credentials found in a TSV file count against the same limit', () => {
+    const text = Array.from({ length: 300 }, (_, i) => `term${i}\tid 0123abcd-0000-4000-8000-${String(i).padStart(12, '0')}\n`).join('');
+    const outcome = entriesOutcome(text, 'tsv', pair, 'g/e.tsv', { file: 'g/g.yaml', line: 1, column: 1 });
+    const secrets = outcome.diagnostics.filter((d) => d.code === 'config/api-key-in-repo');
+    expect(secrets).toHaveLength(MAX_SAME_RULE_PER_FILE + 1);
+    expect(secrets.at(-1)?.message).toMatch(/^and 200 more like this/);
   });
 });
 
