@@ -61,11 +61,6 @@ export interface EntriesFileCheck {
   readonly finalLf: boolean;
   /** Length of the entries' packed text (UTF-16 code units): the file's text, with an LF added when it has none. */
   readonly length: number;
-  /**
-   * textDigest of the entries as termsync uploads them (sorted by source), when that is not the
-   * order read: the service answers so after termsync's own apply.
-   */
-  readonly sortedDigest?: string;
 }
 
 /** The deferred text of a checked file, with its check (for a crossing to another thread). */
@@ -96,7 +91,6 @@ export function deferredEntries(job: EntriesJob, check: EntriesFileCheck, size: 
   };
   const deferred: EntriesFileText = {
     digest: check.digest,
-    ...(check.sortedDigest === undefined ? {} : { sortedDigest: check.sortedDigest }),
     length: check.length,
     bytes: check.fileBytes + (check.finalLf ? 0 : 1),
     read,
@@ -150,16 +144,14 @@ export async function readEntriesBatch(jobs: readonly EntriesJob[], dirCache?: M
       // Entries that are the file's very text (TSV, every line kept as it is) are read again when needed.
       if (defer && entries !== undefined && entries.size > 0 && text.length <= DEFER_MAX_CHARS && (entries.text === text || (entries.text.length === text.length + 1 && entries.text === `${text}\n`))) {
         const finalLf = entries.text.length === text.length;
-        // The bytes of a TSV file are the arena's: only their count is kept.
-        const asRead = finalLf ? text.slice(0, -1) : text;
-        // The sort a comparison with the service's answer would make anyway (see compareLiveEntries).
-        const sorted = entries.sortedBody();
+        // The bytes of a TSV file are the arena's: only their count is kept. Only the text as read
+        // is digested: the entries sorted (as termsync uploads them) are made from the file read
+        // again, when an answer is not this text (see compareLiveEntries).
         const check: EntriesFileCheck = {
-          digest: textDigest(asRead),
+          digest: textDigest(finalLf ? text.slice(0, -1) : text),
           fileBytes: read.bytes.length,
           finalLf,
           length: entries.text.length,
-          ...(sorted === asRead ? {} : { sortedDigest: textDigest(sorted) }),
         };
         outcomes.push({ ...outcome, entries: deferredEntries(job, check, entries.size) });
       } else outcomes.push(outcome);

@@ -117,20 +117,24 @@ function unescapeTsv(text: string): string {
 type WellFormed = string & { isWellFormed(): boolean };
 
 /**
- * The answer's text (unescaped) when it is, character for character, the text of deferred entries
- * as uploaded in the order read (their text without its last LF) or sorted by source (as termsync
- * uploads them), told by its digest (textDigest). An escaped
- * answer (only `\t` and `\n` escapes) is unescaped first. A string with an unpaired surrogate is
- * never taken for one (its UTF-8 bytes would hold U+FFFD in its place).
+ * The answer's text, unescaped (an escaped answer has only `\t` and `\n` escapes), for a
+ * comparison of whole texts; undefined for an answer read as pairs.
  */
-function sameDigest(raw: RawEntries, deferred: DeferredText): string | undefined {
-  let live: string;
-  if ('tsv' in raw) live = raw.tsv;
-  else if ('text' in raw && typeof raw.text === 'string') live = raw.escaped === true ? unescapeTsv(raw.text) : raw.text;
-  else return undefined;
-  if (live.length !== deferred.length - 1 || !(live as WellFormed).isWellFormed()) return undefined;
-  const digest = textDigest(live);
-  return digest === deferred.digest || digest === deferred.sortedDigest ? live : undefined;
+function answerText(raw: RawEntries): string | undefined {
+  if ('tsv' in raw) return raw.tsv;
+  if ('text' in raw && typeof raw.text === 'string') return raw.escaped === true ? unescapeTsv(raw.text) : raw.text;
+  return undefined;
+}
+
+/**
+ * Whether the answer's text (see answerText) is, character for character, the text of deferred
+ * entries as uploaded in the order read (their text without its last LF), told by its digest
+ * (textDigest). A string with an unpaired surrogate is never taken for it (its UTF-8 bytes would
+ * hold U+FFFD in its place).
+ */
+function sameDigest(live: string, deferred: DeferredText): boolean {
+  if (live.length !== deferred.length - 1 || !(live as WellFormed).isWellFormed()) return false;
+  return textDigest(live) === deferred.digest;
 }
 
 /** Answers of up to this many characters are compared with the repository's text whole (see sameAsUploadText); longer ones line by line, in place. */
@@ -146,7 +150,15 @@ export const WHOLE_TEXT_CHARS = 1 << 20;
  * Undefined when the texts differ in any way (then the entries are compared one by one) or cannot
  * be compared so.
  */
-function sameAsUploadText(raw: RawEntries, expected: Entries, hashed: boolean, sortedLines: () => readonly string[], wholeTextChars: number): ComparedEntries | undefined {
+function sameAsUploadText(
+  raw: RawEntries,
+  expected: Entries,
+  hashed: boolean,
+  sortedLines: () => readonly string[],
+  wholeTextChars: number,
+  /** The answer's text unescaped (answerText), when it is known not to be `expected`'s text as read. */
+  notAsRead?: string,
+): ComparedEntries | undefined {
   if (!(expected instanceof PackedEntries) || expected.size === 0) return undefined;
   let text: string;
   let escaped = false;
@@ -167,8 +179,8 @@ function sameAsUploadText(raw: RawEntries, expected: Entries, hashed: boolean, s
   // A text of up to `wholeTextChars` is compared whole: unescaped and joined copies of it cost
   // less than a comparison line by line (native copies, one comparison of two flat strings).
   const whole = text.length <= wholeTextChars;
-  const live = whole ? (escaped ? unescapeTsv(text) : text) : undefined;
-  const asRead = live === undefined ? sameLines(text, packed, escaped) : live === packed.slice(0, -1);
+  const live = whole ? (notAsRead ?? (escaped ? unescapeTsv(text) : text)) : undefined;
+  const asRead = notAsRead === undefined && (live === undefined ? sameLines(text, packed, escaped) : live === packed.slice(0, -1));
   if (asRead) return hashed ? { expected, diff: NO_CHANGES, hash: hashEntries(expected) } : { expected, diff: NO_CHANGES };
   const lines = sortedLines();
   if (!(live === undefined ? sameLines(text, lines, escaped) : live === lines.join('\n'))) return undefined;
@@ -233,27 +245,34 @@ function merge<T>(a: readonly T[], b: readonly T[], sourceOf: (item: T) => strin
  */
 export function compareLiveEntries(raw: RawEntries, expected: Entries, hashed = false, wholeTextChars = WHOLE_TEXT_CHARS): ComparedEntries {
   // Deferred entries (the plan's, see PackedEntries.deferred): an answer that is their text as
-  // uploaded (in the order read, or sorted) is told by its digest, without reading the file again;
-  // any other is compared with the entries read again, as below.
+  // uploaded in the order read is told by its digest, without reading the file again. Any other
+  // (the entries sorted, as termsync uploads them, or a change) is compared with the file read
+  // again (its bytes, which must be the ones checked: see DeferredText.read) and sorted here, as
+  // below; the sort is made only for such an answer, never for one told by its digest.
   if (expected instanceof PackedEntries && expected.deferredText !== undefined) {
-    const same = sameDigest(raw, expected.deferredText);
-    if (same !== undefined) {
+    const live = answerText(raw);
+    if (live !== undefined && sameDigest(live, expected.deferredText)) {
       // The answer is their text: the hash (of the entries sorted) is made from it, not kept.
-      return hashed ? { expected, diff: NO_CHANGES, hash: hashEntries(PackedEntries.fromText(`${same}\n`, expected.size, true)) } : { expected, diff: NO_CHANGES };
+      return hashed ? { expected, diff: NO_CHANGES, hash: hashEntries(PackedEntries.fromText(`${live}\n`, expected.size, true)) } : { expected, diff: NO_CHANGES };
     }
     const again = expected.readAgain() as PackedEntries;
-    const compared = compareLiveEntries(raw, again, hashed, wholeTextChars);
+    const compared = compareEntries(raw, again, hashed, wholeTextChars, live);
     // A changed dictionary's entries are needed again (the plan's writes and its display): the text
     // read (and checked) here is kept rather than read once more.
     if (compared.diff.added + compared.diff.changed + compared.diff.removed > 0) expected.keepText(again);
     return { ...compared, expected };
   }
+  return compareEntries(raw, expected, hashed, wholeTextChars);
+}
+
+/** compareLiveEntries of entries at hand; `notAsRead` as sameAsUploadText's. */
+function compareEntries(raw: RawEntries, expected: Entries, hashed: boolean, wholeTextChars: number, notAsRead?: string): ComparedEntries {
   // The packed entries' lines in source order, sorted at most once for this comparison and garbage
   // right after it: the packed entries' cached ones (sortedLines) would stay alive with the plan,
   // 2,000 dictionaries of them.
   let lines: readonly string[] | undefined;
   const sortedLines = (): readonly string[] => (lines ??= (expected as PackedEntries).linesBySource());
-  const same = sameAsUploadText(raw, expected, hashed, sortedLines, wholeTextChars);
+  const same = sameAsUploadText(raw, expected, hashed, sortedLines, wholeTextChars, notAsRead);
   if (same !== undefined) return same;
   // The answer's sources are looked up in ascending order (a source out of order ends this pass).
   const get = expected instanceof PackedEntries ? ascendingLookup(sortedLines()) : (source: string) => expected.get(source);

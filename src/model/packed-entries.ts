@@ -33,8 +33,6 @@ function bySource(a: string, b: string): number {
 export interface DeferredText {
   /** textDigest (lib/text-digest.ts) of the entries as uploaded in the order read: `text` without its last LF. */
   readonly digest: string;
-  /** textDigest of the entries sorted by source (`sortedBody()`), when that order is not the one read. */
-  readonly sortedDigest?: string;
   /** Length of `text` in UTF-16 code units. */
   readonly length: number;
   /** UTF-8 bytes of `text`. */

@@ -1,5 +1,7 @@
-import { createServer, type Server } from 'node:http';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createWorld, type World } from '../e2e/harness.js';
 
@@ -52,5 +54,76 @@ describe('plan when the service cannot be read', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+/**
+ * A pass-through proxy to `target` that calls `first` once, when the first request for a
+ * dictionary's entries arrives and before it is forwarded: the repository was read and checked,
+ * and no answer to compare with has come yet.
+ */
+async function entriesProxy(target: string, first: () => void): Promise<{ url: string; close: () => Promise<void> }> {
+  const upstream = new URL(target);
+  let called = false;
+  const server: Server = createServer((req, res) => {
+    if (!called && req.method === 'GET' && (req.url ?? '').includes('/entries')) {
+      called = true;
+      first();
+    }
+    const out = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    req.pipe(out);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+describe('plan when an entries file changes while it runs', () => {
+  const file = 'glossaries/product.en-de.tsv';
+  const unsorted = 'invoice\tRechnung\ncart\tWarenkorb\naccount\tKonto\n';
+
+  it('a file not in source order, on a service that answers sorted (after termsync apply): no change when it stays as it was; edited after the check, exit 3 and nothing written', async () => {
+    await world.write(file, unsorted);
+    expect((await world.cli(['apply'])).code).toBe(0);
+    const edited = unsorted.replace('Konto', 'Kundenkonto');
+    for (const edit of [undefined, edited]) {
+      await world.write(file, unsorted);
+      const proxy = await entriesProxy(world.emulator.url, () => {
+        if (edit !== undefined) writeFileSync(path.join(world.dir, file), edit);
+      });
+      try {
+        const mark = world.mark();
+        const run = await world.cli(['plan', '--detailed-exitcode', '--out', 'plan.json'], { TERMSYNC_BASE_URL: proxy.url });
+        expect(world.writesSince(mark)).toEqual([]);
+        if (edit === undefined) {
+          expect(run.stderr).toBe('');
+          expect(run.code).toBe(0);
+          expect(existsSync(path.join(world.dir, 'plan.json'))).toBe(true);
+        } else {
+          expect(run.code).toBe(3);
+          expect(run.stderr).toContain('the entries file glossaries/product.en-de.tsv (`entries_file` of glossaries/product.yaml) changed while termsync ran');
+          expect(run.stderr).not.toMatch(/\n\s+at /);
+          expect(existsSync(path.join(world.dir, 'plan.json'))).toBe(false);
+        }
+      } finally {
+        await proxy.close();
+        rmSync(path.join(world.dir, 'plan.json'), { force: true });
+      }
+    }
+    // Run again: the file as it is now, a change to plan.
+    await world.write(file, edited);
+    const again = await world.cli(['plan', '--detailed-exitcode']);
+    expect(again.code).toBe(2);
+    expect(again.stdout).toContain('Kundenkonto');
   });
 });

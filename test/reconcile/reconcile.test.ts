@@ -230,18 +230,21 @@ describe('an entries file changed while the run lasts', () => {
     expect(again.kind === 'pending' && JSON.stringify(again.plan.changes)).toContain('Auftrag');
   });
 
-  it('a file not in source order, on a service that answers in source order (as after termsync apply): told unchanged by its digest, not read again', async () => {
+  it('a file not in source order, on a service that answers in source order (as after termsync apply): unchanged, from the file read once more, which must be the one checked', async () => {
     const file = 'glossaries/product.en-de.tsv';
     const unsorted = 'invoice\tRechnung\ncart\tWarenkorb\naccount\tKonto\n';
     await world.write(file, unsorted);
     await run();
-    // Were the file read again, the edit after the load would be an error (entries_file_changed).
-    const outcome = only(
-      await reconcile({ dir: world.dir, mode: 'plan' }, context(), {
-        loaded: () => writeFileSync(path.join(world.dir, file), `${unsorted}zebra\tZebra\n`),
-      }),
-    );
-    expect(outcome.kind).toBe('converged');
+    expect(only(await run({ mode: 'plan' })).kind).toBe('converged');
+    // The answer is not the file's text as read: the file is read again, so an edit after the load
+    // is an error (exit 3) and nothing is written.
+    const mark = world.mark();
+    const outcome = await reconcile({ dir: world.dir, mode: 'plan' }, context(), {
+      loaded: () => writeFileSync(path.join(world.dir, file), `${unsorted}zebra\tZebra\n`),
+    }).catch((error: unknown) => error);
+    expect((outcome as { code?: string }).code).toBe('entries_file_changed');
+    expect((outcome as { exitCode?: number }).exitCode).toBe(3);
+    expect(world.writesSince(mark)).toEqual([]);
   });
 
   it('apply keeps the texts it checked: a file changed after the load is applied as it was checked, never an error after a write', async () => {
