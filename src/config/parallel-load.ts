@@ -131,10 +131,10 @@ const toWire = (entries: PackedEntries): WirePacked => {
   return deferred === undefined ? { text: entries.text, size: entries.size, controlFree: entries.controlFree } : { size: entries.size, controlFree: entries.controlFree, check: deferred.check };
 };
 
-function fromWire(wire: WirePacked, job: EntriesJob | undefined): PackedEntries {
+function fromWire(wire: WirePacked, job: EntriesJob | undefined, dirCache: Map<string, string | null>): PackedEntries {
   if (wire.check === undefined) return PackedEntries.fromWire({ text: wire.text ?? '', size: wire.size, controlFree: wire.controlFree });
   if (job === undefined) throw new Error('deferred entries crossed threads without their job');
-  return deferredEntries(job, wire.check, wire.size);
+  return deferredEntries(job, wire.check, wire.size, dirCache);
 }
 
 /**
@@ -151,10 +151,10 @@ export function packBatch(outcomes: readonly EntriesOutcome[]): Pick<EntriesRepl
 }
 
 /** The outcomes of a batch as the worker read them (the inverse of packBatch); `jobs`: the batch's, for deferred entries. */
-export function unpackBatch({ outcomes }: Pick<EntriesReply, 'outcomes'>, jobs: readonly EntriesJob[] = []): EntriesOutcome[] {
+export function unpackBatch({ outcomes }: Pick<EntriesReply, 'outcomes'>, jobs: readonly EntriesJob[] = [], dirCache: Map<string, string | null> = new Map()): EntriesOutcome[] {
   return outcomes.map(({ packed, packedDictionaries, ...rest }, i) => {
-    if (packedDictionaries !== undefined) return { ...rest, dictionaries: packedDictionaries.map((d) => fromWire(d, jobs[i])) };
-    return packed === undefined ? rest : { ...rest, entries: fromWire(packed, jobs[i]) };
+    if (packedDictionaries !== undefined) return { ...rest, dictionaries: packedDictionaries.map((d) => fromWire(d, jobs[i], dirCache)) };
+    return packed === undefined ? rest : { ...rest, entries: fromWire(packed, jobs[i], dirCache) };
   });
 }
 
@@ -366,6 +366,8 @@ function startWorker(file: string, repo: RepositoryRoot, work: Work, onBatch: Lo
   const worker = new Worker(file, { execArgv: [], workerData: { root: repo.root, rootReal: repo.rootReal } satisfies RepositoryRoot });
   worker.unref();
   const handed = { resources: [] as number[], entries: [] as number[] };
+  // Folders resolved by deferred entries read again on this thread (see deferredEntries).
+  const dirCache = new Map<string, string | null>();
   let failed = false;
   worker.on('message', (reply: BatchReply) => {
     const held = handed[reply.kind];
@@ -377,7 +379,7 @@ function startWorker(file: string, repo: RepositoryRoot, work: Work, onBatch: Lo
       onBatch?.('worker', 'resources', reply.loaded.length);
     } else {
       const batch = work.entriesBatches[reply.id] as { start: number; end: number };
-      work.entriesDone(reply.id, unpackBatch(reply, work.jobs.slice(batch.start, batch.end)));
+      work.entriesDone(reply.id, unpackBatch(reply, work.jobs.slice(batch.start, batch.end), dirCache));
       onBatch?.('worker', 'entries', reply.outcomes.length);
     }
     feed();

@@ -74,9 +74,12 @@ export interface EntriesFileText extends DeferredText {
  * repository, a regular file within the size limit) and must be byte for byte the file that was
  * checked; anything else is an error, never entries of other content.
  */
-export function deferredEntries(job: EntriesJob, check: EntriesFileCheck, size: number): PackedEntries {
+export function deferredEntries(job: EntriesJob, check: EntriesFileCheck, size: number, dirCache: Map<string, string | null> = new Map()): PackedEntries {
   const read = (): string => {
-    const again = readEntriesFile(job.root, job.rootReal, job.resourceFile, job.declared, job.at);
+    // The bytes are decoded at once and never kept: one arena serves every read again (a buffer
+    // of its own per file costs more than the read), and the load's folders are not resolved again.
+    rereadArena.reset();
+    const again = readEntriesFile(job.root, job.rootReal, job.resourceFile, job.declared, job.at, dirCache, rereadArena);
     const bytes = again.bytes;
     // Valid UTF-8 (or no bytes at all): the same text is the same bytes.
     const text = bytes !== undefined && bytes.length === check.fileBytes && (bytes.length > 0 && bytes[bytes.length - 1] === 10) === check.finalLf ? bytes.toString('utf8') : undefined;
@@ -108,6 +111,8 @@ const DEFER_MAX_CHARS = 1024 * 1024;
 
 /** Where this thread reads the text files of a batch (see BatchArena). */
 const arena = new BatchArena();
+/** Where this thread reads a deferred file again (see deferredEntries). */
+const rereadArena = new BatchArena();
 const EMPTY_BYTES = Buffer.alloc(0);
 
 function isText(format: EntriesFileFormat): format is EntriesFormat {
@@ -122,7 +127,8 @@ function isText(format: EntriesFileFormat): format is EntriesFormat {
 export async function readEntriesBatch(jobs: readonly EntriesJob[], dirCache?: Map<string, string | null>, options: ReadEntriesOptions = {}): Promise<EntriesOutcome[]> {
   // Text files are decoded before the first await: the arena is free for the next batch from then on.
   arena.reset();
-  const reads = jobs.map((job) => readEntriesFile(job.root, job.rootReal, job.resourceFile, job.declared, job.at, dirCache, arena));
+  const folders = dirCache ?? new Map<string, string | null>();
+  const reads = jobs.map((job) => readEntriesFile(job.root, job.rootReal, job.resourceFile, job.declared, job.at, folders, arena));
   const textual = reads.filter((read) => read.bytes !== undefined && read.format !== undefined && isText(read.format));
   const defer = options.defer === true;
   // Deferred, a file's text is garbage once checked: decoded alone, it dies young (in memory the
@@ -153,7 +159,7 @@ export async function readEntriesBatch(jobs: readonly EntriesJob[], dirCache?: M
           finalLf,
           length: entries.text.length,
         };
-        outcomes.push({ ...outcome, entries: deferredEntries(job, check, entries.size) });
+        outcomes.push({ ...outcome, entries: deferredEntries(job, check, entries.size, folders) });
       } else outcomes.push(outcome);
     }
     // A text file's bytes are the arena's (overwritten by the next batch): only its text goes on.
