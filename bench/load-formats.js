@@ -9,6 +9,9 @@
 // Every load runs in a fresh Node process, as `termsync validate` or `plan` does; modes alternate
 // so that a slow spell of the machine hits them alike. Figures per mode: wall time of
 // loadRepository, CPU time of the process (all threads) and its peak resident set size.
+// Two floors run alongside, each in a fresh process (bench/xml-floor.js): the TBX file read by saxes
+// alone, and the workbook's XML parts taken out by yauzl, inflated by zlib and read by saxes alone —
+// what any loader built on these libraries pays before it makes a single entry.
 // Results go to bench/out/formats.txt (bench/out is not tracked by git).
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, mkdir, rm, stat, writeFile } from 'node:fs/promises';
@@ -87,6 +90,12 @@ console.log(JSON.stringify({ ms, cpu: (used.user + used.system) / 1000, rss: pro
   return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' }));
 }
 
+// The floor of the same file in a fresh process: its XML read by saxes alone (bench/xml-floor.js).
+function floorInChild(file) {
+  const r = JSON.parse(execFileSync(process.execPath, [new URL('./xml-floor.js', import.meta.url).pathname, file], { encoding: 'utf8' }));
+  return { ...r, ms: Number.NaN, entries: 0, diagnostics: 0 };
+}
+
 const out = [];
 const log = (line) => {
   out.push(line);
@@ -118,6 +127,9 @@ try {
   const xlsxDir = await repository(root, 'xlsx', 'kind: glossary\nname: G\nentries_file: entries/terms.xlsx\nlanguages: [en, de, fr]\n', {});
   await workbook(path.join(xlsxDir, 'glossaries', 'entries', 'terms.xlsx'), WORKBOOK_ROWS);
   cases.push(['Workbook 100,000 rows, columns en, de, fr (2 dictionaries)', xlsxDir]);
+  // Floors: what saxes alone (and, for the workbook, yauzl and zlib) cost on the same files.
+  cases.push(['floor: the TBX file through saxes alone', path.join(root, 'tbx', 'glossaries', 'entries', 'terms.tbx'), floorInChild]);
+  cases.push(['floor: the workbook\'s parts through yauzl, zlib and saxes alone', path.join(xlsxDir, 'glossaries', 'entries', 'terms.xlsx'), floorInChild]);
   cases.push([
     'TSV of the same entries (2 files)',
     await repository(
@@ -127,7 +139,8 @@ try {
       { 'en-de.tsv': tsv(WORKBOOK_ROWS, 'en', 'de', cell), 'en-fr.tsv': tsv(WORKBOOK_ROWS, 'en', 'fr', cell) },
     ),
   ]);
-  for (const [label, dir] of cases) {
+  for (const [label, dir, runner] of cases) {
+    if (runner !== undefined) continue;
     const file = label.startsWith('TBX') ? 'terms.tbx' : label.startsWith('Workbook') ? 'terms.xlsx' : undefined;
     if (file !== undefined) log(`${label}: ${(await stat(path.join(dir, 'glossaries', 'entries', file))).size} bytes`);
   }
@@ -135,15 +148,23 @@ try {
   log(`load average before: ${loadavg().map((l) => l.toFixed(2)).join(' ')} (wall-clock figures grow with other load on the machine; CPU time much less)`);
   const results = new Map(cases.map(([label]) => [label, []]));
   for (let run = 1; run <= RUNS; run++) {
-    for (const [label, dir] of cases) {
-      const r = loadInChild(dir);
+    for (const [label, dir, runner = loadInChild] of cases) {
+      const r = runner(dir);
       results.get(label).push(r);
+      if (runner === floorInChild) {
+        log(`run ${run}, ${label}: ${r.cpu.toFixed(0)} ms CPU, peak RSS ${r.rss.toFixed(0)} MiB (${(r.xmlBytes / 1048576).toFixed(1)} MiB of XML, ${r.tags} tags)`);
+        continue;
+      }
       log(`run ${run}, ${label}: ${r.ms.toFixed(0)} ms wall, ${r.cpu.toFixed(0)} ms CPU, peak RSS ${r.rss.toFixed(0)} MiB (${r.entries} entries, ${r.diagnostics} diagnostics)`);
     }
   }
   for (const [label, list] of results) {
     const cpu = list.map((r) => r.cpu);
     const median = [...cpu].sort((a, b) => a - b)[Math.floor(cpu.length / 2)];
+    if (label.startsWith('floor')) {
+      log(`${label}: CPU ${summary(cpu)} ms; peak RSS ${summary(list.map((r) => r.rss))} MiB over ${RUNS} fresh processes (${(list[0].xmlBytes / 1048576).toFixed(1)} MiB of XML)`);
+      continue;
+    }
     log(`${label}: wall ${summary(list.map((r) => r.ms))} ms; CPU ${summary(cpu)} ms; peak RSS ${summary(list.map((r) => r.rss))} MiB over ${RUNS} fresh processes  goal CPU < 1000 ms: ${median < 1000 ? 'met' : 'MISSED'}`);
   }
   log(`load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { appendDiagnostics, CappedDiagnostics, type Diagnostic } from '../lib/diagnostics.js';
 import { TermsyncError } from '../lib/errors.js';
 import { ExitCode } from '../lib/exit-codes.js';
-import { textDigest } from '../lib/text-digest.js';
+import { literalDigestOfBytes } from '../lib/text-digest.js';
 import type { LanguagePair } from '../model/entries.js';
 import type { SourceRef } from '../model/desired.js';
 import { PackedEntries, type DeferredText } from '../model/packed-entries.js';
@@ -54,8 +54,13 @@ export interface EntriesOutcome {
  * the file again when the text is needed (see deferredEntries). Plain data: it crosses threads.
  */
 export interface EntriesFileCheck {
-  /** textDigest of the file's text without a last LF: the entries as uploaded in the order read. */
+  /**
+   * Literal digest (lib/text-digest.ts) of the file's text without a last LF: the entries as
+   * uploaded in the order read, as a JSON string of an answer holds them.
+   */
   readonly digest: string;
+  /** Bytes of that JSON string (quotes included): an answer's string of another length is not it. */
+  readonly literalBytes: number;
   /** The file's size in bytes, and whether its last byte is LF. */
   readonly fileBytes: number;
   readonly finalLf: boolean;
@@ -82,18 +87,20 @@ export function deferredEntries(job: EntriesJob, check: EntriesFileCheck, size: 
     const again = readEntriesFile(job.root, job.rootReal, job.resourceFile, job.declared, job.at, dirCache, rereadArena);
     const bytes = again.bytes;
     // Valid UTF-8 (or no bytes at all): the same text is the same bytes.
-    const text = bytes !== undefined && bytes.length === check.fileBytes && (bytes.length > 0 && bytes[bytes.length - 1] === 10) === check.finalLf ? bytes.toString('utf8') : undefined;
-    if (text === undefined || textDigest(check.finalLf ? text.slice(0, -1) : text) !== check.digest) {
+    const same = bytes !== undefined && bytes.length === check.fileBytes && (bytes.length > 0 && bytes[bytes.length - 1] === 10) === check.finalLf;
+    if (!same || literalDigestOfBytes(bytes, 0, check.finalLf ? bytes.length - 1 : bytes.length).digest !== check.digest) {
       throw new TermsyncError(
         'entries_file_changed',
         `the entries file ${again.file ?? relativePath(job.root, path.resolve(path.dirname(path.join(job.root, job.resourceFile)), job.declared))} (\`entries_file\` of ${job.resourceFile}) changed while termsync ran: it no longer holds what was read and checked at the start, so no plan is made from it; run again`,
         { exitCode: ExitCode.invalidInput },
       );
     }
+    const text = bytes.toString('utf8');
     return check.finalLf ? text : `${text}\n`;
   };
   const deferred: EntriesFileText = {
     digest: check.digest,
+    literalBytes: check.literalBytes,
     length: check.length,
     bytes: check.fileBytes + (check.finalLf ? 0 : 1),
     read,
@@ -151,10 +158,13 @@ export async function readEntriesBatch(jobs: readonly EntriesJob[], dirCache?: M
       if (defer && entries !== undefined && entries.size > 0 && text.length <= DEFER_MAX_CHARS && (entries.text === text || (entries.text.length === text.length + 1 && entries.text === `${text}\n`))) {
         const finalLf = entries.text.length === text.length;
         // The bytes of a TSV file are the arena's: only their count is kept. Only the text as read
-        // is digested: the entries sorted (as termsync uploads them) are made from the file read
-        // again, when an answer is not this text (see compareLiveEntries).
+        // is digested, from the file's bytes (valid UTF-8, checked): the entries sorted (as termsync
+        // uploads them) are made from the file read again, only for an answer that is not this text
+        // (see ReadOnce in live/compare-live.ts).
+        const literal = literalDigestOfBytes(read.bytes, 0, finalLf ? read.bytes.length - 1 : read.bytes.length);
         const check: EntriesFileCheck = {
-          digest: textDigest(finalLf ? text.slice(0, -1) : text),
+          digest: literal.digest,
+          literalBytes: literal.bytes,
           fileBytes: read.bytes.length,
           finalLf,
           length: entries.text.length,

@@ -1,9 +1,9 @@
 import { canonicalPhrase, canonicalUsualPhrase, isUsualText } from '../lib/canonical.js';
-import { textDigest } from '../lib/text-digest.js';
+import { literalDigestOfEscaped, literalDigestOfText } from '../lib/text-digest.js';
 import { visitTsvEntries } from '../lib/entries-tsv.js';
 import type { Entries, EntryList } from '../model/entries.js';
 import { PackedEntries, type DeferredText } from '../model/packed-entries.js';
-import type { ComparedEntries } from '../model/live.js';
+import type { ComparedEntries, ExpectedLiteral, SameLiteral } from '../model/live.js';
 import type { EntryChange } from '../model/plan.js';
 import { compareStrings } from '../plan/compare-strings.js';
 import { diffEntries, NO_CHANGES } from '../plan/diff-entries.js';
@@ -16,12 +16,84 @@ export type EntriesVisitor = (visit: (source: string, target: string) => boolean
 /**
  * A live dictionary's entries as the service sent them: its TSV text (lines already checked), pairs,
  * or a reader that visits them in order and checks each line as it goes (the client's answer, see
- * EntriesText), with `usual` telling whether its phrases may take canonicalUsualPhrase.
+ * EntriesText), with `usual` telling whether its phrases may take canonicalUsualPhrase. Or, for
+ * deferred entries, the client's word that the answer's entries string is byte for byte one of their
+ * literals (`sameLiteral`: the literal digest it matched, see SameLiteral): not decoded at all.
  */
+export type { ExpectedLiteral, SameLiteral };
+
 export type RawEntries =
   | { readonly tsv: string }
   | { readonly list: EntryList }
-  | { readonly usual: boolean; readonly visit: EntriesVisitor; readonly text?: string; readonly escaped?: boolean };
+  | { readonly usual: boolean; readonly visit: EntriesVisitor; readonly text?: string; readonly escaped?: boolean }
+  | SameLiteral;
+
+/**
+ * Deferred entries (see PackedEntries.deferred) read again for one comparison, at most once: the
+ * entries sorted by source (as termsync uploads them, as the service answers after termsync's own
+ * apply) are made from this read, only for an answer that is not their text as read; the text read
+ * then serves the rest of the comparison. A read that failed (the file changed: exit 3) fails again
+ * with the same error, without another read.
+ */
+export class ReadOnce {
+  private again: PackedEntries | undefined;
+  private failure: unknown;
+  /** Literal digest of the entries sorted by source: null when that is the order read; undefined until made. */
+  private sorted: string | null | undefined;
+
+  constructor(private readonly expected: PackedEntries) {}
+
+  /** The entries, read again (see PackedEntries.readAgain). */
+  entries(): PackedEntries {
+    if (this.again !== undefined) return this.again;
+    if (this.failure !== undefined) throw this.failure;
+    try {
+      this.again = this.expected.readAgain() as PackedEntries;
+    } catch (error) {
+      this.failure = error;
+      throw error;
+    }
+    return this.again;
+  }
+
+  /**
+   * The literal digest of the entries sorted by source, made from the entries read again (and
+   * sorted there, once for the comparison); undefined when that is the order read (the digest as
+   * read is theirs).
+   */
+  sortedDigest(): string | undefined {
+    if (this.sorted === undefined) {
+      const again = this.entries();
+      const body = again.sortedBody();
+      this.sorted = body.length === again.text.length - 1 && body === again.text.slice(0, -1) ? null : literalDigestOfText(body).digest;
+    }
+    return this.sorted ?? undefined;
+  }
+
+  /** The sorted literal digest when it was made already (nothing is read). */
+  get knownSortedDigest(): string | undefined {
+    return this.sorted ?? undefined;
+  }
+}
+
+/**
+ * What an answer's entries string is compared with before it is decoded, for deferred entries
+ * (undefined for others): their literal digest as read and, made only when a string of the same
+ * length is not that one (`later`: the file read again through `reading`), as sorted by source. A
+ * read that fails gives no digest: the answer is then decoded, and the comparison meets the failure.
+ */
+export function expectedLiteral(expected: Entries, reading?: ReadOnce): ExpectedLiteral | undefined {
+  const deferred = expected instanceof PackedEntries ? expected.deferredText : undefined;
+  if (deferred === undefined || reading === undefined) return deferred === undefined ? undefined : { bytes: deferred.literalBytes, digests: [deferred.digest] };
+  const later = (): string | undefined => {
+    try {
+      return reading.sortedDigest();
+    } catch {
+      return undefined;
+    }
+  };
+  return { bytes: deferred.literalBytes, digests: [deferred.digest], later };
+}
 
 interface Reader {
   readonly canonical: (phrase: string) => string;
@@ -29,6 +101,7 @@ interface Reader {
 }
 
 function readerOf(raw: RawEntries): Reader {
+  if ('sameLiteral' in raw) throw new Error('internal error: entries told by their literal digest have no text to read');
   if ('list' in raw) {
     return {
       canonical: canonicalPhrase,
@@ -117,24 +190,27 @@ function unescapeTsv(text: string): string {
 type WellFormed = string & { isWellFormed(): boolean };
 
 /**
- * The answer's text, unescaped (an escaped answer has only `\t` and `\n` escapes), for a
- * comparison of whole texts; undefined for an answer read as pairs.
+ * The literal digest (lib/text-digest.ts) of the answer's text, when it is as long as the text of
+ * deferred entries (of `size` lines) as uploaded (their text without its last LF), with a reader
+ * of its text, unescaped. An escaped answer (only `\t` and `\n` escapes, JSON.stringify's own) is
+ * hashed as it is: it is the literal's content when it is the text.
  */
-function answerText(raw: RawEntries): string | undefined {
-  if ('tsv' in raw) return raw.tsv;
-  if ('text' in raw && typeof raw.text === 'string') return raw.escaped === true ? unescapeTsv(raw.text) : raw.text;
-  return undefined;
-}
-
-/**
- * Whether the answer's text (see answerText) is, character for character, the text of deferred
- * entries as uploaded in the order read (their text without its last LF), told by its digest
- * (textDigest). A string with an unpaired surrogate is never taken for it (its UTF-8 bytes would
- * hold U+FFFD in its place).
- */
-function sameDigest(live: string, deferred: DeferredText): boolean {
-  if (live.length !== deferred.length - 1 || !(live as WellFormed).isWellFormed()) return false;
-  return textDigest(live) === deferred.digest;
+function answerDigest(raw: RawEntries, deferred: DeferredText, size: number): { digest: string; live: () => string } | undefined {
+  if ('tsv' in raw) {
+    const text = raw.tsv;
+    if (text.length !== deferred.length - 1) return undefined;
+    return { digest: literalDigestOfText(text).digest, live: () => text };
+  }
+  if (!('text' in raw) || typeof raw.text !== 'string') return undefined;
+  const text = raw.text;
+  if (raw.escaped === true) {
+    // Escaped, each line's tab and each LF between lines take two characters.
+    if (text.length !== deferred.length + 2 * size - 2 || !(text as WellFormed).isWellFormed()) return undefined;
+    let live: string | undefined;
+    return { digest: literalDigestOfEscaped(text), live: () => (live ??= unescapeTsv(text)) };
+  }
+  if (text.length !== deferred.length - 1) return undefined;
+  return { digest: literalDigestOfText(text).digest, live: () => text };
 }
 
 /** Answers of up to this many characters are compared with the repository's text whole (see sameAsUploadText); longer ones line by line, in place. */
@@ -243,20 +319,37 @@ function merge<T>(a: readonly T[], b: readonly T[], sourceOf: (item: T) => strin
  * phrases of the changes, copied. `wholeTextChars`: see WHOLE_TEXT_CHARS (tests give 0 to take the
  * line-by-line comparison of long answers with short ones).
  */
-export function compareLiveEntries(raw: RawEntries, expected: Entries, hashed = false, wholeTextChars = WHOLE_TEXT_CHARS): ComparedEntries {
+export function compareLiveEntries(
+  raw: RawEntries,
+  expected: Entries,
+  hashed = false,
+  wholeTextChars = WHOLE_TEXT_CHARS,
+  /** Deferred entries read again for this comparison (the one given to expectedLiteral), if any. */
+  reading?: ReadOnce,
+): ComparedEntries {
   // Deferred entries (the plan's, see PackedEntries.deferred): an answer that is their text as
   // uploaded in the order read is told by its digest, without reading the file again. Any other
   // (the entries sorted, as termsync uploads them, or a change) is compared with the file read
-  // again (its bytes, which must be the ones checked: see DeferredText.read) and sorted here, as
-  // below; the sort is made only for such an answer, never for one told by its digest.
-  if (expected instanceof PackedEntries && expected.deferredText !== undefined) {
-    const live = answerText(raw);
-    if (live !== undefined && sameDigest(live, expected.deferredText)) {
-      // The answer is their text: the hash (of the entries sorted) is made from it, not kept.
-      return hashed ? { expected, diff: NO_CHANGES, hash: hashEntries(PackedEntries.fromText(`${live}\n`, expected.size, true)) } : { expected, diff: NO_CHANGES };
+  // again through `reading` (its bytes, which must be the ones checked: see DeferredText.read), and
+  // sorted then; the sort is made only for such an answer, never for one told by its digest. An
+  // answer the client told by its literal (SameLiteral) was that text as read or sorted.
+  const deferred = expected instanceof PackedEntries ? expected.deferredText : undefined;
+  if ('sameLiteral' in raw) {
+    if (!(expected instanceof PackedEntries) || deferred === undefined || (raw.sameLiteral !== deferred.digest && raw.sameLiteral !== reading?.knownSortedDigest)) {
+      throw new Error('internal error: an answer was told equal to a literal digest its entries do not have');
     }
-    const again = expected.readAgain() as PackedEntries;
-    const compared = compareEntries(raw, again, hashed, wholeTextChars, live);
+    // The answer is their text (in the order read or sorted): the hash (order aside) is made from the file's.
+    return hashed ? { expected, diff: NO_CHANGES, hash: hashEntries((reading ?? new ReadOnce(expected)).entries()) } : { expected, diff: NO_CHANGES };
+  }
+  if (expected instanceof PackedEntries && deferred !== undefined) {
+    const once = reading ?? new ReadOnce(expected);
+    const answer = answerDigest(raw, deferred, expected.size);
+    if (answer !== undefined && (answer.digest === deferred.digest || answer.digest === once.knownSortedDigest)) {
+      // The answer is their text: the hash (of the entries sorted) is made from it, not kept.
+      return hashed ? { expected, diff: NO_CHANGES, hash: hashEntries(PackedEntries.fromText(`${answer.live()}\n`, expected.size, true)) } : { expected, diff: NO_CHANGES };
+    }
+    const again = once.entries();
+    const compared = compareEntries(raw, again, hashed, wholeTextChars, answer?.live());
     // A changed dictionary's entries are needed again (the plan's writes and its display): the text
     // read (and checked) here is kept rather than read once more.
     if (compared.diff.added + compared.diff.changed + compared.diff.removed > 0) expected.keepText(again);

@@ -31,8 +31,13 @@ function bySource(a: string, b: string): number {
  * what a comparison with a live dictionary needs to tell it unchanged without the text.
  */
 export interface DeferredText {
-  /** textDigest (lib/text-digest.ts) of the entries as uploaded in the order read: `text` without its last LF. */
+  /**
+   * Literal digest (lib/text-digest.ts: of the text as a JSON string, as an answer holds it) of the
+   * entries as uploaded in the order read: `text` without its last LF.
+   */
   readonly digest: string;
+  /** Bytes of that JSON string, quotes included (the sorted entries' is as long). */
+  readonly literalBytes: number;
   /** Length of `text` in UTF-16 code units. */
   readonly length: number;
   /** UTF-8 bytes of `text`. */

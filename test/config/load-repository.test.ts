@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { cp, mkdtemp, mkdir, realpath, rm, symlink, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { packBatch, unpackBatch } from '../../src/config/parallel-load.js';
 import { readEntriesBatch, type EntriesJob } from '../../src/config/read-entries.js';
 import { TermsyncError } from '../../src/lib/errors.js';
 import { ExitCode } from '../../src/lib/exit-codes.js';
+import { ReadOnce } from '../../src/live/compare-live.js';
 import { PackedEntries } from '../../src/model/packed-entries.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -322,6 +324,16 @@ describe('deferred entries (plan and apply)', () => {
       expect(deferred.textLength).toBe(plain.text.length);
       expect(deferred.text).toBe(plain.text);
       expect([...deferred]).toEqual([...plain]);
+      if (deferred.deferredText !== undefined) {
+        // The literals of the entries as uploaded (in the order read, and sorted): JSON.stringify's bytes, as the service's answer holds them.
+        const literal = (t: string): Buffer => Buffer.from(JSON.stringify(t), 'utf8');
+        const asRead = plain.text.slice(0, -1);
+        const sorted = plain.sortedBody();
+        expect(deferred.deferredText.digest).toBe(createHash('sha256').update(literal(asRead)).digest('hex'));
+        expect(deferred.deferredText.literalBytes).toBe(literal(asRead).length);
+        // Sorted by source, made only when asked, from the file read again.
+        expect(new ReadOnce(deferred).sortedDigest()).toBe(sorted === asRead ? undefined : createHash('sha256').update(literal(sorted)).digest('hex'));
+      }
     }
   });
 
