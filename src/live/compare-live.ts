@@ -37,7 +37,7 @@ export type RawEntries =
  */
 export class ReadOnce {
   private again: PackedEntries | undefined;
-  private failure: unknown;
+  private failure: Error | undefined;
   /** Literal digest of the entries sorted by source: null when that is the order read; undefined until made. */
   private sorted: string | null | undefined;
 
@@ -47,13 +47,16 @@ export class ReadOnce {
   entries(): PackedEntries {
     if (this.again !== undefined) return this.again;
     if (this.failure !== undefined) throw this.failure;
+    let again: PackedEntries | undefined;
     try {
-      this.again = this.expected.readAgain() as PackedEntries;
+      again = this.expected.readAgain();
     } catch (error) {
-      this.failure = error;
-      throw error;
+      this.failure = error instanceof Error ? error : new Error(String(error));
+      throw this.failure;
     }
-    return this.again;
+    if (again === undefined) throw new Error('internal error: entries read again that are not deferred');
+    this.again = again;
+    return again;
   }
 
   /**
