@@ -7,7 +7,7 @@ import { InputError } from '../lib/errors.js';
 import { silentLogger, type Logger } from '../lib/logger.js';
 import type { ConfiguredRules } from '../model/desired.js';
 import type { EntryList } from '../model/entries.js';
-import type { LiveInstruction, LiveStyleRules } from '../model/live.js';
+import type { ExpectedLiteral, LiveInstruction, LiveStyleRules, SameLiteral } from '../model/live.js';
 import type { DictionaryPayload } from '../model/plan.js';
 import { checkBaseUrl } from './check-base-url.js';
 import { ServiceError } from './errors.js';
@@ -23,7 +23,7 @@ import {
 } from './parse-responses.js';
 import { createRequestQueue, type ApiCall, type ClientMetricsHooks, type OperationBudget, type RetryOptions } from './request-queue.js';
 import { createAgent, formatBytes, isHtml, requestTarget, type ExchangeLimits, type HttpAnswer } from './send-request.js';
-import { decodeLongString, parseJsonWithLongStrings } from './json-long-strings.js';
+import { cutLiteral, decodeLongString, parseJsonWithLongStrings } from './json-long-strings.js';
 import { EntriesText, encodeEntries } from './tsv-entries.js';
 
 export interface ClientOptions {
@@ -75,6 +75,12 @@ export interface ServiceClient {
   getEntriesV2(id: string): Promise<EntryList>;
   /** The entries of one dictionary as the TSV text the service sent, each line checked as it is visited. */
   readEntries(id: string, sourceLang: string, targetLang: string): Promise<EntriesText>;
+  /**
+   * The same, or, when the answer's entries string is byte for byte one of `literal`'s (deferred
+   * entries: see SameLiteral), only that: the answer is then never decoded. Any other answer is
+   * read (and refused) exactly as without `literal`.
+   */
+  readEntries(id: string, sourceLang: string, targetLang: string, literal: ExpectedLiteral): Promise<EntriesText | SameLiteral>;
   readEntriesV2(id: string): Promise<EntriesText>;
   /** Requests in flight at once (`rate_limit.concurrency`): readers need no more reads pending than this. */
   readonly concurrency: number;
@@ -195,6 +201,29 @@ export function describeNotJson(answer: Pick<HttpAnswer, 'text' | 'contentType'>
     return `an HTML page (${size}${type}), not the service's JSON: is the base URL the service's own, not a proxy, gateway or login page?`;
   }
   return `the body is not JSON (${size}${type})`;
+}
+
+/**
+ * An entries answer of v3 whose dictionary's entries are byte for byte one of `literal`'s (see
+ * cutLiteral), told from its bytes: the rest of the answer (a few hundred bytes, the entries cut
+ * out) is parsed and checked as entriesV3 checks any answer. Anything else, any doubt included, is
+ * undefined: the answer is then decoded and read as always, and refused with the same errors.
+ */
+function sameLiteralOf(body: Buffer, literal: ExpectedLiteral, pair: { source_lang: string; target_lang: string }): SameLiteral | undefined {
+  const cut = cutLiteral(body, literal);
+  if (cut === undefined) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(cut.rest) as unknown;
+  } catch {
+    return undefined;
+  }
+  const parsed = schemas.entriesV3.safeParse(value);
+  if (!parsed.success) return undefined;
+  const { dictionaries } = parsed.data;
+  const match = dictionaries.find((d) => d.source_lang === pair.source_lang && d.target_lang === pair.target_lang) ?? dictionaries[0];
+  if (match === undefined || (match.entries_format !== undefined && match.entries_format.toLowerCase() !== 'tsv') || match.entries !== cut.placeholder) return undefined;
+  return { sameLiteral: cut.digest };
 }
 
 export function createClient(options: ClientOptions): ServiceClient {
@@ -330,10 +359,11 @@ export function createClient(options: ClientOptions): ServiceClient {
    * string, are read where they are in the answer's text (parseJsonWithLongStrings) rather than
    * decoded into a second copy; any answer that cut does not suit is parsed whole, as before.
    */
-  const entriesV3 = async (id: string, sourceLang: string, targetLang: string): Promise<EntriesText> => {
+  const entriesV3 = async (id: string, sourceLang: string, targetLang: string, literal?: ExpectedLiteral): Promise<EntriesText | SameLiteral> => {
     const pair = { source_lang: canonicalLang(sourceLang), target_lang: canonicalLang(targetLang) };
     const request = { method: 'GET', path: `/v3/glossaries/${enc(id)}/entries`, query: pair, route: '/v3/glossaries/{id}/entries' } as const;
-    const answer = await send(request);
+    const answer = await send(literal === undefined ? request : { ...request, peek: (body: Buffer) => sameLiteralOf(body, literal, pair) });
+    if (answer.peeked !== undefined) return answer.peeked as SameLiteral;
     const where = { method: request.method, path: requestTarget(request), ...(answer.traceId === undefined ? {} : { traceId: answer.traceId }) };
     const cut = parseJsonWithLongStrings(answer.text);
     const dictionaries = parseWith(schemas.entriesV3, cut === undefined ? json(answer, request) : cut.value, where).dictionaries;
@@ -377,9 +407,9 @@ export function createClient(options: ClientOptions): ServiceClient {
       getJson({ method: 'GET', path: `/v3/glossaries/${enc(id)}`, route: '/v3/glossaries/{id}' }, (data, where) =>
         toGlossaryV3(parseWith(schemas.glossaryV3, data, where)),
       ),
-    getEntries: async (id, sourceLang, targetLang) => (await entriesV3(id, sourceLang, targetLang)).toList(),
+    getEntries: async (id, sourceLang, targetLang) => ((await entriesV3(id, sourceLang, targetLang)) as EntriesText).toList(),
     getEntriesV2: async (id) => (await entriesV2(id)).toList(),
-    readEntries: entriesV3,
+    readEntries: entriesV3 as ServiceClient['readEntries'],
     readEntriesV2: entriesV2,
     concurrency,
     async createGlossary(name, dictionaries) {

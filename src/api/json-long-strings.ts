@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { rawDigest } from '../lib/text-digest.js';
+import type { ExpectedLiteral } from '../model/live.js';
 
 /** A nonce no answer can guess (made once per process): a short value of an answer never passes for a placeholder. */
 const TAG = `\u0000termsync-${randomBytes(9).toString('hex')}-`;
@@ -88,4 +90,50 @@ function isJsonString(literal: string): boolean {
 /** The decoded value of a long string (JSON.parse of its literal alone): throws SyntaxError when it is not valid JSON. */
 export function decodeLongString(s: LongString): string {
   return JSON.parse(s.text.slice(s.start - 1, s.end + 1)) as string;
+}
+
+/** Whether the quote at `at` of a JSON text's bytes is escaped: an odd run of backslashes before it. */
+function escapedQuoteByte(bytes: Buffer, at: number): boolean {
+  let i = at - 1;
+  while (i >= 0 && bytes[i] === 0x5c) i--;
+  return (at - 1 - i) % 2 === 1;
+}
+
+/** A JSON text's bytes with one string literal cut out (see cutLiteral). */
+export interface CutLiteral {
+  /** The literal digest it matched (one of the expected ones). */
+  readonly digest: string;
+  /** The string value that stands in its place in `rest`. */
+  readonly placeholder: string;
+  /** The text of the answer, the literal replaced by the placeholder's (decoded: a few hundred bytes). */
+  readonly rest: string;
+}
+
+/**
+ * The first string literal of a JSON text's bytes that is, byte for byte (quotes included), one of
+ * the `expected` literals: told by its length and its bytes' digest (rawDigest, in place: no copy,
+ * no string), never decoded. The rest of the text is decoded with a placeholder in its place, for
+ * JSON.parse to judge as it judges any answer. Strings are found as parseJsonWithLongStrings finds
+ * them, on bytes: a quote or a backslash byte is always that ASCII character in UTF-8 (never part
+ * of another character, valid or not), so the strings are the decoded text's. Should the text not
+ * be JSON, the pairing of quotes may be wrong, but then the rest is not JSON either (the cut string
+ * is a valid JSON string, standing where a string token stood) and JSON.parse refuses it.
+ * Undefined when no string is one of them.
+ */
+export function cutLiteral(bytes: Buffer, expected: ExpectedLiteral): CutLiteral | undefined {
+  for (let at = bytes.indexOf(0x22); at !== -1; ) {
+    let quote = bytes.indexOf(0x22, at + 1);
+    while (quote !== -1 && escapedQuoteByte(bytes, quote)) quote = bytes.indexOf(0x22, quote + 1);
+    if (quote === -1) return undefined;
+    if (quote + 1 - at === expected.bytes) {
+      const digest = rawDigest(bytes, at, quote + 1);
+      if (expected.digests.includes(digest)) {
+        const placeholder = `${TAG}literal`;
+        // Cut where a quote is: no character of the decoded text spans the cut.
+        return { digest, placeholder, rest: `${bytes.toString('utf8', 0, at)}${JSON.stringify(placeholder)}${bytes.toString('utf8', quote + 1)}` };
+      }
+    }
+    at = bytes.indexOf(0x22, quote + 1);
+  }
+  return undefined;
 }

@@ -12,6 +12,13 @@ export interface HttpRequest {
   /** JSON body (serialised here). */
   readonly json?: unknown;
   readonly accept?: string;
+  /**
+   * Looks at the bytes of a 2xx answer before they are decoded, synchronously (they may be a buffer
+   * the next answer reuses: nothing of them may be kept): a value it returns is the answer's
+   * `peeked`, and the body is then not decoded at all (`text` empty). Undefined: decoded as always.
+   * Not called for an answer holding the API key (its text has the key taken out).
+   */
+  readonly peek?: (body: Buffer) => object | undefined;
 }
 
 export interface HttpAnswer {
@@ -21,8 +28,10 @@ export interface HttpAnswer {
   readonly contentType?: string;
   /** `Location` of a redirect (never followed). */
   readonly location?: string;
-  /** The body; of an answer that is not 2xx only its first `ERROR_BODY_KEPT` bytes. */
+  /** The body; of an answer that is not 2xx only its first `ERROR_BODY_KEPT` bytes. Empty when `peeked`. */
   readonly text: string;
+  /** What the request's `peek` made of the body's bytes, when it made something (the body was then not decoded). */
+  readonly peeked?: object;
 }
 
 /** What one exchange may cost: bytes of answer and time, headers and body together. */
@@ -203,14 +212,25 @@ let joinBuffer: Buffer | undefined;
  * buffer of its own (none of that size is kept).
  */
 export function decodeChunks(chunks: readonly Buffer[], bytes: number): string {
-  if (chunks.length <= 1) return chunks[0]?.toString('utf8') ?? '';
-  if (bytes > JOIN_BUFFER_BYTES) return Buffer.concat(chunks, bytes).toString('utf8');
+  return joinChunks(chunks, bytes).toString('utf8');
+}
+
+const NO_BYTES = Buffer.alloc(0);
+
+/**
+ * The bytes of an answer's chunks (`bytes` in all) in one buffer, as decodeChunks decodes them: the
+ * one chunk, the kept buffer (valid until the next answer is joined: use it at once) or, for an
+ * answer larger than that, a buffer of its own.
+ */
+export function joinChunks(chunks: readonly Buffer[], bytes: number): Buffer {
+  if (chunks.length <= 1) return chunks[0] ?? NO_BYTES;
+  if (bytes > JOIN_BUFFER_BYTES) return Buffer.concat(chunks, bytes);
   joinBuffer ??= Buffer.allocUnsafeSlow(JOIN_BUFFER_BYTES);
   let at = 0;
   for (const chunk of chunks) at += chunk.copy(joinBuffer, at);
   // `bytes` understated would cut the answer short: its chunks tell.
   if (at !== bytes) throw new RangeError(`decodeChunks: the chunks hold ${at} bytes, not ${bytes}`);
-  return joinBuffer.toString('utf8', 0, at);
+  return joinBuffer.subarray(0, at);
 }
 
 /**
@@ -303,9 +323,18 @@ export async function sendRequest(
         kept += part.length;
       }
     }
+    const bytes = joinChunks(chunks, kept);
+    // An answer holding the key is decoded (and the key taken out) whatever the request's peek: its
+    // bytes are not the text anyone sees. Without U+FFFD in the key, a text holding it holds it as
+    // its UTF-8 bytes (a replacement character is the only one decoding makes of other bytes).
+    const peeked =
+      request.peek !== undefined && status >= 200 && status < 300 && (apiKey.length === 0 || (!apiKey.includes('\ufffd') && bytes.indexOf(apiKey, 0, 'utf8') === -1))
+        ? request.peek(bytes)
+        : undefined;
     return {
       status,
-      text: hide(decodeChunks(chunks, kept)),
+      text: peeked === undefined ? hide(bytes.toString('utf8')) : '',
+      ...(peeked === undefined ? {} : { peeked }),
       ...(retryAfter === undefined ? {} : { retryAfter }),
       ...(traceId === undefined ? {} : { traceId }),
       ...(contentType === undefined ? {} : { contentType }),

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { appendDiagnostics, CappedDiagnostics, type Diagnostic } from '../lib/diagnostics.js';
 import { TermsyncError } from '../lib/errors.js';
 import { ExitCode } from '../lib/exit-codes.js';
-import { textDigest } from '../lib/text-digest.js';
+import { literalDigestOfBytes, literalDigestOfText } from '../lib/text-digest.js';
 import type { LanguagePair } from '../model/entries.js';
 import type { SourceRef } from '../model/desired.js';
 import { PackedEntries, type DeferredText } from '../model/packed-entries.js';
@@ -54,16 +54,21 @@ export interface EntriesOutcome {
  * the file again when the text is needed (see deferredEntries). Plain data: it crosses threads.
  */
 export interface EntriesFileCheck {
-  /** textDigest of the file's text without a last LF: the entries as uploaded in the order read. */
+  /**
+   * Literal digest (lib/text-digest.ts) of the file's text without a last LF: the entries as
+   * uploaded in the order read, as a JSON string of an answer holds them.
+   */
   readonly digest: string;
+  /** Bytes of that JSON string (quotes included): an answer's string of another length is not it. */
+  readonly literalBytes: number;
   /** The file's size in bytes, and whether its last byte is LF. */
   readonly fileBytes: number;
   readonly finalLf: boolean;
   /** Length of the entries' packed text (UTF-16 code units): the file's text, with an LF added when it has none. */
   readonly length: number;
   /**
-   * textDigest of the entries as termsync uploads them (sorted by source), when that is not the
-   * order read: the service answers so after termsync's own apply.
+   * Literal digest of the entries as termsync uploads them (sorted by source), when that is not the
+   * order read: the service answers so after termsync's own apply. Its literal has as many bytes.
    */
   readonly sortedDigest?: string;
 }
@@ -84,18 +89,20 @@ export function deferredEntries(job: EntriesJob, check: EntriesFileCheck, size: 
     const again = readEntriesFile(job.root, job.rootReal, job.resourceFile, job.declared, job.at);
     const bytes = again.bytes;
     // Valid UTF-8 (or no bytes at all): the same text is the same bytes.
-    const text = bytes !== undefined && bytes.length === check.fileBytes && (bytes.length > 0 && bytes[bytes.length - 1] === 10) === check.finalLf ? bytes.toString('utf8') : undefined;
-    if (text === undefined || textDigest(check.finalLf ? text.slice(0, -1) : text) !== check.digest) {
+    const same = bytes !== undefined && bytes.length === check.fileBytes && (bytes.length > 0 && bytes[bytes.length - 1] === 10) === check.finalLf;
+    if (!same || literalDigestOfBytes(bytes, 0, check.finalLf ? bytes.length - 1 : bytes.length).digest !== check.digest) {
       throw new TermsyncError(
         'entries_file_changed',
         `the entries file ${again.file ?? relativePath(job.root, path.resolve(path.dirname(path.join(job.root, job.resourceFile)), job.declared))} (\`entries_file\` of ${job.resourceFile}) changed while termsync ran: it no longer holds what was read and checked at the start, so no plan is made from it; run again`,
         { exitCode: ExitCode.invalidInput },
       );
     }
+    const text = bytes.toString('utf8');
     return check.finalLf ? text : `${text}\n`;
   };
   const deferred: EntriesFileText = {
     digest: check.digest,
+    literalBytes: check.literalBytes,
     ...(check.sortedDigest === undefined ? {} : { sortedDigest: check.sortedDigest }),
     length: check.length,
     bytes: check.fileBytes + (check.finalLf ? 0 : 1),
@@ -154,12 +161,15 @@ export async function readEntriesBatch(jobs: readonly EntriesJob[], dirCache?: M
         const asRead = finalLf ? text.slice(0, -1) : text;
         // The sort a comparison with the service's answer would make anyway (see compareLiveEntries).
         const sorted = entries.sortedBody();
+        // The digest is made from the file's bytes (valid UTF-8, checked): the text as read.
+        const literal = literalDigestOfBytes(read.bytes, 0, finalLf ? read.bytes.length - 1 : read.bytes.length);
         const check: EntriesFileCheck = {
-          digest: textDigest(asRead),
+          digest: literal.digest,
+          literalBytes: literal.bytes,
           fileBytes: read.bytes.length,
           finalLf,
           length: entries.text.length,
-          ...(sorted === asRead ? {} : { sortedDigest: textDigest(sorted) }),
+          ...(sorted === asRead ? {} : { sortedDigest: literalDigestOfText(sorted).digest }),
         };
         outcomes.push({ ...outcome, entries: deferredEntries(job, check, entries.size) });
       } else outcomes.push(outcome);

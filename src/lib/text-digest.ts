@@ -1,23 +1,112 @@
 import type * as Crypto from 'node:crypto';
 import { createRequire } from 'node:module';
 
-// A code unit beyond Latin-1: a string without one is stored one byte per character, and is
-// hashed from those bytes (a copy), not encoded to UTF-8 first (measured: half the time).
-const BEYOND_LATIN1 = /[\u0100-\uffff]/;
-
 /** node:crypto, loaded on the first digest: `validate` (which makes none) never loads it. */
 let crypto: typeof Crypto | undefined;
 
-/**
- * sha256 (hex) of a string, fast for the usual text: the Latin-1 bytes of a string whose every
- * code unit is below U+0100, the UTF-8 bytes of any other, each after its own marker so that no
- * string of one kind hashes like one of the other. Equal strings give equal digests; two strings
- * with different digests differ. A string with an unpaired surrogate is the caller's to refuse
- * (its UTF-8 bytes hold U+FFFD in its place).
- */
-export function textDigest(text: string): string {
+function sha256(): Crypto.Hash {
   crypto ??= createRequire(import.meta.url)('node:crypto') as typeof Crypto;
-  const hash = crypto.createHash('sha256');
-  if (!BEYOND_LATIN1.test(text)) return hash.update('L').update(text, 'latin1').digest('hex');
-  return hash.update('U').update(text, 'utf8').digest('hex');
+  return crypto.createHash('sha256');
+}
+
+/**
+ * The literal digest of a text: sha256 (hex) of the UTF-8 bytes of `JSON.stringify(text)`, its
+ * quotes included: the text as a JSON string in an answer of the service, byte for byte (`\t`,
+ * `\n`, `\"`, `\\`, `\b`, `\f`, `\r`, `\u00XX` for the other controls, every other character as
+ * is). An answer's string whose bytes hash to a text's literal digest is that text (JSON decoding
+ * is a function), without being decoded (see rawDigest).
+ */
+export interface LiteralDigest {
+  readonly digest: string;
+  /** Bytes of the literal, quotes included. */
+  readonly bytes: number;
+}
+
+/** The escaped literal is hashed a piece of this many bytes at a time (a buffer kept for the next digest). */
+const PIECE = 64 * 1024;
+let piece: Buffer | undefined;
+const HEX = '0123456789abcdef';
+
+/**
+ * The literal digest of the text whose UTF-8 bytes are `bytes[start, end)` (valid UTF-8: the caller
+ * checked), from the bytes: each byte is copied, or escaped as JSON.stringify escapes its
+ * character, into a buffer hashed as it fills. A byte of a multi-byte character is never below
+ * 0x80, so only ASCII characters are escaped, as JSON.stringify does (it escapes nothing beyond
+ * U+001F but `"` and `\`, and lone surrogates, which valid UTF-8 never holds).
+ */
+export function literalDigestOfBytes(bytes: Uint8Array, start = 0, end = bytes.length): LiteralDigest {
+  const hash = sha256();
+  const out = (piece ??= Buffer.allocUnsafeSlow(PIECE + 8));
+  let total = 0;
+  let p = 0;
+  out[p++] = 0x22;
+  for (let i = start; i < end; i++) {
+    const c = bytes[i] as number;
+    if (c >= 0x20 && c !== 0x22 && c !== 0x5c) out[p++] = c;
+    else {
+      out[p++] = 0x5c;
+      if (c === 0x09) out[p++] = 0x74;
+      else if (c === 0x0a) out[p++] = 0x6e;
+      else if (c === 0x22 || c === 0x5c) out[p++] = c;
+      else if (c === 0x0d) out[p++] = 0x72;
+      else if (c === 0x08) out[p++] = 0x62;
+      else if (c === 0x0c) out[p++] = 0x66;
+      else {
+        // `\u00XX`, lowercase hex as JSON.stringify writes it.
+        out[p++] = 0x75;
+        out[p++] = 0x30;
+        out[p++] = 0x30;
+        out[p++] = HEX.charCodeAt(c >> 4);
+        out[p++] = HEX.charCodeAt(c & 15);
+      }
+    }
+    if (p >= PIECE) {
+      hash.update(out.subarray(0, p));
+      total += p;
+      p = 0;
+    }
+  }
+  out[p++] = 0x22;
+  hash.update(out.subarray(0, p));
+  return { digest: hash.digest('hex'), bytes: total + p };
+}
+
+/** Where a well-formed text is encoded for literalDigestOfBytes (kept for the next one, up to this size). */
+const ENCODE_KEPT = 4 * 1024 * 1024;
+let encoded: Buffer | undefined;
+
+/** String.prototype.isWellFormed (ES2024, in every Node this runs on; not in this build's type library). */
+type WellFormed = string & { isWellFormed(): boolean };
+
+/** The literal digest of a text (see LiteralDigest). */
+export function literalDigestOfText(text: string): LiteralDigest {
+  if (!(text as WellFormed).isWellFormed()) {
+    // A lone surrogate: JSON.stringify writes it as `\udXXX` (UTF-8 would hold U+FFFD in its place).
+    const literal = JSON.stringify(text);
+    return { digest: sha256().update(literal, 'utf8').digest('hex'), bytes: Buffer.byteLength(literal, 'utf8') };
+  }
+  const room = 3 * text.length;
+  if (room > ENCODE_KEPT) {
+    const bytes = Buffer.from(text, 'utf8');
+    return literalDigestOfBytes(bytes);
+  }
+  if (encoded === undefined || encoded.length < room) encoded = Buffer.allocUnsafeSlow(Math.max(room, 64 * 1024));
+  const n = encoded.write(text, 0, 'utf8');
+  return literalDigestOfBytes(encoded, 0, n);
+}
+
+/**
+ * The literal digest of a text given as the content of its JSON string as an answer held it,
+ * `escaped` (quotes not included), when that content is what JSON.stringify writes: its only
+ * escapes `\t` and `\n` and no raw control character (see parseJsonWithLongStrings' `tsvOnly`).
+ * Such content is JSON.stringify's of the text it stands for only when that text holds no `"` or
+ * `\` (they would be escaped): any other content simply gives another digest.
+ */
+export function literalDigestOfEscaped(escaped: string): string {
+  return sha256().update('"').update(escaped, 'utf8').update('"').digest('hex');
+}
+
+/** sha256 (hex) of `bytes[start, end)` as they are: of a JSON string literal in an answer, quotes included, its literal digest. */
+export function rawDigest(bytes: Uint8Array, start: number, end: number): string {
+  return sha256().update(bytes.subarray(start, end)).digest('hex');
 }

@@ -1,9 +1,9 @@
 import { canonicalPhrase, canonicalUsualPhrase, isUsualText } from '../lib/canonical.js';
-import { textDigest } from '../lib/text-digest.js';
+import { literalDigestOfEscaped, literalDigestOfText } from '../lib/text-digest.js';
 import { visitTsvEntries } from '../lib/entries-tsv.js';
 import type { Entries, EntryList } from '../model/entries.js';
 import { PackedEntries, type DeferredText } from '../model/packed-entries.js';
-import type { ComparedEntries } from '../model/live.js';
+import type { ComparedEntries, ExpectedLiteral, SameLiteral } from '../model/live.js';
 import type { EntryChange } from '../model/plan.js';
 import { compareStrings } from '../plan/compare-strings.js';
 import { diffEntries, NO_CHANGES } from '../plan/diff-entries.js';
@@ -16,12 +16,24 @@ export type EntriesVisitor = (visit: (source: string, target: string) => boolean
 /**
  * A live dictionary's entries as the service sent them: its TSV text (lines already checked), pairs,
  * or a reader that visits them in order and checks each line as it goes (the client's answer, see
- * EntriesText), with `usual` telling whether its phrases may take canonicalUsualPhrase.
+ * EntriesText), with `usual` telling whether its phrases may take canonicalUsualPhrase. Or, for
+ * deferred entries, the client's word that the answer's entries string is byte for byte one of their
+ * literals (`sameLiteral`: the literal digest it matched, see SameLiteral): not decoded at all.
  */
+export type { ExpectedLiteral, SameLiteral };
+
 export type RawEntries =
   | { readonly tsv: string }
   | { readonly list: EntryList }
-  | { readonly usual: boolean; readonly visit: EntriesVisitor; readonly text?: string; readonly escaped?: boolean };
+  | { readonly usual: boolean; readonly visit: EntriesVisitor; readonly text?: string; readonly escaped?: boolean }
+  | SameLiteral;
+
+/** What an answer's entries string is compared with before it is decoded, for deferred entries (undefined for others). */
+export function expectedLiteral(expected: Entries): ExpectedLiteral | undefined {
+  const deferred = expected instanceof PackedEntries ? expected.deferredText : undefined;
+  if (deferred === undefined) return undefined;
+  return { bytes: deferred.literalBytes, digests: deferred.sortedDigest === undefined ? [deferred.digest] : [deferred.digest, deferred.sortedDigest] };
+}
 
 interface Reader {
   readonly canonical: (phrase: string) => string;
@@ -29,6 +41,7 @@ interface Reader {
 }
 
 function readerOf(raw: RawEntries): Reader {
+  if ('sameLiteral' in raw) throw new Error('internal error: entries told by their literal digest have no text to read');
   if ('list' in raw) {
     return {
       canonical: canonicalPhrase,
@@ -117,19 +130,33 @@ function unescapeTsv(text: string): string {
 type WellFormed = string & { isWellFormed(): boolean };
 
 /**
- * The answer's text (unescaped) when it is, character for character, the text of deferred entries
- * as uploaded in the order read (their text without its last LF) or sorted by source (as termsync
- * uploads them), told by its digest (textDigest). An escaped
- * answer (only `\t` and `\n` escapes) is unescaped first. A string with an unpaired surrogate is
- * never taken for one (its UTF-8 bytes would hold U+FFFD in its place).
+ * When the answer's text is, character for character, the text of deferred entries (of `size`
+ * lines) as uploaded in the order read (their text without its last LF) or sorted by source (as
+ * termsync uploads them), told by its literal digest (lib/text-digest.ts): a reader of its text,
+ * unescaped. An escaped answer (only `\t` and `\n` escapes, JSON.stringify's own) is hashed as it
+ * is: it is the literal's content when it is the text.
  */
-function sameDigest(raw: RawEntries, deferred: DeferredText): string | undefined {
-  let live: string;
-  if ('tsv' in raw) live = raw.tsv;
-  else if ('text' in raw && typeof raw.text === 'string') live = raw.escaped === true ? unescapeTsv(raw.text) : raw.text;
-  else return undefined;
-  if (live.length !== deferred.length - 1 || !(live as WellFormed).isWellFormed()) return undefined;
-  const digest = textDigest(live);
+function sameDigest(raw: RawEntries, deferred: DeferredText, size: number): (() => string) | undefined {
+  let digest: string;
+  let live: () => string;
+  if ('tsv' in raw) {
+    const text = raw.tsv;
+    if (text.length !== deferred.length - 1) return undefined;
+    digest = literalDigestOfText(text).digest;
+    live = () => text;
+  } else if ('text' in raw && typeof raw.text === 'string') {
+    const text = raw.text;
+    if (raw.escaped === true) {
+      // Escaped, each line's tab and each LF between lines take two characters.
+      if (text.length !== deferred.length + 2 * size - 2 || !(text as WellFormed).isWellFormed()) return undefined;
+      digest = literalDigestOfEscaped(text);
+      live = () => unescapeTsv(text);
+    } else {
+      if (text.length !== deferred.length - 1) return undefined;
+      digest = literalDigestOfText(text).digest;
+      live = () => text;
+    }
+  } else return undefined;
   return digest === deferred.digest || digest === deferred.sortedDigest ? live : undefined;
 }
 
@@ -235,11 +262,19 @@ export function compareLiveEntries(raw: RawEntries, expected: Entries, hashed = 
   // Deferred entries (the plan's, see PackedEntries.deferred): an answer that is their text as
   // uploaded (in the order read, or sorted) is told by its digest, without reading the file again;
   // any other is compared with the entries read again, as below.
+  if ('sameLiteral' in raw) {
+    const deferred = expected instanceof PackedEntries ? expected.deferredText : undefined;
+    if (!(expected instanceof PackedEntries) || deferred === undefined || (raw.sameLiteral !== deferred.digest && raw.sameLiteral !== deferred.sortedDigest)) {
+      throw new Error('internal error: an answer was told equal to a literal digest its entries do not have');
+    }
+    // The answer is their text (in the order read or sorted): the hash (order aside) is made from the file's.
+    return hashed ? { expected, diff: NO_CHANGES, hash: hashEntries(expected.readAgain() as PackedEntries) } : { expected, diff: NO_CHANGES };
+  }
   if (expected instanceof PackedEntries && expected.deferredText !== undefined) {
-    const same = sameDigest(raw, expected.deferredText);
+    const same = sameDigest(raw, expected.deferredText, expected.size);
     if (same !== undefined) {
       // The answer is their text: the hash (of the entries sorted) is made from it, not kept.
-      return hashed ? { expected, diff: NO_CHANGES, hash: hashEntries(PackedEntries.fromText(`${same}\n`, expected.size, true)) } : { expected, diff: NO_CHANGES };
+      return hashed ? { expected, diff: NO_CHANGES, hash: hashEntries(PackedEntries.fromText(`${same()}\n`, expected.size, true)) } : { expected, diff: NO_CHANGES };
     }
     const again = expected.readAgain() as PackedEntries;
     const compared = compareLiveEntries(raw, again, hashed, wholeTextChars);

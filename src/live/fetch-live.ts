@@ -3,7 +3,7 @@ import { DEFAULTS } from '../lib/defaults.js';
 import type { GlossaryApi } from '../model/desired.js';
 import type { Entries, EntryList } from '../model/entries.js';
 import type { ComparedEntries, DictionaryKey, LiveGlossary, LiveState, LiveStyleRules } from '../model/live.js';
-import { compareLiveEntries, readLiveEntries, type EntriesVisitor, type RawEntries } from './compare-live.js';
+import { compareLiveEntries, expectedLiteral, readLiveEntries, type EntriesVisitor, type ExpectedLiteral, type RawEntries, type SameLiteral } from './compare-live.js';
 
 /** One dictionary whose entries must be read. */
 export interface DictionaryToRead {
@@ -34,8 +34,12 @@ export interface LiveReader {
   listStyleRules(): Promise<readonly LiveStyleRules[]>;
   getEntries(glossaryId: string, sourceLang: string, targetLang: string): Promise<EntryList>;
   getEntriesV2(glossaryId: string): Promise<EntryList>;
-  /** The same entries as the text the service sent, read without a list of pairs. */
-  readEntries?(glossaryId: string, sourceLang: string, targetLang: string): Promise<EntriesReading>;
+  /**
+   * The same entries as the text the service sent, read without a list of pairs. With `literal`:
+   * an answer whose entries string is byte for byte one of its literals is told so (SameLiteral)
+   * and not decoded; any other is read as without it.
+   */
+  readEntries?(glossaryId: string, sourceLang: string, targetLang: string, literal?: ExpectedLiteral): Promise<EntriesReading | SameLiteral>;
   readEntriesV2?(glossaryId: string): Promise<EntriesReading>;
   /** Requests the client sends at once: no more reads than this are started at a time. */
   readonly concurrency?: number;
@@ -43,10 +47,16 @@ export interface LiveReader {
 
 type EntriesClient = Pick<LiveReader, 'getEntries' | 'getEntriesV2' | 'readEntries' | 'readEntriesV2' | 'concurrency'>;
 
-/** One dictionary's entries as the service sent them: its text when the client can give it. */
-async function readRaw(client: EntriesClient, d: DictionaryToRead): Promise<RawEntries> {
+/**
+ * One dictionary's entries as the service sent them: its text when the client can give it. Deferred
+ * entries compared without a hash are told unchanged from the answer's bytes when they can be (see
+ * SameLiteral): a hash needs the entries.
+ */
+async function readRaw(client: EntriesClient, d: DictionaryToRead, hashed: boolean): Promise<RawEntries> {
   if (d.api === 'v2') return client.readEntriesV2 ? client.readEntriesV2(d.glossaryId) : { list: await client.getEntriesV2(d.glossaryId) };
-  return client.readEntries ? client.readEntries(d.glossaryId, d.sourceLang, d.targetLang) : { list: await client.getEntries(d.glossaryId, d.sourceLang, d.targetLang) };
+  if (!client.readEntries) return { list: await client.getEntries(d.glossaryId, d.sourceLang, d.targetLang) };
+  const literal = d.expected === undefined || hashed ? undefined : expectedLiteral(d.expected);
+  return literal === undefined ? client.readEntries(d.glossaryId, d.sourceLang, d.targetLang) : client.readEntries(d.glossaryId, d.sourceLang, d.targetLang, literal);
 }
 
 export function dictionaryKey(glossaryId: string, sourceLang: string, targetLang: string): DictionaryKey {
@@ -116,7 +126,7 @@ export async function fetchEntries(client: EntriesClient, toRead: readonly Dicti
       const d = toRead[next++] as DictionaryToRead;
       const key = dictionaryKey(d.glossaryId, d.sourceLang, d.targetLang);
       try {
-        const raw = await readRaw(client, d);
+        const raw = await readRaw(client, d, options.hashes === true);
         if (d.expected === undefined) entries.set(key, readLiveEntries(raw));
         else compared.set(key, compareLiveEntries(raw, d.expected, options.hashes === true));
       } catch (error) {

@@ -71,3 +71,19 @@ export interface LiveState {
   /** The live dictionaries compared with the repository's entries as they were read (not in `entries`). */
   readonly compared?: ReadonlyMap<DictionaryKey, ComparedEntries>;
 }
+
+/**
+ * An answer whose entries, a JSON string, are byte for byte (quotes included) the literal of deferred
+ * entries whose literal digest (lib/text-digest.ts) is `sameLiteral`: told so from the answer's
+ * bytes, before any decoding (the client's readEntries with an ExpectedLiteral). Sound: equal bytes
+ * decode to equal text (JSON decoding is a function), so the entries are exactly that text.
+ */
+export interface SameLiteral {
+  readonly sameLiteral: string;
+}
+
+/** What the client is to tell an answer's entries string by: the literal digests of deferred entries and their literal's bytes. */
+export interface ExpectedLiteral {
+  readonly bytes: number;
+  readonly digests: readonly string[];
+}

@@ -31,9 +31,14 @@ function bySource(a: string, b: string): number {
  * what a comparison with a live dictionary needs to tell it unchanged without the text.
  */
 export interface DeferredText {
-  /** textDigest (lib/text-digest.ts) of the entries as uploaded in the order read: `text` without its last LF. */
+  /**
+   * Literal digest (lib/text-digest.ts: of the text as a JSON string, as an answer holds it) of the
+   * entries as uploaded in the order read: `text` without its last LF.
+   */
   readonly digest: string;
-  /** textDigest of the entries sorted by source (`sortedBody()`), when that order is not the one read. */
+  /** Bytes of that JSON string, quotes included (the sorted entries' is as long). */
+  readonly literalBytes: number;
+  /** Literal digest of the entries sorted by source (`sortedBody()`), when that order is not the one read. */
   readonly sortedDigest?: string;
   /** Length of `text` in UTF-16 code units. */
   readonly length: number;

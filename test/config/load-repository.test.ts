@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { cp, mkdtemp, mkdir, realpath, rm, symlink, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -322,6 +323,15 @@ describe('deferred entries (plan and apply)', () => {
       expect(deferred.textLength).toBe(plain.text.length);
       expect(deferred.text).toBe(plain.text);
       expect([...deferred]).toEqual([...plain]);
+      if (deferred.deferredText !== undefined) {
+        // The literals of the entries as uploaded (in the order read, and sorted): JSON.stringify's bytes, as the service's answer holds them.
+        const literal = (t: string): Buffer => Buffer.from(JSON.stringify(t), 'utf8');
+        const asRead = plain.text.slice(0, -1);
+        const sorted = plain.sortedBody();
+        expect(deferred.deferredText.digest).toBe(createHash('sha256').update(literal(asRead)).digest('hex'));
+        expect(deferred.deferredText.literalBytes).toBe(literal(asRead).length);
+        expect(deferred.deferredText.sortedDigest).toBe(sorted === asRead ? undefined : createHash('sha256').update(literal(sorted)).digest('hex'));
+      }
     }
   });
 
