@@ -26,6 +26,11 @@ export default tseslint.config(
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', AbortController: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', fetch: 'readonly' } },
   },
   {
+    // CommonJS: bin/ (bin/package.json) and the bundle's CommonJS loader (scripts/bundle.js).
+    files: ['bin/**/*.js', '**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', __filename: 'readonly' } },
+  },
+  {
     // The emulator is built from the spec alone: it must not share code with the client.
     files: ['src/emulator/**/*.ts'],
     rules: {

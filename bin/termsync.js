@@ -1,5 +1,9 @@
 #!/usr/bin/env node
-import { runCli } from '../dist/bundle/termsync.js';
+// CommonJS (bin/package.json): `validate` with only its own options, the run CI jobs make most,
+// goes straight to its CommonJS bundle (dist/bundle/plain-validate-loader.cjs) and never starts
+// Node's ES module loader, which an ES module entry starts before running a line (about a tenth of
+// such a validate's instructions). Every other command line is the ES module bundle's runCli.
+'use strict';
 
 const controller = new AbortController();
 for (const signal of ['SIGINT', 'SIGTERM']) {
@@ -17,7 +21,7 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-const code = await runCli(process.argv.slice(2), {
+const io = {
   stdout: (text) => {
     if (!closed) process.stdout.write(text);
   },
@@ -31,5 +35,16 @@ const code = await runCli(process.argv.slice(2), {
     process.on('SIGHUP', listener);
     return () => process.off('SIGHUP', listener);
   },
+};
+
+/** The exit code of this command line: runCli's, whose own shortcut for a plain validate this is (the same options, the same run). */
+async function main(argv) {
+  const plain = argv[0] === 'validate' ? require('../dist/bundle/validate-options.cjs').plainValidateOptions(argv.slice(1)) : undefined;
+  if (plain !== undefined) return require('../dist/bundle/plain-validate-loader.cjs').runPlainValidate(plain, io);
+  const { runCli } = await import('../dist/bundle/termsync.js');
+  return runCli(argv, io);
+}
+
+main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
 });
-process.exitCode = code;

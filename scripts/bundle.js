@@ -24,16 +24,19 @@
 // evaluates each ES module on its own: as one file, validate of the example runs about a sixth
 // fewer instructions. main.js imports it as `./plain-validate.js`, which is its path both next
 // to the compiled sources and in the bundle: the first build leaves that import as it is. That
-// file in the bundle is scripts/plain-validate-loader.js: it runs the build's CommonJS file
-// (plain-validate.cjs) with the V8 code cache made here of a validate of the example repository
-// (plain-validate.cjs.<build id>.cache; why and when it is used: see the loader). With it, the example's
-// validate runs about a quarter fewer instructions again.
+// file in the bundle re-exports scripts/plain-validate-loader.cjs (copied next to it): it runs the
+// build's CommonJS file (plain-validate.cjs) with the V8 code cache made here of a validate of the
+// example repository (plain-validate.cjs.<build id>.cache; why and when it is used: see the
+// loader). With it, the example's validate runs about a quarter fewer instructions again.
+//
+// bin/termsync.js (CommonJS) requires that loader itself, after validate-options.cjs (the third
+// build, cli/validate-options.js alone) has told a plain validate: such a run loads no ES module.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { copyFile, readFile, rm, writeFile } from 'node:fs/promises';
-import { isBuiltin } from 'node:module';
+import { createRequire, isBuiltin } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = path.join(ROOT, 'dist');
@@ -154,8 +157,15 @@ await build({
   footer: { js: `})\n//# termsync-build-id=${randomBytes(12).toString('hex')}` },
   plugins: [lazyBuiltins],
 });
-await copyFile(path.join(ROOT, 'scripts', 'plain-validate-loader.js'), path.join(OUT, 'plain-validate.js'));
-for (const entry of ['termsync.js', 'load-worker.js', 'plain-validate.js', 'plain-validate.cjs']) {
+// What bin/termsync.js reads of a command line before it knows it is a plain validate.
+await build({ ...common, entryPoints: { 'validate-options': path.join(DIST, 'cli', 'validate-options.js') }, format: 'cjs', outExtension: { '.js': '.cjs' }, banner: {} });
+await copyFile(path.join(ROOT, 'scripts', 'plain-validate-loader.cjs'), path.join(OUT, 'plain-validate-loader.cjs'));
+// main.js's `./plain-validate.js`: the loader, for ES modules.
+await writeFile(
+  path.join(OUT, 'plain-validate.js'),
+  "import { createRequire } from 'node:module';\nexport const { BUILD_ID_MARK, codeCacheFile, compilePlainValidate, runPlainValidate } = createRequire(import.meta.url)('./plain-validate-loader.cjs');\n",
+);
+for (const entry of ['termsync.js', 'load-worker.js', 'plain-validate.js', 'plain-validate-loader.cjs', 'plain-validate.cjs', 'validate-options.cjs']) {
   if (!existsSync(path.join(OUT, entry))) throw new Error(`bundle: ${entry} was not written to ${OUT}`);
 }
 
@@ -169,13 +179,16 @@ const nonAscii = /[\u0080-\uffff]/.exec(cjs);
 if (nonAscii !== null) {
   throw new Error(`bundle: plain-validate.cjs holds a character beyond ASCII (${JSON.stringify(nonAscii[0])} in ${JSON.stringify(cjs.slice(Math.max(0, nonAscii.index - 60), nonAscii.index + 20))}): write it as a \\u escape in its regular expression`);
 }
-const outside = [...cjs.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]).filter((id) => !isBuiltin(id));
-if (outside.length > 0) throw new Error(`bundle: plain-validate.cjs requires ${[...new Set(outside)].join(', ')}: bundle it into the CommonJS build`);
+for (const file of ['plain-validate.cjs', 'validate-options.cjs']) {
+  const text = file === 'plain-validate.cjs' ? cjs : await readFile(path.join(OUT, file), 'utf8');
+  const outside = [...text.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]).filter((id) => !isBuiltin(id));
+  if (outside.length > 0) throw new Error(`bundle: ${file} requires ${[...new Set(outside)].join(', ')}: bundle it into the CommonJS build`);
+}
 
 // The code cache: what V8 compiled of plain-validate.cjs for a validate of the example repository
 // (every kind of entries file), or for loading it alone where the example is not at hand. A validate
 // that fails here fails the build: the bundle itself is broken.
-const loader = await import(pathToFileURL(path.join(OUT, 'plain-validate.js')).href);
+const loader = createRequire(import.meta.url)(path.join(OUT, 'plain-validate-loader.cjs'));
 const { exports: plainValidate, script, source } = loader.compilePlainValidate({ cache: false });
 if (existsSync(path.join(ROOT, 'config', 'termsync.yaml'))) {
   const errors = [];

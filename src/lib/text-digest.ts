@@ -25,41 +25,69 @@ export interface LiteralDigest {
 /** The escaped literal is hashed a piece of this many bytes at a time (a buffer kept for the next digest). */
 const PIECE = 64 * 1024;
 let piece: Buffer | undefined;
+let pieceView: DataView | undefined;
 const HEX = '0123456789abcdef';
+
+/** Writes byte `c` of UTF-8 text at `p` as JSON.stringify writes its character (escaped or as is); returns the position after it. */
+function put(out: Buffer, p: number, c: number): number {
+  if (c >= 0x20 && c !== 0x22 && c !== 0x5c) {
+    out[p] = c;
+    return p + 1;
+  }
+  out[p] = 0x5c;
+  if (c === 0x09) out[p + 1] = 0x74;
+  else if (c === 0x0a) out[p + 1] = 0x6e;
+  else if (c === 0x22 || c === 0x5c) out[p + 1] = c;
+  else if (c === 0x0d) out[p + 1] = 0x72;
+  else if (c === 0x08) out[p + 1] = 0x62;
+  else if (c === 0x0c) out[p + 1] = 0x66;
+  else {
+    // `\u00XX`, lowercase hex as JSON.stringify writes it.
+    out[p + 1] = 0x75;
+    out[p + 2] = 0x30;
+    out[p + 3] = 0x30;
+    out[p + 4] = HEX.charCodeAt(c >> 4);
+    out[p + 5] = HEX.charCodeAt(c & 15);
+    return p + 6;
+  }
+  return p + 2;
+}
 
 /**
  * The literal digest of the text whose UTF-8 bytes are `bytes[start, end)` (valid UTF-8: the caller
- * checked), from the bytes: each byte is copied, or escaped as JSON.stringify escapes its
- * character, into a buffer hashed as it fills. A byte of a multi-byte character is never below
- * 0x80, so only ASCII characters are escaped, as JSON.stringify does (it escapes nothing beyond
- * U+001F but `"` and `\`, and lone surrogates, which valid UTF-8 never holds).
+ * checked), from the bytes: copied, or escaped as JSON.stringify escapes their characters, into a
+ * buffer hashed as it fills. A byte of a multi-byte character is never below 0x80, so only ASCII
+ * characters are escaped, as JSON.stringify does (it escapes nothing beyond U+001F but `"` and
+ * `\`, and lone surrogates, which valid UTF-8 never holds). Four bytes at a time: a word without a
+ * byte below 0x20, `"` or `\` (the usual one) is copied whole; only a word with one is written byte
+ * by byte.
  */
 export function literalDigestOfBytes(bytes: Uint8Array, start = 0, end = bytes.length): LiteralDigest {
   const hash = sha256();
-  const out = (piece ??= Buffer.allocUnsafeSlow(PIECE + 8));
+  const out = (piece ??= Buffer.allocUnsafeSlow(PIECE + 32));
+  const view = (pieceView ??= new DataView(out.buffer, out.byteOffset, out.length));
+  const input = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let total = 0;
   let p = 0;
   out[p++] = 0x22;
-  for (let i = start; i < end; i++) {
-    const c = bytes[i] as number;
-    if (c >= 0x20 && c !== 0x22 && c !== 0x5c) out[p++] = c;
-    else {
-      out[p++] = 0x5c;
-      if (c === 0x09) out[p++] = 0x74;
-      else if (c === 0x0a) out[p++] = 0x6e;
-      else if (c === 0x22 || c === 0x5c) out[p++] = c;
-      else if (c === 0x0d) out[p++] = 0x72;
-      else if (c === 0x08) out[p++] = 0x62;
-      else if (c === 0x0c) out[p++] = 0x66;
-      else {
-        // `\u00XX`, lowercase hex as JSON.stringify writes it.
-        out[p++] = 0x75;
-        out[p++] = 0x30;
-        out[p++] = 0x30;
-        out[p++] = HEX.charCodeAt(c >> 4);
-        out[p++] = HEX.charCodeAt(c & 15);
+  let i = start;
+  // Words start before this (a whole word before `end`).
+  const words = end - 3;
+  while (i < end) {
+    if (i < words) {
+      const x = input.getUint32(i, true);
+      const quote = x ^ 0x22222222;
+      const backslash = x ^ 0x5c5c5c5c;
+      // Whether a byte is below 0x20, or is 0x22 or 0x5c (is zero xor'ed with it): exact for the
+      // word as a whole (which byte, the bytes below tell).
+      if (((((x - 0x20202020) & ~x) | ((quote - 0x01010101) & ~quote) | ((backslash - 0x01010101) & ~backslash)) & 0x80808080) === 0) {
+        view.setUint32(p, x, true);
+        p += 4;
+        i += 4;
+      } else {
+        for (const stop = i + 4; i < stop; i++) p = put(out, p, bytes[i] as number);
       }
-    }
+    } else p = put(out, p, bytes[i++] as number);
     if (p >= PIECE) {
       hash.update(out.subarray(0, p));
       total += p;

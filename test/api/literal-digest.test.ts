@@ -33,8 +33,11 @@ describe('literal digests', () => {
         expect(literalDigestOfText(t)).toEqual(expected);
         const wellFormed = Buffer.from(t, 'utf8').toString('utf8') === t;
         if (wellFormed) {
-          const bytes = Buffer.from(`xy${t}z`, 'utf8');
-          expect(literalDigestOfBytes(bytes, 2, bytes.length - 1)).toEqual(expected);
+          // At every alignment of the words it is read in, and with bytes around it that are not its.
+          for (const before of ['', 'x', 'xy', 'xyz']) {
+            const bytes = Buffer.from(`${before}${t}"\t`, 'utf8');
+            expect(literalDigestOfBytes(bytes, before.length, bytes.length - 2)).toEqual(expected);
+          }
           expect(literalDigestOfEscaped(JSON.stringify(t).slice(1, -1))).toBe(expected.digest);
         }
       }),

@@ -104,6 +104,7 @@ async function copyOfBundle(prefix: string): Promise<{ copy: string; bundle: str
   const copy = await mkdtemp(path.join(work, prefix));
   await mkdir(path.join(copy, 'bin'));
   await cp(BIN, path.join(copy, 'bin', 'termsync.js'));
+  await cp(path.join(ROOT, 'bin', 'package.json'), path.join(copy, 'bin', 'package.json'));
   await cp(path.join(ROOT, 'package.json'), path.join(copy, 'package.json'));
   await cp(path.join(ROOT, 'dist', 'bundle'), path.join(copy, 'dist', 'bundle'), { recursive: true, preserveTimestamps: true });
   const run = (args: readonly string[], env: Record<string, string> = {}): Promise<Run> =>
@@ -181,17 +182,27 @@ describe('the bundled CLI (bin/termsync.js)', () => {
     for (const file of own) expect(await readFile(file.startsWith('file:') ? fileURLToPath(file) : file, 'utf8'), file).not.toContain('node_modules/commander/');
   });
 
-  it('validate with only its own options runs from one file of the bundle (plain-validate.js), besides what the entry itself imports', async () => {
+  it('validate with only its own options runs from the CommonJS files of the bundle alone: validate-options.cjs, then plain-validate-loader.cjs, which runs plain-validate.cjs', async () => {
     const { run, files } = await packagesLoaded(['validate', '--dir', ROOT]);
     expect(run.code).toBe(0);
     const bundle = path.join(ROOT, 'dist', 'bundle');
-    const entry = await readFile(path.join(bundle, 'termsync.js'), 'utf8');
-    const entryImports = [...entry.matchAll(/(?:from|import)\s*"\.\/(chunk-[A-Z0-9]+\.js)"/g)].map((m) => m[1]);
     const loaded = files.filter((f) => f.includes('/dist/bundle/') || f.includes(`${path.sep}dist${path.sep}bundle${path.sep}`)).map((f) => path.basename(f.startsWith('file:') ? fileURLToPath(f) : f));
-    expect(loaded).toContain('plain-validate.js');
-    // ...which runs plain-validate.cjs (read as a script, see scripts/plain-validate-loader.js): no commander in it either.
+    // plain-validate.cjs is read as a script (see scripts/plain-validate-loader.cjs): no commander in it either.
     expect(await readFile(path.join(bundle, 'plain-validate.cjs'), 'utf8')).not.toContain('node_modules/commander/');
-    expect(loaded.filter((f) => f !== 'termsync.js' && f !== 'plain-validate.js' && !entryImports.includes(f))).toEqual([]);
+    expect([...new Set(loaded)]).toEqual(['validate-options.cjs', 'plain-validate-loader.cjs']);
+  });
+
+  it("validate with only its own options never starts Node's ES module loader; any other command line runs the ES module bundle", async () => {
+    const esm = ['internal/modules/esm/module_job', 'internal/modules/esm/translators'];
+    const plain = await builtinsLoaded(['validate', '--dir', ROOT]);
+    expect(plain.run).toEqual({ code: 0, stdout: 'No problems in 18 files.\n', stderr: '' });
+    expect(plain.builtins.has('fs'), 'the list of Node modules is recorded').toBe(true);
+    for (const name of esm) expect(plain.builtins.has(name), `${name} is loaded`).toBe(false);
+    // An option commander reads (not a plain validate): the same answer as the sources, through the ES module bundle.
+    const other = await builtinsLoaded(['validate', '--dir', ROOT, '--format', 'xml']);
+    expect(other.run).toEqual(await runCliCaptured(['validate', '--dir', ROOT, '--format', 'xml']));
+    expect(other.run.code).toBe(3);
+    for (const name of esm) expect(other.builtins.has(name), `${name} is loaded`).toBe(true);
   });
 
   it("runs plain-validate.cjs with the build's code cache, which this Node accepts", async () => {

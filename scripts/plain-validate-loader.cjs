@@ -1,6 +1,8 @@
-// dist/bundle/plain-validate.js, copied there by scripts/bundle.js: loads the bundle of `validate`
-// with only its own options (plain-validate.cjs, one CommonJS file) with the V8 code cache the
-// build made of it (plain-validate.cjs.cache).
+// dist/bundle/plain-validate-loader.cjs, copied there by scripts/bundle.js: loads the bundle of
+// `validate` with only its own options (plain-validate.cjs, one CommonJS file) with the V8 code
+// cache the build made of it (plain-validate.cjs.<build id>.cache). bin/termsync.js requires it
+// directly (a CommonJS module, so that such a validate never starts Node's ES module loader);
+// main.js reaches it through dist/bundle/plain-validate.js, which re-exports this module.
 //
 // Why: compiling that file is most of what a short validate costs above a bare node (parsing half
 // a megabyte of libraries, then compiling each function on its first call). Node 22 caches
@@ -13,19 +15,20 @@
 // source's content. So the build ends plain-validate.cjs with an id of its own (BUILD_ID_MARK) and
 // names the cache after it: a cache from another build (two builds racing in one tree) is never
 // found. This loader also ignores a cache older than the source (a bundle edited by hand). Its
-// absence is no error.
-import { readFileSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import vm from 'node:vm';
+// absence is no error. Nothing is written at run time.
+'use strict';
+const { readFileSync, statSync } = require('node:fs');
+const { createRequire } = require('node:module');
+const path = require('node:path');
+const { pathToFileURL } = require('node:url');
+const vm = require('node:vm');
 
-const SOURCE = fileURLToPath(new URL('./plain-validate.cjs', import.meta.url));
+const SOURCE = path.join(__dirname, 'plain-validate.cjs');
 /** The last line of plain-validate.cjs: this mark and the build's id. */
-export const BUILD_ID_MARK = '//# termsync-build-id=';
+const BUILD_ID_MARK = '//# termsync-build-id=';
 
 /** The code cache's file for the build whose id ends `source`; undefined when the source has none. */
-export function codeCacheFile(source) {
+function codeCacheFile(source) {
   const at = source.lastIndexOf(BUILD_ID_MARK);
   if (at === -1) return undefined;
   const id = source.slice(at + BUILD_ID_MARK.length).trim();
@@ -50,7 +53,7 @@ function readCodeCache(source) {
  * cache). Returns the module's exports, the compiled script (`script.cachedDataRejected` is
  * undefined when no cache was given) and the source.
  */
-export function compilePlainValidate({ cache = true } = {}) {
+function compilePlainValidate({ cache = true } = {}) {
   const source = readFileSync(SOURCE, 'utf8');
   const script = new vm.Script(source, {
     filename: SOURCE,
@@ -62,6 +65,8 @@ export function compilePlainValidate({ cache = true } = {}) {
 }
 
 /** cli/plain-validate.ts's runPlainValidate. */
-export function runPlainValidate(options, io) {
+function runPlainValidate(options, io) {
   return compilePlainValidate().exports.runPlainValidate(options, io);
 }
+
+module.exports = { BUILD_ID_MARK, codeCacheFile, compilePlainValidate, runPlainValidate };
