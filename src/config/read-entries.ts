@@ -142,7 +142,10 @@ export async function readEntriesBatch(jobs: readonly EntriesJob[], dirCache?: M
   // garbage collector reuses), where the joined text of many files is fresh memory each time.
   const texts = defer ? textual.map((read) => (read.bytes as Buffer).toString('utf8')) : decodeUtf8Files(textual.map((read) => read.bytes as Buffer));
   let next = 0;
-  const outcomes: EntriesOutcome[] = [];
+  const outcomes: (EntriesOutcome | undefined)[] = [];
+  // Multilingual files (TBX, workbook, language columns) wait here: their readers await, and every
+  // use of the arena's bytes must come first (a worker's next batch may reset it meanwhile).
+  const multilingual: { readonly i: number; readonly job: EntriesJob; readonly bytes: Buffer; readonly text: string | undefined; readonly format: EntriesFileFormat; readonly file: string }[] = [];
   for (const [i, read] of reads.entries()) {
     if (read.bytes === undefined || read.format === undefined || read.file === undefined) {
       outcomes.push({ diagnostics: read.diagnostics, ...(read.file === undefined ? {} : { file: read.file }) });
@@ -173,9 +176,13 @@ export async function readEntriesBatch(jobs: readonly EntriesJob[], dirCache?: M
       } else outcomes.push(outcome);
     }
     // A text file's bytes are the arena's (overwritten by the next batch): only its text goes on.
-    else outcomes.push(await conceptsOutcome(text === undefined ? read.bytes : EMPTY_BYTES, text, read.format, job, read.file));
+    else {
+      multilingual.push({ i, job, bytes: text === undefined ? read.bytes : EMPTY_BYTES, text, format: read.format, file: read.file });
+      outcomes.push(undefined);
+    }
   }
-  return outcomes;
+  for (const { i, job, bytes, text, format, file } of multilingual) outcomes[i] = await conceptsOutcome(bytes, text, format, job, file);
+  return outcomes as EntriesOutcome[];
 }
 
 /**
