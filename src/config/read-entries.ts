@@ -80,9 +80,10 @@ export interface EntriesFileText extends DeferredText {
  * checked; anything else is an error, never entries of other content.
  */
 export function deferredEntries(job: EntriesJob, check: EntriesFileCheck, size: number, dirCache: Map<string, string | null> = new Map()): PackedEntries {
-  const read = (): string => {
-    // The bytes are decoded at once and never kept: one arena serves every read again (a buffer
-    // of its own per file costs more than the read), and the load's folders are not resolved again.
+  /** The file's bytes read again (the arena's, until the next read), checked to be the ones read at first. */
+  const readBytes = (): Buffer => {
+    // The bytes are never kept: one arena serves every read again (a buffer of its own per file
+    // costs more than the read), and the load's folders are not resolved again.
     rereadArena.reset();
     const again = readEntriesFile(job.root, job.rootReal, job.resourceFile, job.declared, job.at, dirCache, rereadArena);
     const bytes = again.bytes;
@@ -95,7 +96,15 @@ export function deferredEntries(job: EntriesJob, check: EntriesFileCheck, size: 
         { exitCode: ExitCode.invalidInput },
       );
     }
-    const text = bytes.toString('utf8');
+    return bytes;
+  };
+  const read = (): string => {
+    const text = readBytes().toString('utf8');
+    return check.finalLf ? text : `${text}\n`;
+  };
+  // Latin-1: one character per byte, copied without decoding.
+  const readLatin1 = (): string => {
+    const text = readBytes().toString('latin1');
     return check.finalLf ? text : `${text}\n`;
   };
   const deferred: EntriesFileText = {
@@ -104,6 +113,7 @@ export function deferredEntries(job: EntriesJob, check: EntriesFileCheck, size: 
     length: check.length,
     bytes: check.fileBytes + (check.finalLf ? 0 : 1),
     read,
+    readLatin1,
     check,
   };
   return PackedEntries.deferred(deferred, size);

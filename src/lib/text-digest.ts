@@ -138,3 +138,17 @@ export function literalDigestOfEscaped(escaped: string): string {
 export function rawDigest(bytes: Uint8Array, start: number, end: number): string {
   return sha256().update(bytes.subarray(start, end)).digest('hex');
 }
+
+/** Where a Latin-1 string's bytes are written for literalDigestOfLatin1 (kept for the next one, up to ENCODE_KEPT). */
+let latin1Bytes: Buffer | undefined;
+
+/**
+ * The literal digest of the text whose UTF-8 bytes are the characters of `latin1` (one byte per
+ * character, each below 0x100: see Buffer's 'latin1'), valid UTF-8 (the caller's to ensure).
+ */
+export function literalDigestOfLatin1(latin1: string): LiteralDigest {
+  if (latin1.length > ENCODE_KEPT) return literalDigestOfBytes(Buffer.from(latin1, 'latin1'));
+  if (latin1Bytes === undefined || latin1Bytes.length < latin1.length) latin1Bytes = Buffer.allocUnsafeSlow(Math.max(latin1.length, 64 * 1024));
+  const n = latin1Bytes.write(latin1, 0, 'latin1');
+  return literalDigestOfBytes(latin1Bytes, 0, n);
+}

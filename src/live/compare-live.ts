@@ -9,6 +9,7 @@ import { compareStrings } from '../plan/compare-strings.js';
 import { diffEntries, NO_CHANGES } from '../plan/diff-entries.js';
 import { EntriesHasher, hashEntries } from '../plan/fingerprint-live.js';
 import { canonicalEntries } from './canonical-entries.js';
+import { sortedLiteralDigestOfLatin1 } from './sorted-bytes.js';
 
 /** Visits entries as sent, in order; `visit` returns false to stop. */
 export type EntriesVisitor = (visit: (source: string, target: string) => boolean) => void;
@@ -43,29 +44,58 @@ export class ReadOnce {
 
   constructor(private readonly expected: PackedEntries) {}
 
+  /**
+   * The file's bytes read again as a Latin-1 string (see DeferredText.readLatin1), when the sorted
+   * digest was made from them: the entries' text is decoded from them if needed (no other read).
+   */
+  private latin1: string | undefined;
+
   /** The entries, read again (see PackedEntries.readAgain). */
   entries(): PackedEntries {
     if (this.again !== undefined) return this.again;
     if (this.failure !== undefined) throw this.failure;
-    let again: PackedEntries | undefined;
-    try {
-      again = this.expected.readAgain();
-    } catch (error) {
-      this.failure = error instanceof Error ? error : new Error(String(error));
-      throw this.failure;
+    if (this.latin1 !== undefined) {
+      this.again = this.expected.againOf(Buffer.from(this.latin1, 'latin1').toString('utf8'));
+      this.latin1 = undefined;
+      return this.again;
     }
+    const again = this.attempt(() => this.expected.readAgain());
     if (again === undefined) throw new Error('internal error: entries read again that are not deferred');
     this.again = again;
     return again;
   }
 
+  /** `read`, its failure kept (and thrown again by every later use). */
+  private attempt<T>(read: () => T): T {
+    try {
+      return read();
+    } catch (error) {
+      this.failure = error instanceof Error ? error : new Error(String(error));
+      throw this.failure;
+    }
+  }
+
   /**
-   * The literal digest of the entries sorted by source, made from the entries read again (and
-   * sorted there, once for the comparison); undefined when that is the order read (the digest as
-   * read is theirs).
+   * The literal digest of the entries sorted by source, made from the file read again (and sorted
+   * there, once for the comparison); undefined when that is the order read (the digest as read is
+   * theirs). Made from the file's bytes, not decoded, when their order is their sources' (see
+   * sortedLiteralDigestOfLatin1); else from the entries decoded and sorted.
    */
   sortedDigest(): string | undefined {
     if (this.sorted === undefined) {
+      const readLatin1 = this.expected.deferredText?.readLatin1;
+      if (this.again === undefined && readLatin1 !== undefined) {
+        if (this.failure !== undefined) throw this.failure;
+        const latin1 = this.attempt(readLatin1);
+        const digest = sortedLiteralDigestOfLatin1(latin1);
+        if (digest !== undefined) {
+          this.latin1 = latin1;
+          this.sorted = digest;
+          return digest ?? undefined;
+        }
+        // A character above U+FFFF: decoded and sorted as UTF-16 (no other read).
+        this.again = this.expected.againOf(Buffer.from(latin1, 'latin1').toString('utf8'));
+      }
       const again = this.entries();
       const body = again.sortedBody();
       this.sorted = body.length === again.text.length - 1 && body === again.text.slice(0, -1) ? null : literalDigestOfText(body).digest;

@@ -44,6 +44,11 @@ export interface DeferredText {
   readonly bytes: number;
   /** The text, read again; throws when it can no longer be the text that was checked (see config/read-entries.ts). */
   readonly read: () => string;
+  /**
+   * The text read again as `read` reads it (same checks, same errors), not decoded: its UTF-8 bytes
+   * as a Latin-1 string (one character per byte, a final LF included). See live/sorted-bytes.ts.
+   */
+  readonly readLatin1?: () => string;
 }
 
 export class PackedEntries implements ReadonlyMap<string, string> {
@@ -97,6 +102,11 @@ export class PackedEntries implements ReadonlyMap<string, string> {
   readAgain(): PackedEntries | undefined {
     const deferred = this.deferredText;
     return deferred === undefined ? undefined : new PackedEntries(this.packed ?? deferred.read(), this.size, this.controlFree);
+  }
+
+  /** Deferred entries as entries of their own, of `text` (theirs, read again by other means: see DeferredText.readLatin1). */
+  againOf(text: string): PackedEntries {
+    return new PackedEntries(text, this.size, this.controlFree);
   }
 
   /** Deferred entries keep from now on the text that `again` (their readAgain()) read. */

@@ -8,7 +8,8 @@ import type * as readFiles from '../../src/config/read-files.js';
 import { readEntriesFile } from '../../src/config/read-files.js';
 import { TermsyncError } from '../../src/lib/errors.js';
 import { ExitCode } from '../../src/lib/exit-codes.js';
-import { compareLiveEntries, type RawEntries } from '../../src/live/compare-live.js';
+import { literalDigestOfText } from '../../src/lib/text-digest.js';
+import { compareLiveEntries, expectedLiteral, ReadOnce, type RawEntries } from '../../src/live/compare-live.js';
 import { PackedEntries } from '../../src/model/packed-entries.js';
 
 // Every read of an entries file, the load's and any later one, goes through readEntriesFile: the
@@ -112,6 +113,34 @@ describe('a plan\'s deferred entries file not in source order', () => {
         expect(readsSinceLoad(), form).toBe(1);
       }
     }
+  });
+
+  it('the client\'s sorted digest (ExpectedLiteral.later) is made from the file\'s bytes read once, not decoded; an edited file fails it (exit 3)', async () => {
+    const decode = vi.spyOn(Buffer.prototype, 'toString');
+    const { entries, readsSinceLoad } = await load(UNSORTED);
+    const once = new ReadOnce(entries);
+    const literal = expectedLiteral(entries, once);
+    decode.mockClear();
+    expect(literal?.later?.()).toBe(literalDigestOfText(SORTED).digest);
+    expect(readsSinceLoad()).toBe(1);
+    expect(decode.mock.calls.filter(([encoding]) => encoding === 'utf8' || encoding === undefined)).toEqual([]);
+    // The answer told by it is unchanged, with no other read (its hash from the same read).
+    const compared = compareLiveEntries({ sameLiteral: literalDigestOfText(SORTED).digest }, entries, true, undefined, once);
+    expect(compared.hash).toBe(compareLiveEntries({ tsv: SORTED }, PackedEntries.fromText(UNSORTED, 4, true), true).hash);
+    expect(readsSinceLoad()).toBe(1);
+    decode.mockRestore();
+
+    const { entries: edited } = await load(UNSORTED);
+    await writeFile(path.join(dir, 'glossaries', 'e.tsv'), UNSORTED.replace('Zebra', 'Zebu!'));
+    const failing = new ReadOnce(edited);
+    expect(expectedLiteral(edited, failing)?.later?.()).toBeUndefined();
+    let caught: unknown;
+    try {
+      failing.entries();
+    } catch (error) {
+      caught = error;
+    }
+    expect((caught as TermsyncError).code).toBe('entries_file_changed');
   });
 
   it('edited after the load: an answer sorted by source needs the file, and that is an error (exit 3) naming it; an answer that is the file as checked does not', async () => {

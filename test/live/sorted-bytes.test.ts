@@ -1,0 +1,126 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { literalDigestOfText } from '../../src/lib/text-digest.js';
+import { ReadOnce } from '../../src/live/compare-live.js';
+import { sortedLiteralDigestOfLatin1 } from '../../src/live/sorted-bytes.js';
+import { PackedEntries, type DeferredText } from '../../src/model/packed-entries.js';
+
+/** The sorted literal digest as made from the decoded text (null: in order already). */
+function decodedPath(text: string, controlFree: boolean): string | null {
+  const entries = PackedEntries.fromText(text, undefined, controlFree);
+  const body = entries.sortedBody();
+  return body === text.slice(0, -1) ? null : literalDigestOfText(body).digest;
+}
+
+const latin1Of = (text: string): string => Buffer.from(text, 'utf8').toString('latin1');
+
+// Characters of every UTF-8 length, those JSON escapes (quote, backslash, controls the loader
+// keeps as they are), and both sides of the UTF-8/UTF-16 order difference (U+E000–U+FFFF, astral).
+const pool = ['a', 'b', 'Z', '0', ' ', '"', '\\', '/', '\u000b', '\u000c', '\u001f', '\u007f', 'é', 'ÿ', '\u0080', 'ß', 'Ω', 'ж', '中', '文', '한', '\u3000', '\ue000', '\uff21', '\ufffd', '😀', '𠀀', '\u{10ffff}'];
+const astral = /[\u{10000}-\u{10ffff}]/u;
+const phrase = fc.array(fc.constantFrom(...pool), { minLength: 1, maxLength: 6 }).map((chars) => chars.join(''));
+const lines = fc.array(fc.tuple(phrase, phrase), { minLength: 1, maxLength: 30 }).map((pairs) => pairs.map(([s, t]) => `${s}\t${t}`));
+
+describe('sortedLiteralDigestOfLatin1', () => {
+  it('gives the digest of the entries decoded and sorted, from their bytes (a character above U+FFFF: none)', () => {
+    fc.assert(
+      fc.property(lines, fc.boolean(), (list, shuffled) => {
+        const text = `${(shuffled ? list : [...list].sort()).join('\n')}\n`;
+        const bytes = sortedLiteralDigestOfLatin1(latin1Of(text));
+        if (astral.test(text)) expect(bytes).toBeUndefined();
+        else expect(bytes).toBe(decodedPath(text, true));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('tells UTF-8 order from UTF-16 order: a character above U+FFFF sorts before U+E000–U+FFFF as JavaScript compares', () => {
+    const text = '\uff21\tx\n😀\ty\n';
+    expect(Buffer.compare(Buffer.from('\uff21'), Buffer.from('😀'))).toBeLessThan(0);
+    expect(decodedPath(text, true)).not.toBeNull();
+    expect(sortedLiteralDigestOfLatin1(latin1Of(text))).toBeUndefined();
+  });
+
+  it('sorts ASCII, Latin-1 and CJK sources with quotes and backslashes as the decoded text sorts', () => {
+    const text = 'zeta\t1\n"q"\t\\\n中文\tx\né\ty\nab\tz\na\tw\n';
+    const digest = sortedLiteralDigestOfLatin1(latin1Of(text));
+    expect(digest).toBe(literalDigestOfText('"q"\t\\\na\tw\nab\tz\nzeta\t1\né\ty\n中文\tx').digest);
+    expect(sortedLiteralDigestOfLatin1(latin1Of('a\t1\nb\t2\n'))).toBeNull();
+    expect(sortedLiteralDigestOfLatin1('')).toBeNull();
+  });
+
+  it('leaves a line with a control below TAB to the decoded path', () => {
+    expect(sortedLiteralDigestOfLatin1(latin1Of('b\u0001\t1\na\t2\n'))).toBeUndefined();
+  });
+});
+
+/** Deferred entries of `text` counting their reads. */
+function deferredOf(text: string, fail = false): { entries: PackedEntries; reads: { text: number; latin1: number } } {
+  const reads = { text: 0, latin1: 0 };
+  const size = text.split('\n').length - 1;
+  const literal = literalDigestOfText(text.slice(0, -1));
+  const changed = (): never => {
+    throw new Error('the entries file changed');
+  };
+  const deferred: DeferredText = {
+    digest: literal.digest,
+    literalBytes: literal.bytes,
+    length: text.length,
+    bytes: Buffer.byteLength(text),
+    read: () => {
+      reads.text++;
+      return fail ? changed() : text;
+    },
+    readLatin1: () => {
+      reads.latin1++;
+      return fail ? changed() : latin1Of(text);
+    },
+  };
+  return { entries: PackedEntries.deferred(deferred, size), reads };
+}
+
+describe('ReadOnce: the sorted digest from the bytes', () => {
+  it('makes the sorted digest from the bytes read once, never decoding them, and decodes them only for the entries', () => {
+    const text = 'b\t2\né\t3\na\t1\n中\t4\n';
+    const { entries, reads } = deferredOf(text);
+    const once = new ReadOnce(entries);
+    expect(once.sortedDigest()).toBe(literalDigestOfText('a\t1\nb\t2\né\t3\n中\t4').digest);
+    expect(reads).toEqual({ text: 0, latin1: 1 });
+    expect(once.knownSortedDigest).toBe(once.sortedDigest());
+    // The entries come from the same read.
+    expect(once.entries().text).toBe(text);
+    expect([...once.entries().keys()]).toEqual(['b', 'é', 'a', '中']);
+    expect(reads).toEqual({ text: 0, latin1: 1 });
+  });
+
+  it('in order already: no sorted digest (the one as read is theirs)', () => {
+    const { entries, reads } = deferredOf('a\t1\nb\t2\n');
+    const once = new ReadOnce(entries);
+    expect(once.sortedDigest()).toBeUndefined();
+    expect(reads).toEqual({ text: 0, latin1: 1 });
+  });
+
+  it('a character above U+FFFF: decoded from the same read and sorted as UTF-16', () => {
+    const text = '😀\ty\n\uff21\tx\na\tz\n';
+    const { entries, reads } = deferredOf(text);
+    const once = new ReadOnce(entries);
+    expect(once.sortedDigest()).toBe(literalDigestOfText('a\tz\n😀\ty\n\uff21\tx').digest);
+    expect(once.entries().text).toBe(text);
+    expect(reads).toEqual({ text: 0, latin1: 1 });
+  });
+
+  it('a read that failed fails again with the same error, without another read', () => {
+    const { entries, reads } = deferredOf('b\t1\na\t2\n', true);
+    const once = new ReadOnce(entries);
+    expect(() => once.sortedDigest()).toThrow('the entries file changed');
+    let again: unknown;
+    try {
+      once.entries();
+    } catch (error) {
+      again = error;
+    }
+    expect(again).toBeInstanceOf(Error);
+    expect(() => once.sortedDigest()).toThrow('the entries file changed');
+    expect(reads).toEqual({ text: 0, latin1: 1 });
+  });
+});
