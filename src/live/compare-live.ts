@@ -9,7 +9,8 @@ import { compareStrings } from '../plan/compare-strings.js';
 import { diffEntries, NO_CHANGES } from '../plan/diff-entries.js';
 import { EntriesHasher, hashEntries } from '../plan/fingerprint-live.js';
 import { canonicalEntries } from './canonical-entries.js';
-import { sortedLiteralDigestOfLatin1 } from './sorted-bytes.js';
+import { hashOfLatin1Lines, sortedLinesOfLatin1 } from './sorted-bytes.js';
+import { literalDigestOfLatin1 } from '../lib/text-digest.js';
 
 /** Visits entries as sent, in order; `visit` returns false to stop. */
 export type EntriesVisitor = (visit: (source: string, target: string) => boolean) => void;
@@ -83,24 +84,45 @@ export class ReadOnce {
    */
   sortedDigest(): string | undefined {
     if (this.sorted === undefined) {
-      const readLatin1 = this.expected.deferredText?.readLatin1;
-      if (this.again === undefined && readLatin1 !== undefined) {
-        if (this.failure !== undefined) throw this.failure;
-        const latin1 = this.attempt(readLatin1);
-        const digest = sortedLiteralDigestOfLatin1(latin1);
-        if (digest !== undefined) {
-          this.latin1 = latin1;
-          this.sorted = digest;
-          return digest ?? undefined;
-        }
-        // A character above U+FFFF: decoded and sorted as UTF-16 (no other read).
-        this.again = this.expected.againOf(Buffer.from(latin1, 'latin1').toString('utf8'));
+      const lines = this.bytesSorted();
+      if (lines !== undefined) this.sorted = lines.inOrder ? null : literalDigestOfLatin1(lines.lines.join('\n')).digest;
+      else {
+        const again = this.entries();
+        const body = again.sortedBody();
+        this.sorted = body.length === again.text.length - 1 && body === again.text.slice(0, -1) ? null : literalDigestOfText(body).digest;
       }
-      const again = this.entries();
-      const body = again.sortedBody();
-      this.sorted = body.length === again.text.length - 1 && body === again.text.slice(0, -1) ? null : literalDigestOfText(body).digest;
     }
     return this.sorted ?? undefined;
+  }
+
+  /** hashEntries of the entries read again: from their bytes sorted when they can be (see bytesSorted). */
+  hash(): string {
+    const lines = this.bytesSorted();
+    return lines === undefined ? hashEntries(this.entries()) : hashOfLatin1Lines(lines.lines);
+  }
+
+  /** The file's lines (as Latin-1) sorted by source, made once from one read; undefined when the bytes cannot tell the order (see sortedLinesOfLatin1). */
+  private byteLines: { readonly lines: readonly string[]; readonly inOrder: boolean } | null | undefined;
+
+  private bytesSorted(): { readonly lines: readonly string[]; readonly inOrder: boolean } | undefined {
+    if (this.byteLines !== undefined) return this.byteLines ?? undefined;
+    const readLatin1 = this.expected.deferredText?.readLatin1;
+    if (this.again !== undefined || readLatin1 === undefined) {
+      this.byteLines = null;
+      return undefined;
+    }
+    if (this.failure !== undefined) throw this.failure;
+    const latin1 = this.attempt(readLatin1);
+    const lines = sortedLinesOfLatin1(latin1);
+    if (lines === undefined) {
+      // A character above U+FFFF: decoded from this read and sorted as UTF-16 (no other read).
+      this.again = this.expected.againOf(Buffer.from(latin1, 'latin1').toString('utf8'));
+      this.byteLines = null;
+      return undefined;
+    }
+    this.latin1 = latin1;
+    this.byteLines = lines;
+    return lines;
   }
 
   /** The sorted literal digest when it was made already (nothing is read). */
@@ -115,7 +137,7 @@ export class ReadOnce {
  * length is not that one (`later`: the file read again through `reading`), as sorted by source. A
  * read that fails gives no digest: the answer is then decoded, and the comparison meets the failure.
  */
-export function expectedLiteral(expected: Entries, reading?: ReadOnce): ExpectedLiteral | undefined {
+export function expectedLiteral(expected: Entries, reading?: ReadOnce, hashed = false): ExpectedLiteral | undefined {
   const deferred = expected instanceof PackedEntries ? expected.deferredText : undefined;
   if (deferred === undefined || reading === undefined) return deferred === undefined ? undefined : { bytes: deferred.literalBytes, digests: [deferred.digest] };
   const later = (): string | undefined => {
@@ -125,7 +147,10 @@ export function expectedLiteral(expected: Entries, reading?: ReadOnce): Expected
       return undefined;
     }
   };
-  return { bytes: deferred.literalBytes, digests: [deferred.digest], later };
+  // Hashed, the text as read is told from the answer (decoded, hashed as it is read): told by its
+  // digest, the hash would need the file read again. Only the sorted one is told by its digest (the
+  // file is read again for it anyway, and its hash made from that read).
+  return { bytes: deferred.literalBytes, digests: hashed ? [] : [deferred.digest], later };
 }
 
 interface Reader {
@@ -372,7 +397,7 @@ export function compareLiveEntries(
       throw new Error('internal error: an answer was told equal to a literal digest its entries do not have');
     }
     // The answer is their text (in the order read or sorted): the hash (order aside) is made from the file's.
-    return hashed ? { expected, diff: NO_CHANGES, hash: hashEntries((reading ?? new ReadOnce(expected)).entries()) } : { expected, diff: NO_CHANGES };
+    return hashed ? { expected, diff: NO_CHANGES, hash: (reading ?? new ReadOnce(expected)).hash() } : { expected, diff: NO_CHANGES };
   }
   if (expected instanceof PackedEntries && deferred !== undefined) {
     const once = reading ?? new ReadOnce(expected);

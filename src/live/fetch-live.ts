@@ -50,13 +50,13 @@ type EntriesClient = Pick<LiveReader, 'getEntries' | 'getEntriesV2' | 'readEntri
 
 /**
  * One dictionary's entries as the service sent them: its text when the client can give it. Deferred
- * entries compared without a hash are told unchanged from the answer's bytes when they can be (see
- * SameLiteral): a hash needs the entries.
+ * entries are told unchanged from the answer's bytes when they can be (see SameLiteral); hashed,
+ * only as sorted by source, the hash then made from the file read again (see ReadOnce.hash).
  */
 async function readRaw(client: EntriesClient, d: DictionaryToRead, hashed: boolean, reading: ReadOnce | undefined): Promise<RawEntries> {
   if (d.api === 'v2') return client.readEntriesV2 ? client.readEntriesV2(d.glossaryId) : { list: await client.getEntriesV2(d.glossaryId) };
   if (!client.readEntries) return { list: await client.getEntries(d.glossaryId, d.sourceLang, d.targetLang) };
-  const literal = d.expected === undefined || hashed ? undefined : expectedLiteral(d.expected, reading);
+  const literal = d.expected === undefined ? undefined : expectedLiteral(d.expected, reading, hashed);
   return literal === undefined ? client.readEntries(d.glossaryId, d.sourceLang, d.targetLang) : client.readEntries(d.glossaryId, d.sourceLang, d.targetLang, literal);
 }
 

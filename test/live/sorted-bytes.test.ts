@@ -2,7 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { literalDigestOfText } from '../../src/lib/text-digest.js';
 import { ReadOnce } from '../../src/live/compare-live.js';
-import { sortedLiteralDigestOfLatin1 } from '../../src/live/sorted-bytes.js';
+import { fetchEntries, type LiveReader } from '../../src/live/fetch-live.js';
+import { hashOfLatin1Lines, sortedLinesOfLatin1, sortedLiteralDigestOfLatin1 } from '../../src/live/sorted-bytes.js';
+import type { ExpectedLiteral } from '../../src/model/live.js';
+import { hashEntries } from '../../src/plan/fingerprint-live.js';
 import { PackedEntries, type DeferredText } from '../../src/model/packed-entries.js';
 
 /** The sorted literal digest as made from the decoded text (null: in order already). */
@@ -31,6 +34,18 @@ describe('sortedLiteralDigestOfLatin1', () => {
         else expect(bytes).toBe(decodedPath(text, true));
       }),
       { numRuns: 2000 },
+    );
+  });
+
+  it('hashOfLatin1Lines of the sorted bytes is hashEntries of the entries decoded (escapes included)', () => {
+    fc.assert(
+      fc.property(lines, (list) => {
+        const text = `${list.join('\n')}\n`;
+        const sorted = sortedLinesOfLatin1(latin1Of(text));
+        if (sorted === undefined) return;
+        expect(hashOfLatin1Lines(sorted.lines)).toBe(hashEntries(PackedEntries.fromText(text, undefined, true)));
+      }),
+      { numRuns: 1000 },
     );
   });
 
@@ -121,6 +136,33 @@ describe('ReadOnce: the sorted digest from the bytes', () => {
     }
     expect(again).toBeInstanceOf(Error);
     expect(() => once.sortedDigest()).toThrow('the entries file changed');
+    expect(reads).toEqual({ text: 0, latin1: 1 });
+  });
+});
+
+describe('a plan that hashes the entries (a saved plan): the answer sorted told by its bytes', () => {
+  it('passes the deferred entries\' literal, and hashes the file\'s bytes read once, not decoded', async () => {
+    const text = 'b\t"2"\né\t3\na\t\\1\n中\t4\n';
+    const sorted = 'a\t\\1\nb\t"2"\né\t3\n中\t4';
+    const { entries, reads } = deferredOf(text);
+    const literals: (ExpectedLiteral | undefined)[] = [];
+    const reader = {
+      concurrency: 1,
+      getEntries: () => Promise.reject(new Error('not used')),
+      getEntriesV2: () => Promise.reject(new Error('not used')),
+      readEntries: (_id: string, _s: string, _t: string, literal?: ExpectedLiteral) => {
+        literals.push(literal);
+        // The client: an answer of the literal's length that is not the text as read asks for the sorted digest.
+        const digest = literalDigestOfText(sorted).digest;
+        return Promise.resolve(literal?.later?.() === digest ? { sameLiteral: digest } : { tsv: sorted });
+      },
+    } as unknown as LiveReader;
+    const { compared } = await fetchEntries(reader, [{ glossaryId: 'g', api: 'v3', sourceLang: 'en', targetLang: 'de', expected: entries }], { hashes: true });
+    expect(literals[0]?.digests).toEqual([]);
+    expect(literals[0]?.later).toBeDefined();
+    const result = compared.get('g/en-de');
+    expect(result?.diff.entryChanges).toEqual([]);
+    expect(result?.hash).toBe(hashEntries(PackedEntries.fromText(text, 4, true)));
     expect(reads).toEqual({ text: 0, latin1: 1 });
   });
 });
