@@ -37,14 +37,37 @@ const io = {
   },
 };
 
+/** The plain validate's options and runner, or undefined: another command line, or the bundle's CommonJS files cannot be loaded. */
+function plainValidate(argv) {
+  if (argv[0] !== 'validate') return undefined;
+  try {
+    const options = require('../dist/bundle/validate-options.cjs').plainValidateOptions(argv.slice(1));
+    if (options === undefined) return undefined;
+    return { options, run: require('../dist/bundle/plain-validate-loader.cjs').runPlainValidate };
+  } catch {
+    // A bundle file missing or unreadable (a checkout not rebuilt, a broken install): runCli
+    // answers instead, and says what is wrong in one line.
+    return undefined;
+  }
+}
+
 /** The exit code of this command line: runCli's, whose own shortcut for a plain validate this is (the same options, the same run). */
 async function main(argv) {
-  const plain = argv[0] === 'validate' ? require('../dist/bundle/validate-options.cjs').plainValidateOptions(argv.slice(1)) : undefined;
-  if (plain !== undefined) return require('../dist/bundle/plain-validate-loader.cjs').runPlainValidate(plain, io);
+  const plain = plainValidate(argv);
+  if (plain !== undefined) return plain.run(plain.options, io);
   const { runCli } = await import('../dist/bundle/termsync.js');
   return runCli(argv, io);
 }
 
-main(process.argv.slice(2)).then((code) => {
-  process.exitCode = code;
-});
+// What runCli cannot answer itself (the bundle cannot be loaded at all) is said in one line, as
+// runCli says an internal error: exit 1, no stack trace unless TERMSYNC_DEBUG is set.
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error) => {
+    io.stderr(`Internal error (a bug in termsync, please report it): ${error instanceof Error ? error.message : String(error)}\n`);
+    if (process.env.TERMSYNC_DEBUG && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
+    process.exitCode = 1;
+  },
+);

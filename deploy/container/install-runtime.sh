@@ -7,7 +7,8 @@
 # Run it from a checkout where `npm ci` (or `npm ci --ignore-scripts && npm run build`) has run.
 # It packs the package exactly as it would be published (`npm pack`: the `files` of package.json),
 # unpacks it into DEST, installs its production dependencies at the versions of package-lock.json
-# (from the npm cache that `npm ci` filled), and checks that the installed CLI starts.
+# (from the npm cache that `npm ci` filled), and checks that the installed CLI starts (`--version`)
+# and that a plain `validate`, which runs other files of the bundle, answers.
 set -eu
 
 dest=${1:?usage: install-runtime.sh DEST (an empty or missing folder)}
@@ -42,4 +43,13 @@ cp "$root/package-lock.json" "$dest/package-lock.json"
 chmod 0755 "$dest/bin/termsync.js"
 
 version=$(node "$dest/bin/termsync.js" --version) || fail "the installed CLI does not start"
+# `--version` runs the ES module bundle; a plain `validate` runs the CommonJS files of the bundle
+# (bin/package.json makes bin/termsync.js CommonJS). An empty folder is a located error: exit 3.
+mkdir "$work/empty"
+set +e
+node "$dest/bin/termsync.js" validate --dir "$work/empty" >"$work/validate.out" 2>&1
+code=$?
+set -e
+[ "$code" -eq 3 ] || fail "the installed CLI's validate of an empty folder exited $code, not 3: $(head -c 400 "$work/validate.out")"
+grep -q 'config/not-found' "$work/validate.out" || fail "the installed CLI's validate did not report the missing project config: $(head -c 400 "$work/validate.out")"
 echo "installed termsync $version in $dest"

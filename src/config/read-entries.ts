@@ -75,9 +75,9 @@ export interface EntriesFileText extends DeferredText {
 
 /**
  * Entries whose text is read again from their file when something needs it (see
- * PackedEntries.deferred): the file is read through the same checks as at first (inside the
- * repository, a regular file within the size limit) and must be byte for byte the file that was
- * checked; anything else is an error, never entries of other content.
+ * PackedEntries.deferred): the file is read through the same checks as at first (a regular file
+ * within the size limit; its folder as the load resolved it, not resolved again) and must be byte
+ * for byte the file that was checked; anything else is an error, never entries of other content.
  */
 export function deferredEntries(job: EntriesJob, check: EntriesFileCheck, size: number, dirCache: Map<string, string | null> = new Map()): PackedEntries {
   /** The file's bytes read again (the arena's, until the next read), checked to be the ones read at first. */
@@ -90,9 +90,11 @@ export function deferredEntries(job: EntriesJob, check: EntriesFileCheck, size: 
     // Valid UTF-8 (or no bytes at all): the same text is the same bytes.
     const same = bytes !== undefined && bytes.length === check.fileBytes && (bytes.length > 0 && bytes[bytes.length - 1] === 10) === check.finalLf;
     if (!same || literalDigestOfBytes(bytes, 0, check.finalLf ? bytes.length - 1 : bytes.length).digest !== check.digest) {
+      // A file that can no longer be read says why (gone, unreadable, a folder, too large now…).
+      const why = bytes === undefined ? again.diagnostics.find((d) => d.severity === 'error')?.message : undefined;
       throw new TermsyncError(
         'entries_file_changed',
-        `the entries file ${again.file ?? relativePath(job.root, path.resolve(path.dirname(path.join(job.root, job.resourceFile)), job.declared))} (\`entries_file\` of ${job.resourceFile}) changed while termsync ran: it no longer holds what was read and checked at the start, so no plan is made from it; run again`,
+        `the entries file ${again.file ?? relativePath(job.root, path.resolve(path.dirname(path.join(job.root, job.resourceFile)), job.declared))} (\`entries_file\` of ${job.resourceFile}) changed while termsync ran: ${why === undefined ? 'it no longer holds what was read and checked at the start' : `it can no longer be read (${why})`}, so no plan is made from it; run again`,
         { exitCode: ExitCode.invalidInput },
       );
     }

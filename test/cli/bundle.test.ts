@@ -213,6 +213,20 @@ describe('the bundled CLI (bin/termsync.js)', () => {
     expect(JSON.parse(run.stdout)).toEqual({ rejected: false });
   });
 
+  it("a plain validate whose CommonJS bundle files are missing is answered by the full CLI; a bundle that cannot be loaded at all is one line of error, exit 1, no stack trace", async () => {
+    const { bundle, run } = await copyOfBundle('broken-');
+    const args = ['validate', '--format', 'json', '--dir', ROOT];
+    const sources = await runCliCaptured(args);
+    // A checkout pulled and not rebuilt: the bin is new, the bundle older and without its files.
+    await rm(path.join(bundle, 'validate-options.cjs'));
+    expect(await run(args)).toEqual(sources);
+    await rm(bundle, { recursive: true });
+    const broken = await run(args);
+    expect(broken.code).toBe(1);
+    expect(broken.stdout).toBe('');
+    expect(broken.stderr).toMatch(/^Internal error \(a bug in termsync, please report it\): Cannot find module '[^\n]*termsync\.js'[^\n]*\n$/);
+  });
+
   it('uses only the code cache of its own build: validates the same without it, with one older than the bundle or one of another build (neither used)', async () => {
     const { bundle, run } = await copyOfBundle('copy-');
     const caches = (await readdir(bundle)).filter((f) => f.endsWith('.cache'));

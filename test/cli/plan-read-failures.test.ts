@@ -92,32 +92,38 @@ describe('plan when an entries file changes while it runs', () => {
   const file = 'glossaries/product.en-de.tsv';
   const unsorted = 'invoice\tRechnung\ncart\tWarenkorb\naccount\tKonto\n';
 
-  it('a file not in source order, on a service that answers sorted (after termsync apply): no change when it stays as it was; edited after the check, exit 3 and nothing written', async () => {
+  it('a file not in source order, on a service that answers sorted (after termsync apply): no change when it stays as it was; edited or removed after the check, exit 3 and nothing written — saved or not (a plain plan tells an answer from its bytes)', async () => {
     await world.write(file, unsorted);
     expect((await world.cli(['apply'])).code).toBe(0);
     const edited = unsorted.replace('Konto', 'Kundenkonto');
-    for (const edit of [undefined, edited]) {
-      await world.write(file, unsorted);
-      const proxy = await entriesProxy(world.emulator.url, () => {
-        if (edit !== undefined) writeFileSync(path.join(world.dir, file), edit);
-      });
-      try {
-        const mark = world.mark();
-        const run = await world.cli(['plan', '--detailed-exitcode', '--out', 'plan.json'], { TERMSYNC_BASE_URL: proxy.url });
-        expect(world.writesSince(mark)).toEqual([]);
-        if (edit === undefined) {
-          expect(run.stderr).toBe('');
-          expect(run.code).toBe(0);
-          expect(existsSync(path.join(world.dir, 'plan.json'))).toBe(true);
-        } else {
-          expect(run.code).toBe(3);
-          expect(run.stderr).toContain('the entries file glossaries/product.en-de.tsv (`entries_file` of glossaries/product.yaml) changed while termsync ran');
-          expect(run.stderr).not.toMatch(/\n\s+at /);
-          expect(existsSync(path.join(world.dir, 'plan.json'))).toBe(false);
+    const edits: [string, (() => void) | undefined, string][] = [
+      ['as it was', undefined, ''],
+      ['edited', () => writeFileSync(path.join(world.dir, file), edited), 'it no longer holds what was read and checked at the start'],
+      ['removed', () => rmSync(path.join(world.dir, file)), 'it can no longer be read ('],
+    ];
+    for (const saved of [true, false]) {
+      for (const [name, edit, why] of edits) {
+        await world.write(file, unsorted);
+        const proxy = await entriesProxy(world.emulator.url, () => edit?.());
+        try {
+          const mark = world.mark();
+          const run = await world.cli(['plan', '--detailed-exitcode', ...(saved ? ['--out', 'plan.json'] : [])], { TERMSYNC_BASE_URL: proxy.url });
+          expect(world.writesSince(mark), name).toEqual([]);
+          if (edit === undefined) {
+            expect(run.stderr, name).toBe('');
+            expect(run.code, name).toBe(0);
+            expect(existsSync(path.join(world.dir, 'plan.json')), name).toBe(saved);
+          } else {
+            expect(run.code, name).toBe(3);
+            expect(run.stderr, name).toContain('the entries file glossaries/product.en-de.tsv (`entries_file` of glossaries/product.yaml) changed while termsync ran: ');
+            expect(run.stderr, name).toContain(why);
+            expect(run.stderr, name).not.toMatch(/\n\s+at /);
+            expect(existsSync(path.join(world.dir, 'plan.json')), name).toBe(false);
+          }
+        } finally {
+          await proxy.close();
+          rmSync(path.join(world.dir, 'plan.json'), { force: true });
         }
-      } finally {
-        await proxy.close();
-        rmSync(path.join(world.dir, 'plan.json'), { force: true });
       }
     }
     // Run again: the file as it is now, a change to plan.

@@ -125,6 +125,9 @@ describe('the image, installed outside Docker by deploy/container/install-runtim
     const app = join(root, dest);
     // What `npm pack` ships (package.json `files`), the lockfile and the dependencies: no sources, no tests.
     expect((await readdir(app)).sort()).toEqual(['README.md', 'bin', 'dist', 'node_modules', 'package-lock.json', 'package.json', 'schema']);
+    // bin/termsync.js is CommonJS by bin/package.json: without it a plain validate cannot start
+    // (install-runtime.sh runs one and fails the build otherwise).
+    expect((await readdir(join(app, 'bin'))).sort()).toEqual(['package.json', 'termsync.js']);
     for (const name of Object.keys(pkg.dependencies)) {
       const manifest = JSON.parse(await readFile(join(app, 'node_modules', name, 'package.json'), 'utf8')) as { version: string };
       expect(manifest.version, `${name} in the image`).toBe(lock.packages[`node_modules/${name}`]?.version);
