@@ -149,8 +149,9 @@ export function expectedLiteral(expected: Entries, reading?: ReadOnce, hashed = 
   };
   // Hashed, the text as read is told from the answer (decoded, hashed as it is read): told by its
   // digest, the hash would need the file read again. Only the sorted one is told by its digest (the
-  // file is read again for it anyway, and its hash made from that read).
-  return { bytes: deferred.literalBytes, digests: hashed ? [] : [deferred.digest], later };
+  // file is read again for it anyway, and its hash made from that read); the one as read is not
+  // asked `later` for (the file is not read again for it).
+  return hashed ? { bytes: deferred.literalBytes, digests: [], later, decoded: [deferred.digest] } : { bytes: deferred.literalBytes, digests: [deferred.digest], later };
 }
 
 interface Reader {

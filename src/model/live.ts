@@ -91,4 +91,9 @@ export interface ExpectedLiteral {
    * entries sorted by source, made from their file read again; undefined when there is none.
    */
   readonly later?: () => string | undefined;
+  /**
+   * Digests of strings that are to be decoded as usual, neither told by their digest nor asked
+   * `later` for (the text as read, for a plan that hashes it as the answer holds it).
+   */
+  readonly decoded?: readonly string[];
 }

@@ -86,6 +86,21 @@ describe('cutLiteral', () => {
     expect(cutLiteral(body, literalOf(`${entries}!`))).toBeUndefined();
   });
 
+  it('never asks `later` for a string whose digest is one to decode (a hashed plan\'s text as read), and asks it for another', () => {
+    const entries = 'b\t2\na\t1';
+    const body = Buffer.from(answerOf(entries, {}), 'utf8');
+    const digest = literalDigestOfText(entries).digest;
+    let asked = 0;
+    const later = () => {
+      asked++;
+      return 'another digest';
+    };
+    expect(cutLiteral(body, { ...literalOf(entries), digests: [], later, decoded: [digest] })).toBeUndefined();
+    expect(asked).toBe(0);
+    expect(cutLiteral(body, { ...literalOf(entries), digests: [], later })).toBeUndefined();
+    expect(asked).toBe(1);
+  });
+
   it('says an answer is the text only when it decodes to that text (property: texts with tabs, quotes, backslashes, controls, non-ASCII, astral)', () => {
     // b derived from a: equal, one character changed, one more, or a different text.
     const pair = text.chain((a) => fc.tuple(fc.constant(a), fc.oneof(fc.constant(a), text, char.map((c) => a + c), fc.nat().map((i) => (a.length === 0 ? 'x' : a.slice(0, i % a.length) + (a[i % a.length] === 'a' ? 'b' : 'a') + a.slice((i % a.length) + 1))))));

@@ -160,6 +160,8 @@ describe('a plan that hashes the entries (a saved plan): the answer sorted told 
     const { compared } = await fetchEntries(reader, [{ glossaryId: 'g', api: 'v3', sourceLang: 'en', targetLang: 'de', expected: entries }], { hashes: true });
     expect(literals[0]?.digests).toEqual([]);
     expect(literals[0]?.later).toBeDefined();
+    // The text as read is decoded as the answer holds it (hashed from it), never asked `later` for.
+    expect(literals[0]?.decoded).toEqual([entries.deferredText?.digest]);
     const result = compared.get('g/en-de');
     expect(result?.diff.entryChanges).toEqual([]);
     expect(result?.hash).toBe(hashEntries(PackedEntries.fromText(text, 4, true)));
