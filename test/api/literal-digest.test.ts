@@ -331,3 +331,22 @@ describe('an entries answer told by its bytes', () => {
     expect(() => compareLiveEntries({ sameLiteral: literal?.digests[0] ?? '' }, PackedEntries.fromText(`${asRead}\n`))).toThrow('internal error');
   });
 });
+
+describe('cutLiteral asks for the sorted digest only for the value of "entries"', () => {
+  // A 9-byte literal is as long as the key "entries"; 13 bytes as "source_lang" and "target_lang".
+  for (const text of ['ab\tcde', 'abcde\tfghij']) {
+    it(`a file of ${JSON.stringify(text).length} literal bytes answered as it is read: told from its bytes, the file never read again`, () => {
+      const literal = JSON.stringify(text);
+      const body = Buffer.from(`{"dictionaries":[{"source_lang":"en","target_lang":"de","entries":${literal},"entries_format":"tsv"}]}`);
+      const later = vi.fn(() => 'f'.repeat(64));
+      const expected: ExpectedLiteral = { bytes: Buffer.byteLength(literal), digests: [literalDigestOfText(text).digest], later };
+      const cut = cutLiteral(body, expected);
+      expect(cut?.digest).toBe(literalDigestOfText(text).digest);
+      expect(later).not.toHaveBeenCalled();
+      // Answered otherwise (sorted): asked once, for the value, with spaces around the colon too.
+      const other = Buffer.from(`{"dictionaries":[{"source_lang":"en","target_lang":"de","entries" :\n ${JSON.stringify(text.toUpperCase())},"entries_format":"tsv"}]}`);
+      expect(cutLiteral(other, expected)).toBeUndefined();
+      expect(later).toHaveBeenCalledTimes(1);
+    });
+  }
+});
