@@ -10,6 +10,7 @@ import { compareLiveEntries, expectedLiteral, ReadOnce, WHOLE_TEXT_CHARS, type R
 import { fetchEntries } from '../../src/live/fetch-live.js';
 import type { ExpectedLiteral, SameLiteral } from '../../src/model/live.js';
 import { PackedEntries } from '../../src/model/packed-entries.js';
+import { deferredOf } from '../live/deferred-of.js';
 import { createVirtualClock } from '../../src/lib/virtual-clock.js';
 
 const sha = (bytes: Buffer | string): string => createHash('sha256').update(bytes).digest('hex');
@@ -173,26 +174,8 @@ async function largestDecode<T>(work: () => Promise<T>): Promise<{ result: T; la
   }
 }
 
-/** Deferred entries of `text` (a file without its last LF), as the loader makes them, counting the reads of their file. */
-function deferredOf(asRead: string): { deferred: PackedEntries; reads: () => number } {
-  let reads = 0;
-  const packed = PackedEntries.fromText(`${asRead}\n`);
-  const literal = literalDigestOfBytes(Buffer.from(asRead, 'utf8'));
-  const deferred = PackedEntries.deferred(
-    {
-      digest: literal.digest,
-      literalBytes: literal.bytes,
-      length: packed.text.length,
-      bytes: Buffer.byteLength(packed.text),
-      read: () => {
-        reads++;
-        return packed.text;
-      },
-    },
-    packed.size,
-  );
-  return { deferred, reads: () => reads };
-}
+/** Deferred entries of `asRead` (a file without its last LF), as the loader makes them, counting the reads of their file. */
+const deferredOfText = (asRead: string): ReturnType<typeof deferredOf> => deferredOf(PackedEntries.fromText(`${asRead}\n`));
 
 const lines = (n: number, from = 0): string =>
   Array.from({ length: n }, (_, i) => `term "${i + from}" \\ Größe\t<Begriff> ${i} é/€ \u{1f600}`).join('\n');
@@ -203,7 +186,7 @@ describe('an entries answer told by its bytes', () => {
     const sorted = PackedEntries.fromText(`${asRead}\n`).sortedBody();
     expect(sorted).not.toBe(asRead);
     for (const sent of [asRead, sorted]) {
-      const { deferred, reads } = deferredOf(asRead);
+      const { deferred, reads } = deferredOfText(asRead);
       const body = answerOf(sent);
       const client = clientAnswering(body);
       const { result, largest } = await largestDecode(() => fetchEntries(client, [{ glossaryId: 'g1', api: 'v3', sourceLang: 'en', targetLang: 'de', expected: deferred }]));
@@ -245,7 +228,7 @@ describe('an entries answer told by its bytes', () => {
         [asRead, true],
         [changed, false],
       ] as const) {
-        const { deferred } = deferredOf(asRead);
+        const { deferred } = deferredOfText(asRead);
         const client = clientAnswering(form(sent));
         const { compared } = await fetchEntries(client, [{ glossaryId: 'g1', api: 'v3', sourceLang: 'en', targetLang: 'de', expected: deferred }]);
         const diff = compared.get('g1/en-de')?.diff;
@@ -310,7 +293,7 @@ describe('an entries answer told by its bytes', () => {
 
   it('is compared as its literal says: unchanged for deferred entries of that digest (as read, or sorted as made for this comparison), with the hash of their entries', () => {
     const asRead = lines(50);
-    const { deferred, reads } = deferredOf(asRead);
+    const { deferred, reads } = deferredOfText(asRead);
     const reading = new ReadOnce(deferred);
     const literal = expectedLiteral(deferred, reading);
     expect(literal?.digests.length).toBe(1);

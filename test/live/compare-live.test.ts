@@ -10,6 +10,7 @@ import { hashEntries } from '../../src/plan/fingerprint-live.js';
 import type { Entries, EntryList } from '../../src/model/entries.js';
 import { PackedEntries } from '../../src/model/packed-entries.js';
 import { literalDigestOfText } from '../../src/lib/text-digest.js';
+import { deferredOf } from './deferred-of.js';
 
 const where = { method: 'GET', path: '/v3/glossaries/g/entries' };
 
@@ -34,25 +35,6 @@ const pairs = fc.array(fc.tuple(phrase, phrase), { maxLength: 8 });
 const declarable = fc.array(fc.tuple(phrase.filter((p) => !p.includes('\r')), phrase.filter((p) => !p.includes('\r'))), { maxLength: 8 });
 const tsvOf = (list: EntryList, crlf: boolean): string => list.map(([s, t]) => `${s}\t${t}`).join(crlf ? '\r\n' : '\n');
 
-/** Deferred entries of `packed` as the loader makes them (the digest of the text as read), counting the reads of their text. */
-function deferredOf(packed: PackedEntries): { deferred: PackedEntries; reads: () => number } {
-  let reads = 0;
-  const literal = literalDigestOfText(packed.text.slice(0, -1));
-  const deferred = PackedEntries.deferred(
-    {
-      digest: literal.digest,
-      literalBytes: literal.bytes,
-      length: packed.text.length,
-      bytes: Buffer.byteLength(packed.text),
-      read: () => {
-        reads++;
-        return packed.text;
-      },
-    },
-    packed.size,
-  );
-  return { deferred, reads: () => reads };
-}
 
 describe('visitTsvEntries', () => {
   it('visits exactly the pairs of splitting the text into lines, with CRLF, blank lines and extra tabs', () => {
