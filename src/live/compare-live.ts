@@ -9,8 +9,7 @@ import { compareStrings } from '../plan/compare-strings.js';
 import { diffEntries, NO_CHANGES } from '../plan/diff-entries.js';
 import { EntriesHasher, hashEntries } from '../plan/fingerprint-live.js';
 import { canonicalEntries } from './canonical-entries.js';
-import { hashOfLatin1Lines, sortedLinesOfLatin1 } from './sorted-bytes.js';
-import { literalDigestOfLatin1 } from '../lib/text-digest.js';
+import { hashOfLatin1Lines, literalDigestOfSortedLines, sortedLinesOfLatin1 } from './sorted-bytes.js';
 
 /** Visits entries as sent, in order; `visit` returns false to stop. */
 export type EntriesVisitor = (visit: (source: string, target: string) => boolean) => void;
@@ -85,7 +84,7 @@ export class ReadOnce {
   sortedDigest(): string | undefined {
     if (this.sorted === undefined) {
       const lines = this.bytesSorted();
-      if (lines !== undefined) this.sorted = lines.inOrder ? null : literalDigestOfLatin1(lines.lines.join('\n')).digest;
+      if (lines !== undefined) this.sorted = literalDigestOfSortedLines(lines);
       else {
         const again = this.entries();
         const body = again.sortedBody();

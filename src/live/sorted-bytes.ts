@@ -20,7 +20,11 @@ const NOT_BYTE_ORDERED = /[\u0000-\u0008\u00f0-\u00f4]/;
  */
 export function sortedLiteralDigestOfLatin1(latin1: string): string | null | undefined {
   const sorted = sortedLinesOfLatin1(latin1);
-  if (sorted === undefined) return undefined;
+  return sorted === undefined ? undefined : literalDigestOfSortedLines(sorted);
+}
+
+/** The literal digest of lines sorted by sortedLinesOfLatin1: null when they were in that order already. */
+export function literalDigestOfSortedLines(sorted: { readonly lines: readonly string[]; readonly inOrder: boolean }): string | null {
   return sorted.inOrder ? null : literalDigestOfLatin1(sorted.lines.join('\n')).digest;
 }
 
