@@ -22,7 +22,7 @@ import {
   type LiveGlossaryInfo,
 } from './parse-responses.js';
 import { createRequestQueue, type ApiCall, type ClientMetricsHooks, type OperationBudget, type RetryOptions } from './request-queue.js';
-import { createAgent, formatBytes, isHtml, requestTarget, type ExchangeLimits, type HttpAnswer } from './send-request.js';
+import { clip, createAgent, formatBytes, isHtml, requestTarget, type ExchangeLimits, type HttpAnswer } from './send-request.js';
 import { cutLiteral, decodeLongString, parseJsonWithLongStrings } from './json-long-strings.js';
 import { EntriesText, encodeEntries } from './tsv-entries.js';
 
@@ -203,13 +203,40 @@ export function describeNotJson(answer: Pick<HttpAnswer, 'text' | 'contentType'>
   return `the body is not JSON (${size}${type})`;
 }
 
+type LangPair = { readonly source_lang: string; readonly target_lang: string };
+
+/**
+ * The dictionary of the asked pair in a v3 entries answer (the schema has canonicalised its
+ * languages, so a difference of case is no difference), or undefined: the service answers one
+ * dictionary per call, the one asked for, and another pair's entries are never taken for it.
+ */
+function dictionaryOfPair<D extends LangPair>(dictionaries: readonly D[], pair: LangPair): D | undefined {
+  return dictionaries.find((d) => d.source_lang === pair.source_lang && d.target_lang === pair.target_lang);
+}
+
+/** Pairs of an answer named in a message: the server chooses how many and how long, so a few, each clipped. */
+const SHOWN_PAIRS = 3;
+
+/**
+ * An entries answer without the asked pair's dictionary: which was asked, and what came instead
+ * (bounded). `head` gives the first characters of a language as the answer wrote it (one of over
+ * 4096 characters is a placeholder in the parsed value).
+ */
+function noDictionaryOfPair(dictionaries: readonly LangPair[], pair: LangPair, where: Where, head: (lang: string) => string): ServiceError {
+  const lang = (code: string): string => clip(head(code), 20);
+  const shown = dictionaries.slice(0, SHOWN_PAIRS).map((d) => `${lang(d.source_lang)}-${lang(d.target_lang)}`);
+  const more = dictionaries.length > SHOWN_PAIRS ? ` and ${dictionaries.length - SHOWN_PAIRS} more` : '';
+  const held = shown.length === 0 ? 'none' : `${shown.join(', ')}${more}`;
+  return new ServiceError('invalid_response', where, `unexpected response: no dictionary ${pair.source_lang}-${pair.target_lang} in the answer (it holds ${held})`);
+}
+
 /**
  * An entries answer of v3 whose dictionary's entries are byte for byte one of `literal`'s (see
  * cutLiteral), told from its bytes: the rest of the answer (a few hundred bytes, the entries cut
  * out) is parsed and checked as entriesV3 checks any answer. Anything else, any doubt included, is
  * undefined: the answer is then decoded and read as always, and refused with the same errors.
  */
-function sameLiteralOf(body: Buffer, literal: ExpectedLiteral, pair: { source_lang: string; target_lang: string }): SameLiteral | undefined {
+function sameLiteralOf(body: Buffer, literal: ExpectedLiteral, pair: LangPair): SameLiteral | undefined {
   const cut = cutLiteral(body, literal);
   if (cut === undefined) return undefined;
   let value: unknown;
@@ -221,7 +248,8 @@ function sameLiteralOf(body: Buffer, literal: ExpectedLiteral, pair: { source_la
   const parsed = schemas.entriesV3.safeParse(value);
   if (!parsed.success) return undefined;
   const { dictionaries } = parsed.data;
-  const match = dictionaries.find((d) => d.source_lang === pair.source_lang && d.target_lang === pair.target_lang) ?? dictionaries[0];
+  // Not the asked pair: undefined, so that the decode path refuses the answer with its error.
+  const match = dictionaryOfPair(dictionaries, pair);
   if (match === undefined || (match.entries_format !== undefined && match.entries_format.toLowerCase() !== 'tsv') || match.entries !== cut.placeholder) return undefined;
   return { sameLiteral: cut.digest };
 }
@@ -367,10 +395,15 @@ export function createClient(options: ClientOptions): ServiceClient {
     const where = { method: request.method, path: requestTarget(request), ...(answer.traceId === undefined ? {} : { traceId: answer.traceId }) };
     const cut = parseJsonWithLongStrings(answer.text);
     const dictionaries = parseWith(schemas.entriesV3, cut === undefined ? json(answer, request) : cut.value, where).dictionaries;
-    const match = dictionaries.find((d) => d.source_lang === pair.source_lang && d.target_lang === pair.target_lang) ?? dictionaries[0];
-    if (!match) throw new ServiceError('invalid_response', where, 'unexpected response: no dictionary in the answer');
+    const match = dictionaryOfPair(dictionaries, pair);
+    if (!match) {
+      throw noDictionaryOfPair(dictionaries, pair, where, (code) => {
+        const long = cut?.long.get(code);
+        return long === undefined ? code : long.text.slice(long.start, long.start + 21);
+      });
+    }
     if (match.entries_format !== undefined && match.entries_format.toLowerCase() !== 'tsv') {
-      throw new ServiceError('invalid_response', where, `unexpected response: entries_format "${match.entries_format}", expected tsv`);
+      throw new ServiceError('invalid_response', where, `unexpected response: entries_format "${clip(match.entries_format, 40)}", expected tsv`);
     }
     const long = cut?.long.get(match.entries);
     if (long === undefined) return new EntriesText(match.entries, where);

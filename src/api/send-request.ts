@@ -16,7 +16,8 @@ export interface HttpRequest {
    * Looks at the bytes of a 2xx answer before they are decoded, synchronously (they may be a buffer
    * the next answer reuses: nothing of them may be kept): a value it returns is the answer's
    * `peeked`, and the body is then not decoded at all (`text` empty). Undefined: decoded as always.
-   * Not called for an answer holding the API key (its text has the key taken out).
+   * Not called for an answer holding the API key (its text has the key taken out). One that throws
+   * is as one that returns undefined (never a network error, never retried).
    */
   readonly peek?: (body: Buffer) => object | undefined;
 }
@@ -234,6 +235,20 @@ export function joinChunks(chunks: readonly Buffer[], bytes: number): Buffer {
 }
 
 /**
+ * What `peek` makes of an answer's bytes. A peek is an optimisation: one that throws made nothing
+ * of them, and the answer is decoded and read as always (which judges it). The exception must not
+ * reach sendRequest's handler, which would take it for a transport failure and have the request
+ * sent again.
+ */
+function peekOf(peek: NonNullable<HttpRequest['peek']>, bytes: Buffer): object | undefined {
+  try {
+    return peek(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Sends one request and reads the whole answer, within `limits`: the body is counted as it
  * arrives and the connection dropped as soon as it passes the size limit (a lying or missing
  * `Content-Length` changes nothing), and the exchange is aborted at its deadline even while bytes
@@ -329,7 +344,7 @@ export async function sendRequest(
     // its UTF-8 bytes (a replacement character is the only one decoding makes of other bytes).
     const peeked =
       request.peek !== undefined && status >= 200 && status < 300 && (apiKey.length === 0 || (!apiKey.includes('\ufffd') && bytes.indexOf(apiKey, 0, 'utf8') === -1))
-        ? request.peek(bytes)
+        ? peekOf(request.peek, bytes)
         : undefined;
     return {
       status,
