@@ -73,9 +73,17 @@ export class LoadMemo {
   }
 }
 
+/** Keys of the jobs seen: a reused resource's jobs are the very objects of the load that kept it. */
+const keys = new WeakMap<EntriesJob, string>();
+
 /** An entries job as a key: every field (root, resource file, declaration, pairs, options…) counts. */
 function entriesKey(job: EntriesJob): string {
-  return JSON.stringify(job);
+  let key = keys.get(job);
+  if (key === undefined) {
+    key = JSON.stringify(job);
+    keys.set(job, key);
+  }
+  return key;
 }
 
 function withoutDigest<T extends Digested>(result: T): Omit<T, 'digest' | 'unchanged'> {
