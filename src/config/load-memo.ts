@@ -127,7 +127,8 @@ export class FileReuse {
     }
     this.read++;
     const result = withoutDigest(loaded);
-    if (loaded.digest !== undefined && result.diagnostics.length === 0) this.resources.set(loaded.file, { digest: loaded.digest, loaded: result });
+    // Kept as objects of its own: the inline entries this load hands out build indexes as they are used.
+    if (loaded.digest !== undefined && result.diagnostics.length === 0) this.resources.set(loaded.file, { digest: loaded.digest, loaded: freshResource(result) });
     return result;
   }
 
