@@ -1,3 +1,4 @@
+export { type LoadMemo } from './load-memo.js';
 export { loadRepository, parallelFromEnv, type LoadOptions, type LoadResult } from './load-repository.js';
 export { parseEntries, type EntriesFormat } from './parse-entries.js';
 export { formatCsv, formatTsv, toEntryList } from './format-entries.js';

@@ -8,6 +8,7 @@ import { InputError } from '../lib/errors.js';
 import { redactSecrets } from './detect-secrets.js';
 import { error } from './diagnostic.js';
 import { readYaml, withEntries } from './load-resources.js';
+import { FileReuse, type LoadMemo } from './load-memo.js';
 import { loadInterrupted, loadResources } from './parallel-load.js';
 import { positionAt, type YamlFile } from './parse-yaml.js';
 import { findResourceFiles, relativePath } from './read-files.js';
@@ -35,6 +36,15 @@ export interface LoadOptions {
    * files must then not change while the run lasts (a changed one is an error when it is read again).
    */
   deferEntries?: boolean;
+  /**
+   * Keep what each file gave for the next load of the same repository (`LoadResult.memo`), and
+   * reuse what `previous` kept for every file whose bytes are those it had then (see load-memo.ts):
+   * the daemon, which reads the repository again after each change. The result is exactly the
+   * one a load without it gives.
+   */
+  remember?: boolean;
+  /** The memo of the previous load of this repository (implies `remember`). */
+  previous?: LoadMemo;
 }
 
 export interface LoadResult {
@@ -43,6 +53,8 @@ export interface LoadResult {
   diagnostics: Diagnostic[];
   /** Repository-relative paths of every file read (config, resources, entries), sorted. */
   files?: string[];
+  /** With `remember` or `previous`: what the next load may reuse (absent when no file was reached). */
+  memo?: LoadMemo;
 }
 
 const DEFAULT_CONFIG_PATHS = ['config/termsync.yaml', 'termsync.yaml'];
@@ -153,11 +165,14 @@ export async function loadRepository(options: LoadOptions): Promise<LoadResult> 
   stopIfAborted(options.signal);
   const glossaries: DesiredGlossary[] = [];
   const styleRules: DesiredStyleRules[] = [];
-  for (const outcome of await loadResources({ root, rootReal }, found.files, new Map(), {
+  const repo = { root, rootReal };
+  const reuse = options.remember === true || options.previous !== undefined ? new FileReuse(repo, options.deferEntries === true, options.previous) : undefined;
+  for (const outcome of await loadResources(repo, found.files, new Map(), {
     yieldToEventLoop,
     ...(parallel === undefined ? {} : { parallel }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.deferEntries === true ? { deferEntries: true } : {}),
+    ...(reuse === undefined ? {} : { reuse }),
   })) {
     files.add(outcome.file);
     appendDiagnostics(diagnostics, outcome.diagnostics);
@@ -169,5 +184,6 @@ export async function loadRepository(options: LoadOptions): Promise<LoadResult> 
 
   const result: LoadResult = { diagnostics: sortDiagnostics(diagnostics.map(redactSecrets)), files: [...files].sort() };
   if (config !== undefined) result.desired = { root, configFile, config, glossaries, styleRules };
+  if (reuse !== undefined) result.memo = reuse.finish();
   return result;
 }

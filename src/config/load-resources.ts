@@ -7,7 +7,7 @@ import { detectSecrets, detectSecretsInText } from './detect-secrets.js';
 import { error } from './diagnostic.js';
 import { parseYamlFile, type YamlFile } from './parse-yaml.js';
 import type { EntriesJob, EntriesOutcome } from './read-entries.js';
-import { readTextFile } from './read-files.js';
+import { fileDigest, readTextFile, type Digested } from './read-files.js';
 import { validateResource, type GlossaryDraft } from './validate-resource.js';
 
 /** Where the repository is. */
@@ -45,30 +45,43 @@ export function readYaml(absolute: string, file: string, diagnostics: Diagnostic
   const read = readTextFile(absolute, file, 'yaml/invalid-utf8', YAML_LIMIT);
   if (read.diagnostic) diagnostics.push(read.diagnostic);
   if (read.text === undefined) return undefined;
-  const { yaml, diagnostics: found } = parseYamlFile(read.text, file);
+  return parseYaml(read.text, file, diagnostics);
+}
+
+function parseYaml(text: string, file: string, diagnostics: Diagnostic[]): YamlFile | undefined {
+  const { yaml, diagnostics: found } = parseYamlFile(text, file);
   appendDiagnostics(diagnostics, found);
-  appendDiagnostics(diagnostics, yaml ? detectSecrets(yaml, read.text) : detectSecretsInText(read.text, file));
+  appendDiagnostics(diagnostics, yaml ? detectSecrets(yaml, text) : detectSecretsInText(text, file));
   return yaml;
 }
 
-function loadResource(repo: RepositoryRoot, file: string, diagnostics: Diagnostic[]): GlossaryDraft | DesiredStyleRules | undefined {
+/** The result of loadResource: the draft (when usable), or only that the file's digest was the one known. */
+type Loaded = { readonly resource?: GlossaryDraft | DesiredStyleRules } & Digested;
+
+function loadResource(repo: RepositoryRoot, file: string, diagnostics: Diagnostic[], known: string | null | undefined): Loaded {
   const absolute = path.join(repo.root, file);
   try {
     const real = realpathSync.native(absolute);
     const rel = path.relative(repo.rootReal, real);
     if (rel.startsWith('..') || path.isAbsolute(rel)) {
       diagnostics.push(error('resource/outside-repo', 'this resource file is a symbolic link that points outside the repository', file, 1, 1));
-      return undefined;
+      return {};
     }
   } catch {
     diagnostics.push(error('file/unreadable', 'cannot read the file (broken symbolic link?)', file, 1, 1));
-    return undefined;
+    return {};
   }
-  const yaml = readYaml(absolute, file, diagnostics);
-  if (yaml === undefined) return undefined;
+  const read = readTextFile(absolute, file, 'yaml/invalid-utf8', YAML_LIMIT);
+  if (read.diagnostic) diagnostics.push(read.diagnostic);
+  if (read.text === undefined) return {};
+  // Asked to remember (see load-memo.ts): the digest of the text parsed, and no parse at all when it is the one known.
+  const digest = known === undefined ? undefined : fileDigest(file, read.text);
+  if (digest !== undefined && digest === known) return { digest, unchanged: true };
+  const yaml = parseYaml(read.text, file, diagnostics);
+  if (yaml === undefined) return digest === undefined ? {} : { digest };
   const { resource, diagnostics: found } = validateResource(yaml);
   appendDiagnostics(diagnostics, found);
-  return resource;
+  return { ...(resource === undefined ? {} : { resource }), ...(digest === undefined ? {} : { digest }) };
 }
 
 /** A resource file read up to its draft, with the entries files it names (read separately, in batches). */
@@ -79,9 +92,15 @@ export interface LoadedResource {
   readonly jobs: readonly EntriesJob[];
 }
 
-export function loadResourceFile(repo: RepositoryRoot, file: string): LoadedResource {
+/**
+ * `known`: given (a digest, or null for none) when the load remembers its files (see load-memo.ts):
+ * the result then carries the digest of the file read, and a file whose digest is `known` is not
+ * parsed at all (`unchanged`, no draft: the previous result stands).
+ */
+export function loadResourceFile(repo: RepositoryRoot, file: string, known?: string | null): LoadedResource & Digested {
   const diagnostics: Diagnostic[] = [];
-  const resource = loadResource(repo, file, diagnostics);
+  const { resource, digest, unchanged } = loadResource(repo, file, diagnostics, known);
+  if (unchanged === true) return { file, diagnostics, jobs: [], digest: digest as string, unchanged };
   const jobs: EntriesJob[] = [];
   if (resource?.kind === 'glossary') {
     const where = { root: repo.root, rootReal: repo.rootReal, resourceFile: file };
@@ -98,7 +117,7 @@ export function loadResourceFile(repo: RepositoryRoot, file: string): LoadedReso
       jobs.push({ ...where, declared: source.entriesFile, at: source.at, pairs, glossaryLevel: true, languages: source.languages, options: source.options });
     }
   }
-  return { file, diagnostics, jobs, ...(resource === undefined ? {} : { resource }) };
+  return { file, diagnostics, jobs, ...(resource === undefined ? {} : { resource }), ...(digest === undefined ? {} : { digest }) };
 }
 
 /**

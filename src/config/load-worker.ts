@@ -17,8 +17,8 @@ port.on('message', (request: BatchRequest) => {
   void (async () => {
     const reply: BatchReply =
       request.kind === 'resources'
-        ? { kind: 'resources', id: request.id, loaded: request.files.map((file) => loadResourceFile(repo, file)) }
-        : { kind: 'entries', id: request.id, ...packBatch(await readEntriesBatch(request.jobs, dirCache, { defer: request.defer })) };
+        ? { kind: 'resources', id: request.id, loaded: request.files.map((file, i) => loadResourceFile(repo, file, request.known?.[i])) }
+        : { kind: 'entries', id: request.id, ...packBatch(await readEntriesBatch(request.jobs, dirCache, { defer: request.defer, ...(request.known === undefined ? {} : { known: request.known }) })) };
     port.postMessage(reply);
   })();
 });

@@ -7,6 +7,8 @@ import { loadResourceFile, withNullPrototypes, type LoadedResource, type Reposit
 import { TermsyncError } from '../lib/errors.js';
 import { PackedEntries } from '../model/packed-entries.js';
 import { ExitCode } from '../lib/exit-codes.js';
+import type { FileReuse } from './load-memo.js';
+import type { Digested } from './read-files.js';
 import { deferredEntries, readEntriesBatch, type EntriesFileCheck, type EntriesFileText, type EntriesJob, type EntriesOutcome } from './read-entries.js';
 
 /** Resource files per batch: parsed by one thread, between two turns of the event loop. */
@@ -94,7 +96,9 @@ const WORKER_AHEAD = 4;
 const WORKER_FILE = fileURLToPath(new URL('./load-worker.js', import.meta.url));
 
 /** Work for the worker: parse resource files, or read entries files. */
-export type BatchRequest = { readonly kind: 'resources'; readonly id: number; readonly files: readonly string[] } | { readonly kind: 'entries'; readonly id: number; readonly jobs: readonly EntriesJob[]; readonly defer: boolean };
+export type BatchRequest =
+  | { readonly kind: 'resources'; readonly id: number; readonly files: readonly string[]; readonly known?: readonly (string | null)[] }
+  | { readonly kind: 'entries'; readonly id: number; readonly jobs: readonly EntriesJob[]; readonly defer: boolean; readonly known?: readonly (string | null)[] };
 
 /** An entries outcome as it crosses threads: a structured clone keeps the packed text, not the class. */
 type WireEntries = Omit<EntriesOutcome, 'entries' | 'dictionaries'> & {
@@ -175,6 +179,8 @@ export interface LoadResourcesOptions {
   readonly deferEntries?: boolean;
   /** The clock that times the batches, in milliseconds (tests); by default monotonicMs. */
   readonly clock?: () => number;
+  /** The load remembers its files and reuses the previous load's results (see load-memo.ts). */
+  readonly reuse?: FileReuse;
 }
 
 /** The error of a load stopped by its signal: exit 130, like every interrupted run. */
@@ -201,14 +207,37 @@ class Work {
   nextResources = 0;
   nextEntries = 0;
 
-  constructor(files: readonly string[]) {
+  constructor(
+    files: readonly string[],
+    /** See LoadResourcesOptions.reuse: every result of either thread goes through it. */
+    private readonly reuse: FileReuse | undefined,
+    /** The main thread's folders, for deferred entries reused. */
+    private readonly dirCache: Map<string, string | null>,
+  ) {
     for (let i = 0; i < files.length; i += RESOURCE_BATCH) this.resourceBatches.push(files.slice(i, i + RESOURCE_BATCH));
   }
 
   resourcesDoneCount = 0;
 
+  /** The resource files of a batch, with the digests they are known by when the load reuses results. */
+  resourcesRequest(id: number): { readonly files: readonly string[]; readonly known?: readonly (string | null)[] } {
+    const files = this.resourceBatches[id] as string[];
+    const reuse = this.reuse;
+    return reuse === undefined ? { files } : { files, known: files.map((file) => reuse.knownResource(file)) };
+  }
+
+  /** The entries jobs of a batch, with the digests (see resourcesRequest). */
+  entriesRequest(id: number): { readonly jobs: readonly EntriesJob[]; readonly known?: readonly (string | null)[] } {
+    const batch = this.entriesBatches[id] as { start: number; end: number };
+    const jobs = this.jobs.slice(batch.start, batch.end);
+    const reuse = this.reuse;
+    return reuse === undefined ? { jobs } : { jobs, known: jobs.map((job) => reuse.knownEntries(job)) };
+  }
+
   /** Records a parsed batch of resources and queues their entries files. */
-  resourcesDone(id: number, loaded: readonly LoadedResource[]): void {
+  resourcesDone(id: number, batch: readonly (LoadedResource & Digested)[]): void {
+    const reuse = this.reuse;
+    const loaded = reuse === undefined ? batch : batch.map((resource) => reuse.resource(resource));
     this.resourceResults[id] = loaded;
     this.resourcesDoneCount++;
     for (const [k, resource] of loaded.entries()) {
@@ -220,8 +249,14 @@ class Work {
     if (this.resourcesDoneCount === this.resourceBatches.length && this.sealed < this.jobs.length) this.seal(this.jobs.length);
   }
 
-  entriesDone(id: number, outcomes: readonly EntriesOutcome[]): void {
-    this.entriesResults[id] = outcomes;
+  entriesDone(id: number, outcomes: readonly (EntriesOutcome & Digested)[]): void {
+    const reuse = this.reuse;
+    if (reuse === undefined) {
+      this.entriesResults[id] = outcomes;
+      return;
+    }
+    const start = (this.entriesBatches[id] as { start: number }).start;
+    this.entriesResults[id] = outcomes.map((outcome, k) => reuse.entriesOutcome(this.jobs[start + k] as EntriesJob, outcome, this.dirCache));
   }
 
   takeResources(): number | undefined {
@@ -268,7 +303,7 @@ class Work {
  * start or crashes costs only the time of the batches it held.
  */
 export async function loadResources(repo: RepositoryRoot, files: readonly string[], dirCache: Map<string, string | null>, options: LoadResourcesOptions): Promise<ResourceOutcome[]> {
-  const work = new Work(files);
+  const work = new Work(files, options.reuse, dirCache);
   const workerFile = options.workerFile ?? WORKER_FILE;
   let worker: RunningWorker | undefined;
   // Decided before each batch: never with `parallel: false`, at once with `true`, and otherwise
@@ -310,18 +345,18 @@ export async function loadResources(repo: RepositoryRoot, files: readonly string
       const started = now();
       let id = work.takeEntries() ?? worker?.takeBack('entries');
       if (id !== undefined) {
-        const batch = work.entriesBatches[id] as { start: number; end: number };
-        work.entriesDone(id, await readEntriesBatch(work.jobs.slice(batch.start, batch.end), dirCache, { defer: options.deferEntries === true }));
-        options.onBatch?.('main', 'entries', batch.end - batch.start);
+        const { jobs, known } = work.entriesRequest(id);
+        work.entriesDone(id, await readEntriesBatch(jobs, dirCache, { defer: options.deferEntries === true, ...(known === undefined ? {} : { known }) }));
+        options.onBatch?.('main', 'entries', jobs.length);
         spent.entries += now() - started;
-        spent.entriesFiles += batch.end - batch.start;
+        spent.entriesFiles += jobs.length;
       } else {
         id = work.takeResources() ?? worker?.takeBack('resources');
         if (id === undefined) break;
-        const batch = work.resourceBatches[id] as string[];
-        const loaded: LoadedResource[] = [];
-        for (const file of batch) {
-          loaded.push(loadResourceFile(repo, file));
+        const { files: batch, known } = work.resourcesRequest(id);
+        const loaded: (LoadedResource & Digested)[] = [];
+        for (const [k, file] of batch.entries()) {
+          loaded.push(loadResourceFile(repo, file, known?.[k]));
           // Large files (up to 10 MiB of YAML each): a signal is heard after the file in hand, not after ten.
           if (options.signal !== undefined && now() - started > SIGNAL_CHECK_MS) {
             await new Promise((resolve) => setImmediate(resolve));
@@ -396,13 +431,12 @@ function startWorker(file: string, repo: RepositoryRoot, work: Work, onBatch: Lo
       const resources = work.takeResources();
       if (resources !== undefined) {
         handed.resources.push(resources);
-        request = { kind: 'resources', id: resources, files: work.resourceBatches[resources] as string[] };
+        request = { kind: 'resources', id: resources, ...work.resourcesRequest(resources) };
       } else {
         const entries = work.takeEntries();
         if (entries === undefined) return;
         handed.entries.push(entries);
-        const batch = work.entriesBatches[entries] as { start: number; end: number };
-        request = { kind: 'entries', id: entries, jobs: work.jobs.slice(batch.start, batch.end), defer };
+        request = { kind: 'entries', id: entries, ...work.entriesRequest(entries), defer };
       }
       worker.postMessage(request);
     }

@@ -11,7 +11,7 @@ import { detectSecretsInText } from './detect-secrets.js';
 import { error } from './diagnostic.js';
 import { parseEntries, type EntriesFormat } from './parse-entries.js';
 import type { withCells as WithCells } from './read-workbook.js';
-import { BatchArena, decodeUtf8Files, readEntriesFile, relativePath, type EntriesFileFormat } from './read-files.js';
+import { BatchArena, decodeUtf8Files, fileDigest, readEntriesFile, relativePath, type Digested, type EntriesFileBytes, type EntriesFileFormat } from './read-files.js';
 import type { EntriesFileOptions } from './validate-resource.js';
 
 export interface ReadEntriesOptions {
@@ -20,6 +20,13 @@ export interface ReadEntriesOptions {
    * it (see deferredEntries), not the text: for a plan, which compares each dictionary once.
    */
   readonly defer?: boolean;
+  /**
+   * Given when the load remembers its files (see load-memo.ts), one per job: the digest its file
+   * had when its outcome was kept, or null. Each outcome then carries the digest of the file read;
+   * a file whose digest is the known one is not decoded or parsed (`unchanged`). Text files are
+   * then decoded one by one: a kept text holds on to no other file of its batch.
+   */
+  readonly known?: readonly (string | null)[];
 }
 
 /** One entries file to read and parse. */
@@ -143,26 +150,37 @@ function isText(format: EntriesFileFormat): format is EntriesFormat {
  * read-files.ts), one outcome per job, in order. The text files of a batch are decoded together
  * (one at a time with `defer`); a workbook is read asynchronously (its reader streams).
  */
-export async function readEntriesBatch(jobs: readonly EntriesJob[], dirCache?: Map<string, string | null>, options: ReadEntriesOptions = {}): Promise<EntriesOutcome[]> {
+export async function readEntriesBatch(jobs: readonly EntriesJob[], dirCache?: Map<string, string | null>, options: ReadEntriesOptions = {}): Promise<(EntriesOutcome & Digested)[]> {
   // Text files are decoded before the first await: the arena is free for the next batch from then on.
   arena.reset();
   const folders = dirCache ?? new Map<string, string | null>();
-  const reads = jobs.map((job) => readEntriesFile(job.root, job.rootReal, job.resourceFile, job.declared, job.at, folders, arena));
+  const known = options.known;
+  const reads = jobs.map((job, i): EntriesFileBytes & Digested => {
+    const read = readEntriesFile(job.root, job.rootReal, job.resourceFile, job.declared, job.at, folders, arena);
+    if (known === undefined || read.bytes === undefined || read.file === undefined) return read;
+    const digest = fileDigest(read.file, read.bytes);
+    return digest === known[i] ? { file: read.file, diagnostics: [], digest, unchanged: true } : { ...read, digest };
+  });
   const textual = reads.filter((read) => read.bytes !== undefined && read.format !== undefined && isText(read.format));
   const defer = options.defer === true;
   // Deferred, a file's text is garbage once checked: decoded alone, it dies young (in memory the
   // garbage collector reuses), where the joined text of many files is fresh memory each time.
-  const texts = defer ? textual.map((read) => (read.bytes as Buffer).toString('utf8')) : decodeUtf8Files(textual.map((read) => read.bytes as Buffer));
+  const texts = defer || known !== undefined ? textual.map((read) => (read.bytes as Buffer).toString('utf8')) : decodeUtf8Files(textual.map((read) => read.bytes as Buffer));
   let next = 0;
-  const outcomes: (EntriesOutcome | undefined)[] = [];
+  const outcomes: ((EntriesOutcome & Digested) | undefined)[] = [];
   // Multilingual files (TBX, workbook, language columns) wait here: their readers await, and every
   // use of the arena's bytes must come first (a worker's next batch may reset it meanwhile).
-  const multilingual: { readonly i: number; readonly job: EntriesJob; readonly bytes: Buffer; readonly text: string | undefined; readonly format: EntriesFileFormat; readonly file: string }[] = [];
+  const multilingual: { readonly i: number; readonly job: EntriesJob; readonly bytes: Buffer; readonly text: string | undefined; readonly format: EntriesFileFormat; readonly file: string; readonly digest: Digested }[] = [];
   for (const [i, read] of reads.entries()) {
+    if (read.unchanged === true) {
+      outcomes.push(read);
+      continue;
+    }
     if (read.bytes === undefined || read.format === undefined || read.file === undefined) {
       outcomes.push({ diagnostics: read.diagnostics, ...(read.file === undefined ? {} : { file: read.file }) });
       continue;
     }
+    const digest = read.digest === undefined ? {} : { digest: read.digest };
     // A file that was read carries no diagnostic from reading (readEntriesFile): all come from parsing.
     const job = jobs[i] as EntriesJob;
     const text = isText(read.format) ? (texts[next++] as string) : undefined;
@@ -184,17 +202,17 @@ export async function readEntriesBatch(jobs: readonly EntriesJob[], dirCache?: M
           finalLf,
           length: entries.text.length,
         };
-        outcomes.push({ ...outcome, entries: deferredEntries(job, check, entries.size, folders) });
-      } else outcomes.push(outcome);
+        outcomes.push({ ...outcome, entries: deferredEntries(job, check, entries.size, folders), ...digest });
+      } else outcomes.push({ ...outcome, ...digest });
     }
     // A text file's bytes are the arena's (overwritten by the next batch): only its text goes on.
     else {
-      multilingual.push({ i, job, bytes: text === undefined ? read.bytes : EMPTY_BYTES, text, format: read.format, file: read.file });
+      multilingual.push({ i, job, bytes: text === undefined ? read.bytes : EMPTY_BYTES, text, format: read.format, file: read.file, digest });
       outcomes.push(undefined);
     }
   }
-  for (const { i, job, bytes, text, format, file } of multilingual) outcomes[i] = await conceptsOutcome(bytes, text, format, job, file);
-  return outcomes as EntriesOutcome[];
+  for (const { i, job, bytes, text, format, file, digest } of multilingual) outcomes[i] = { ...(await conceptsOutcome(bytes, text, format, job, file)), ...digest };
+  return outcomes as (EntriesOutcome & Digested)[];
 }
 
 /**

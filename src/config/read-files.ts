@@ -1,6 +1,8 @@
 import { isUtf8 } from 'node:buffer';
+import type * as Crypto from 'node:crypto';
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Diagnostic } from '../lib/diagnostics.js';
 import type { SourceRef } from '../model/desired.js';
@@ -24,6 +26,23 @@ export type EntriesFileFormat = 'tsv' | 'csv' | 'tbx' | 'xlsx';
 
 const FORMATS: Readonly<Record<string, EntriesFileFormat>> = { '.tsv': 'tsv', '.csv': 'csv', '.tbx': 'tbx', '.xlsx': 'xlsx' };
 
+
+/** node:crypto, loaded on the first digest: a load that remembers nothing never loads it. */
+let crypto: typeof Crypto | undefined;
+
+/** sha256 (hex) of a file's repository-relative path and its bytes (or its text, strictly decoded UTF-8: the same thing). */
+export function fileDigest(file: string, content: Buffer | string): string {
+  crypto ??= createRequire(import.meta.url)('node:crypto') as typeof Crypto;
+  return crypto.createHash('sha256').update(file).update('\0').update(content).digest('hex');
+}
+
+/** A file's result as the reader hands it back when asked to remember: with the digest of what it read, or only that it was unchanged. */
+export interface Digested {
+  /** Of the file read (absent when it could not be read). */
+  readonly digest?: string;
+  /** The digest was the one given: the file was not parsed, the previous result stands. */
+  readonly unchanged?: true;
+}
 
 /** Repository-relative path with forward slashes. */
 export function relativePath(root: string, absolute: string): string {

@@ -26,6 +26,8 @@ export interface DaemonMetrics {
   recordVerify(target: string, result: string, characters: number, counts: { readonly pass: number; readonly fail: number }): void;
   /** A drift pull (`--on-drift pull`): `written`, `in_sync` or `failed`. */
   recordDriftPull(target: string, result: 'written' | 'in_sync' | 'failed'): void;
+  /** A load of the repository: its files whose previous result was reused (unchanged bytes), and those read and parsed. */
+  recordLoad(reused: number, read: number): void;
 }
 
 export function createDaemonMetrics(options: { readonly defaultMetrics?: boolean } = {}): DaemonMetrics {
@@ -113,6 +115,12 @@ export function createDaemonMetrics(options: { readonly defaultMetrics?: boolean
     labelNames: ['target', 'result'],
     registers,
   });
+  const loadFiles = new Counter({
+    name: 'termsync_load_files_total',
+    help: 'Resource and entries files of the repository loads, by how: reused (bytes unchanged since the previous load) or read (read and parsed)',
+    labelNames: ['how'],
+    registers,
+  });
 
   const client: ClientMetricsHooks = {
     onRequest: (method, route, status, ms) => {
@@ -159,5 +167,9 @@ export function createDaemonMetrics(options: { readonly defaultMetrics?: boolean
       verifyTests.set({ target, result: 'fail' }, counts.fail);
     },
     recordDriftPull: (target, result) => driftPulls.inc({ target, result }),
+    recordLoad: (reused, read) => {
+      loadFiles.inc({ how: 'reused' }, reused);
+      loadFiles.inc({ how: 'read' }, read);
+    },
   };
 }

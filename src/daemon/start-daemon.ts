@@ -7,9 +7,9 @@ import type { Diagnostic } from '../lib/diagnostics.js';
 import { isTermsyncError } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
 import type { DesiredState, TargetConfig } from '../model/desired.js';
-import { resourcesForFiles } from '../config/index.js';
+import { resourcesForFiles, type LoadMemo } from '../config/index.js';
 import { hasDrift } from '../model/drift.js';
-import { isSuccess, loadDesired, pullTarget, reconcileDesired, selectTargets, verifyTarget, type Env, type RunOutcome, type TargetOutcome } from '../reconcile/index.js';
+import { isSuccess, loadDesired, pullTarget, reconcileDesired, selectTargets, verifyTarget, type Env, type LoadedRepository, type RunOutcome, type TargetOutcome } from '../reconcile/index.js';
 import { renderDriftText } from '../report/index.js';
 import { pushDriftBranch, recordOverlay, restoreOverlay, setOverlayAside, type Overlay } from './drift-branch.js';
 import { createDaemonMetrics, type DaemonMetrics, type Trigger } from './daemon-metrics.js';
@@ -108,6 +108,12 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const overlay: Overlay = new Map();
   /** The tree of the last drift branch pushed: the same drift found again is not pushed twice. */
   let pushedTree: string | undefined;
+  /**
+   * What the last load kept for the next (incremental reload: a file whose bytes did not change is
+   * not parsed again, see config/load-memo.ts). Held by one load at a time: set aside while a load
+   * runs, replaced by its memo after.
+   */
+  let memo: LoadMemo | undefined;
   /** Where the root resolved at the last run, and its git HEAD when the root is a link (git-sync). */
   let root: { real: string; head?: string } | undefined;
 
@@ -229,6 +235,19 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     else log.warn(fields, `reconcile ${outcome.kind}: ${summary}`);
   };
 
+  /** Reads the repository, reusing what the last load kept unless `fresh` (SIGHUP: a full reload reads every file). */
+  const load = async (fresh: boolean): Promise<LoadedRepository> => {
+    const previous = fresh ? undefined : memo;
+    memo = undefined;
+    const loaded = await loadDesired(options.dir, options.configPath, undefined, { remember: true, ...(previous === undefined ? {} : { previous }) });
+    memo = loaded.memo;
+    if (memo !== undefined) {
+      metrics.recordLoad(memo.reused, memo.read);
+      log.debug({ reused: memo.reused, read: memo.read }, 'repository loaded');
+    }
+    return loaded;
+  };
+
   const runOnce = async (job: Pending): Promise<void> => {
     let startedAt = clock.now();
     let files = [...job.files];
@@ -267,7 +286,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       startedAt = clock.now();
       await noteRoot();
       status.running = { trigger: job.trigger, startedAt: new Date(startedAt).toISOString() };
-      const loaded = await loadDesired(options.dir, options.configPath);
+      const loaded = await load(job.trigger === 'reload');
       status.setRepository(loaded.diagnostics);
       metrics.setRepositoryValid(loaded.desired !== undefined);
       logDiagnostics(loaded.diagnostics);
@@ -282,7 +301,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       let desired = loaded.desired;
       let diagnostics = loaded.diagnostics;
       if (options.onDrift === 'pull' && full && (await pullDrift(desired))) {
-        const again = await loadDesired(options.dir, options.configPath);
+        const again = await load(false);
         if (again.desired !== undefined) ({ desired, diagnostics } = { desired: again.desired, diagnostics: again.diagnostics });
       }
       const refresh = full || files.length === 0 ? { kind: 'all' as const } : { kind: 'changed' as const, files };

@@ -1,6 +1,6 @@
 import { acquireLock, type HeldLock } from '../apply/lock.js';
 import { checkOperationGraph } from '../apply/execute-plan.js';
-import { loadRepository, parallelFromEnv } from '../config/index.js';
+import { loadRepository, parallelFromEnv, type LoadMemo } from '../config/index.js';
 import { refreshForFiles } from '../config/resources-for-files.js';
 import { hasErrors, type Diagnostic } from '../lib/diagnostics.js';
 import { InputError, isTermsyncError, type TermsyncError } from '../lib/errors.js';
@@ -42,6 +42,8 @@ export interface ReconcileRequest {
 export interface LoadedRepository {
   readonly desired?: DesiredState;
   readonly diagnostics: readonly Diagnostic[];
+  /** With LoadDesiredOptions.remember: what the next load may reuse (given with errors too). */
+  readonly memo?: LoadMemo;
 }
 
 /** How a command that reads the repository before it talks to the service wants it read. */
@@ -62,6 +64,12 @@ export interface LoadDesiredOptions {
   readonly deferEntries?: boolean;
   /** Where TERMSYNC_LOAD_THREADS is read (default: the process's environment). */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Incremental reload (the daemon): keep the memo of this load, and reuse `previous`, the memo of
+   * the last load, for every file unchanged since (LoadOptions.remember, LoadOptions.previous).
+   */
+  readonly remember?: boolean;
+  readonly previous?: LoadMemo;
 }
 
 /** Whether the load uses a worker thread (undefined: decided per load, see parallel-load.ts). */
@@ -79,11 +87,14 @@ export async function loadDesired(dir: string, configPath?: string, signal?: Abo
     ...(signal === undefined ? {} : { signal }),
     ...(parallel === undefined ? {} : { parallel }),
     ...(options.deferEntries === true ? { deferEntries: true } : {}),
+    ...(options.remember === true ? { remember: true } : {}),
+    ...(options.previous === undefined ? {} : { previous: options.previous }),
   });
+  const memo = loaded.memo === undefined ? {} : { memo: loaded.memo };
   // A repository with errors is never acted on: the loader leaves out what failed to parse, and a
   // plan of the rest would prune it.
-  if (hasErrors(loaded.diagnostics) || loaded.desired === undefined) return { diagnostics: loaded.diagnostics };
-  return { desired: loaded.desired, diagnostics: loaded.diagnostics };
+  if (hasErrors(loaded.diagnostics) || loaded.desired === undefined) return { diagnostics: loaded.diagnostics, ...memo };
+  return { desired: loaded.desired, diagnostics: loaded.diagnostics, ...memo };
 }
 
 /** The targets a run covers: one by name, or all. */

@@ -95,6 +95,9 @@ describe('termsync watch (the daemon)', () => {
     expect(metrics).toMatch(/termsync_last_success_timestamp_seconds\{target="default"\} \d+/);
     // The example repository: 6 glossaries (two fed by a TBX file and a workbook), 2 style rule lists.
     expect(metrics).toMatch(/termsync_managed_resources\{target="default",kind="glossary"\} 6/);
+    // 8 resource files and 9 entries files: the edit's load parsed only the edited file again.
+    expect(metrics).toMatch(/termsync_load_files_total\{how="read"\} 18\n/);
+    expect(metrics).toMatch(/termsync_load_files_total\{how="reused"\} 16\n/);
     const status = JSON.parse((await get(d, '/status')).text) as { ids: Record<string, { glossaries: Record<string, string> }>; runs: unknown[] };
     expect(Object.keys(status.ids['default']?.glossaries ?? {}).length).toBe(6);
     expect(status.runs).toHaveLength(2);
@@ -106,6 +109,11 @@ describe('termsync watch (the daemon)', () => {
       expect(text).not.toContain(dir);
     }
     expect((await get(d, '/nope')).status).toBe(404);
+
+    // SIGHUP: a full reload reads every file again.
+    d.trigger('reload');
+    await nextRun(d, 2);
+    expect((await get(d, '/metrics')).text).toMatch(/termsync_load_files_total\{how="read"\} 35\n/);
   });
 
   it('turns a burst of 20 file writes into at most two runs', async () => {

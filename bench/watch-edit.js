@@ -1,0 +1,128 @@
+// What one edit costs `termsync watch`, build against build: the daemon over a generated repository
+// of G glossaries × D dictionaries × E entries (default 200 × 3 × 1,000, the repository of run.js
+// scenario 8), and after its first reconcile, one-term edits of one entries file, each measured from
+// the write to the end of the run that applied it (wall) and as the daemon's CPU seconds (user +
+// system, from /proc) over that span. The builds alternate, one daemon per build and round, so that
+// both see the same machine load; the load average is printed with each round. Build first.
+//
+//   node bench/watch-edit.js [--builds DIR,DIR] [--glossaries 200] [--dictionaries 3]
+//                            [--entries 1000] [--edits 5] [--rounds 2]
+//
+// --builds: folders holding bin/termsync.js and a built dist/ (default: this one). An old build is
+// e.g. a copy of dist/ with bin/, package.json and a link to node_modules next to it.
+import { spawn } from 'node:child_process';
+import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { getJson, parseArgs, resolveBuild, startEmulatorProcess, stats } from './cpu-common.js';
+
+const args = parseArgs(process.argv.slice(2));
+const builds = String(args.builds ?? '').split(',').filter((b) => b !== '').map(resolveBuild);
+if (builds.length === 0) builds.push(resolveBuild());
+const G = Number(args.glossaries ?? 200);
+const D = Number(args.dictionaries ?? 3);
+const E = Number(args.entries ?? 1000);
+const EDITS = Number(args.edits ?? 5);
+const ROUNDS = Number(args.rounds ?? 2);
+const LANGS = ['de', 'fr', 'es', 'it', 'nl'].slice(0, D);
+
+async function generate(root) {
+  await mkdir(path.join(root, 'config'), { recursive: true });
+  await mkdir(path.join(root, 'glossaries', 'entries'), { recursive: true });
+  await writeFile(
+    path.join(root, 'config', 'termsync.yaml'),
+    'version: 1\nresources: [glossaries]\nprune: "off"\nrate_limit: { requests_per_second: 1000, concurrency: 8 }\n' +
+      'targets:\n  - name: default\n    base_url_env: TERMSYNC_BASE_URL\n    api_key_env: TERMSYNC_API_KEY\n',
+  );
+  for (let g = 0; g < G; g++) {
+    const dicts = LANGS.map((l) => `  - source_lang: en\n    target_lang: ${l}\n    entries_file: entries/g${g}.en-${l}.tsv\n`).join('');
+    await writeFile(path.join(root, 'glossaries', `g${g}.yaml`), `kind: glossary\nname: Catalogue ${g}\ndictionaries:\n${dicts}`);
+    for (const l of LANGS) {
+      let text = '';
+      for (let i = 0; i < E; i++) text += `product term ${g}-${i}\tProduktbegriff ${l} ${g}-${i} Größe\n`;
+      await writeFile(path.join(root, 'glossaries', 'entries', `g${g}.en-${l}.tsv`), text);
+    }
+  }
+}
+
+async function usage(pid) {
+  const stat = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ');
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kb = (name) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)[1]) / 1024;
+  return { cpu: (Number(stat[11]) + Number(stat[12])) / 100, rssMb: kb('VmRSS'), hwmMb: kb('VmHWM') };
+}
+
+async function until(what, probe, timeoutMs, stderr) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${stderr().slice(-1000)}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** One daemon of `build` over `dir`: its first reconcile, then EDITS edits; the samples of each. */
+async function daemonRound(build, dir, url, tag) {
+  const child = spawn(process.execPath, [path.join(build, 'bin', 'termsync.js'), 'watch', '--dir', dir, '--listen', '127.0.0.1:0', '--log-level', 'warn'], {
+    env: { ...process.env, TERMSYNC_BASE_URL: url, TERMSYNC_API_KEY: 'bench-key' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (c) => (stderr += c));
+  const log = () => stderr;
+  try {
+    const endpoint = await until('the endpoints', () => /serving .* on (http:\/\/\S+)/.exec(stderr)?.[1], 60_000, log);
+    const status = () => getJson(`${endpoint}/status`);
+    const idle = async (count) => {
+      const s = await status();
+      return s.runs.length > count && s.running === null ? s.runs[0] : undefined;
+    };
+    await until('the first reconcile', () => idle(0), 600_000, log);
+    const samples = [];
+    for (let i = 0; i < EDITS; i++) {
+      const count = (await status()).runs.length;
+      const file = path.join(dir, 'glossaries', 'entries', `g${Math.min(3, G - 1)}.en-${LANGS[0]}.tsv`);
+      const before = await usage(child.pid);
+      const start = performance.now();
+      await appendFile(file, `bench term ${tag}-${i}\tBenchbegriff ${tag}-${i}\n`);
+      const run = await until('the run after the edit', () => idle(count), 120_000, log);
+      const wall = (performance.now() - start) / 1000;
+      if (run.result !== 'changed') throw new Error(`edit ${i} ended ${run.result}`);
+      const after = await usage(child.pid);
+      samples.push({ cpu: after.cpu - before.cpu, wall, rssMb: after.rssMb, hwmMb: after.hwmMb });
+    }
+    return samples;
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+  }
+}
+
+const show = (s, digits = 2) => `${s.min.toFixed(digits)} / ${s.median.toFixed(digits)} / ${s.max.toFixed(digits)}`;
+
+const dir = await mkdtemp(path.join(tmpdir(), 'termsync-bench-watch-edit-'));
+const emulator = await startEmulatorProcess({ latency: '' });
+try {
+  await generate(dir);
+  console.log(`${G} glossaries × ${D} dictionaries × ${E} entries; ${EDITS} one-term edits per daemon, ${ROUNDS} rounds, builds alternating`);
+  const all = new Map(builds.map((b) => [b, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [k, build] of builds.entries()) {
+      const samples = await daemonRound(build, dir, emulator.url, `${round}-${k}`);
+      all.get(build).push(...samples);
+      console.log(`round ${round + 1}, ${build}: CPU ${samples.map((s) => s.cpu.toFixed(2)).join(' ')} s; wall ${samples.map((s) => s.wall.toFixed(2)).join(' ')} s; load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    }
+  }
+  console.log('\nper edit, min / median / max:');
+  for (const [build, samples] of all) {
+    console.log(
+      `${build}: daemon CPU ${show(stats(samples.map((s) => s.cpu)))} s; write → applied ${show(stats(samples.map((s) => s.wall)))} s; ` +
+        `RSS after an edit ${show(stats(samples.map((s) => s.rssMb)), 0)} MiB, peak ${Math.max(...samples.map((s) => s.hwmMb)).toFixed(0)} MiB (n=${samples.length})`,
+    );
+  }
+} finally {
+  await emulator.close();
+  await rm(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,159 @@
+import { PackedEntries } from '../model/packed-entries.js';
+import type { LoadedResource, RepositoryRoot } from './load-resources.js';
+import { packBatch, unpackBatch } from './parallel-load.js';
+import type { EntriesJob, EntriesOutcome } from './read-entries.js';
+import type { Digested } from './read-files.js';
+
+/*
+ * Incremental reload (the daemon reads the repository again after every change, which usually
+ * touches one file): a load may be given what the previous load of the same repository produced,
+ * and then parses again only the files whose bytes changed. This module is the one owner of what
+ * may be reused; the readers only compute a file's digest and compare it with the one they are
+ * given (on either thread), and the loader asks here what to give them.
+ *
+ * Why reusing a file's result is sound, and what is compared:
+ *
+ * - A resource file's result (LoadedResource: its draft, its diagnostics, the entries jobs derived
+ *   from the draft) is a function of the repository's root (as given and as resolved), of its
+ *   repository-relative path, and of its bytes: validateResource reads nothing but the parsed YAML,
+ *   and never the project config. The root is compared once per load (LoadMemo.usableFor); the
+ *   path is the memo's key, and the digest covers the path and the bytes, computed on the bytes
+ *   that are parsed when they are parsed (never mtime or size: an edit within the same second is
+ *   seen). The check that the file does not lead outside the repository runs before it is read,
+ *   on every load.
+ * - An entries file's result (EntriesOutcome) is a function of its job (resource file, declared
+ *   path, the `entries_file` position, language pair(s), languages, glossary level, reading
+ *   options: everything the resource says about it, and the root), of the file it resolved to, of
+ *   its bytes, and of whether entries are deferred. The whole job is the memo's key (a resource
+ *   that now declares another pair, format or option makes another job, so nothing is reused);
+ *   the digest covers the resolved path and the bytes; deferral is compared once per load.
+ * - Only results without any diagnostic are kept: a file with an error or a warning is always
+ *   read again, so every diagnostic of a load comes from a fresh read and the order is the same.
+ * - What spans files is never kept: the project config is read and validated on every load, the
+ *   resource folders are listed again, and the repository-wide checks (names, references) and the
+ *   assembly of each glossary from its entries run again on reused and fresh results alike.
+ * - Reused results are handed out as new objects for what has state of its own (PackedEntries
+ *   build indexes on use; deferred entries are bound to this load's job): their texts, and the
+ *   rest of a draft (read-only data), are shared, never copied. A memo holds one copy of the
+ *   repository's entries, the one the load's desired state holds: the daemon replaces it after
+ *   each load, so a changed file's old entries live only until the load that read it again ends.
+ *   Entries files are then decoded one by one, not joined per batch (see ReadEntriesOptions.known):
+ *   a kept text never holds on to the other files of its batch.
+ */
+
+interface KeptResource {
+  readonly digest: string;
+  readonly loaded: LoadedResource;
+}
+
+type WireOutcome = ReturnType<typeof packBatch>['outcomes'][number];
+
+interface KeptEntries {
+  readonly digest: string;
+  readonly wire: WireOutcome;
+}
+
+/** What a load kept of its files for the next load of the same repository (LoadOptions.previous). */
+export class LoadMemo {
+  constructor(
+    private readonly repo: RepositoryRoot,
+    private readonly defer: boolean,
+    /** By repository-relative path. */
+    readonly resources: ReadonlyMap<string, KeptResource>,
+    /** By entriesKey of the job. */
+    readonly entries: ReadonlyMap<string, KeptEntries>,
+    /** Files of the load that made it: taken from the memo before it, and read. */
+    readonly reused: number,
+    readonly read: number,
+  ) {}
+
+  /** Whether a load of this root (with or without deferred entries) may reuse these results. */
+  usableFor(repo: RepositoryRoot, defer: boolean): boolean {
+    return repo.root === this.repo.root && repo.rootReal === this.repo.rootReal && defer === this.defer;
+  }
+}
+
+/** An entries job as a key: every field (root, resource file, declaration, pairs, options…) counts. */
+function entriesKey(job: EntriesJob): string {
+  return JSON.stringify(job);
+}
+
+function withoutDigest<T extends Digested>(result: T): Omit<T, 'digest' | 'unchanged'> {
+  const { digest: _, unchanged: __, ...rest } = result;
+  return rest;
+}
+
+/**
+ * One load's reuse: the digests to hand the readers, the previous results for the files they
+ * answer unchanged, and the memo for the next load (fresh results without diagnostics, and the
+ * reused ones). Lives on the main thread only.
+ */
+export class FileReuse {
+  private readonly resources = new Map<string, KeptResource>();
+  private readonly entries = new Map<string, KeptEntries>();
+  private reused = 0;
+  private read = 0;
+  private readonly previous: LoadMemo | undefined;
+
+  constructor(
+    private readonly repo: RepositoryRoot,
+    private readonly defer: boolean,
+    previous: LoadMemo | undefined,
+  ) {
+    this.previous = previous?.usableFor(repo, defer) === true ? previous : undefined;
+  }
+
+  /** The digest a resource file had when its result was kept, if it was. */
+  knownResource(file: string): string | null {
+    return this.previous?.resources.get(file)?.digest ?? null;
+  }
+
+  /** The resource as this load has it: the previous result when the reader found the file unchanged. */
+  resource(loaded: LoadedResource & Digested): LoadedResource {
+    if (loaded.unchanged === true) {
+      const kept = this.previous?.resources.get(loaded.file);
+      if (kept === undefined || kept.digest !== loaded.digest) throw new Error(`resource file ${loaded.file} was answered unchanged without a kept result`);
+      this.resources.set(loaded.file, kept);
+      this.reused++;
+      return freshResource(kept.loaded);
+    }
+    this.read++;
+    const result = withoutDigest(loaded);
+    if (loaded.digest !== undefined && result.diagnostics.length === 0) this.resources.set(loaded.file, { digest: loaded.digest, loaded: result });
+    return result;
+  }
+
+  knownEntries(job: EntriesJob): string | null {
+    return this.previous?.entries.get(entriesKey(job))?.digest ?? null;
+  }
+
+  /** The outcome of an entries job as this load has it (see `resource`); `dirCache`: this load's, for deferred entries. */
+  entriesOutcome(job: EntriesJob, outcome: EntriesOutcome & Digested, dirCache: Map<string, string | null>): EntriesOutcome {
+    const key = entriesKey(job);
+    if (outcome.unchanged === true) {
+      const kept = this.previous?.entries.get(key);
+      if (kept === undefined || kept.digest !== outcome.digest) throw new Error(`entries file ${outcome.file ?? job.declared} was answered unchanged without a kept result`);
+      this.entries.set(key, kept);
+      this.reused++;
+      return { ...(unpackBatch({ outcomes: [kept.wire] }, [job], dirCache)[0] as EntriesOutcome), diagnostics: [] };
+    }
+    this.read++;
+    const result = withoutDigest(outcome);
+    if (outcome.digest !== undefined && result.diagnostics.length === 0 && (result.entries !== undefined || result.dictionaries !== undefined)) {
+      this.entries.set(key, { digest: outcome.digest, wire: packBatch([result]).outcomes[0] as WireOutcome });
+    }
+    return result;
+  }
+
+  /** The memo for the next load. */
+  finish(): LoadMemo {
+    return new LoadMemo(this.repo, this.defer, this.resources, this.entries, this.reused, this.read);
+  }
+}
+
+/** A kept resource as a result of its own: new inline entries (their text shared), the rest read-only and shared. */
+function freshResource(loaded: LoadedResource): LoadedResource {
+  if (loaded.resource?.kind !== 'glossary') return { ...loaded, diagnostics: [] };
+  const dictionaries = loaded.resource.dictionaries.map((d) => (d.entries === undefined ? d : { ...d, entries: PackedEntries.fromWire({ text: d.entries.text, size: d.entries.size, controlFree: d.entries.controlFree }) }));
+  return { ...loaded, diagnostics: [], resource: { ...loaded.resource, dictionaries } };
+}

@@ -1,0 +1,360 @@
+import { cp, mkdir, mkdtemp, readFile, realpath, rm, stat, unlink, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import type * as LoaderModule from '../../src/config/index.js';
+import { loadRepository, type LoadMemo, type LoadResult } from '../../src/config/index.js';
+import type * as LoadMemoModule from '../../src/config/load-memo.js';
+import type * as ParallelLoadModule from '../../src/config/parallel-load.js';
+import type { PackedEntries } from '../../src/model/packed-entries.js';
+
+// Incremental reload (config/load-memo.ts): a load given the previous load's memo must give exactly
+// what a full load gives, whatever changed in between. The worker thread runs compiled JavaScript,
+// so the two-thread loads use the build in dist/ (`npm test` builds first).
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const fromDist = async <T>(module: string): Promise<T> => (await import(pathToFileURL(path.join(ROOT, 'dist', 'config', module)).href)) as T;
+
+const CONFIG = 'version: 1\nresources: [glossaries]\ntargets:\n  - name: default\n    base_url_env: TERMSYNC_BASE_URL\n    api_key_env: TERMSYNC_API_KEY\n';
+
+type Format = 'tsv' | 'csv';
+/** An entries file's content: clean rows, or broken (an error or a warning in it). */
+type Content = {
+  readonly rows: readonly (readonly [string, string])[];
+  readonly fault?: 'invalid-utf8' | 'duplicate' | 'padded';
+  /** Language columns (CSV only): `en` and this target on each row; a dictionary of another pair is warned about. */
+  readonly columns?: string;
+};
+interface Dictionary {
+  lang: string;
+  /** Entries file name, in glossaries/entries/ (without the extension), or undefined for inline entries. */
+  file?: string;
+  format: Format;
+  inline?: readonly (readonly [string, string])[];
+}
+interface Glossary {
+  yaml: string;
+  name: string;
+  dictionaries: Dictionary[];
+  /** Comment lines above the dictionaries: they move every `entries_file` line. */
+  pad: number;
+  brokenYaml: boolean;
+}
+interface Model {
+  glossaries: Glossary[];
+  /** Entries files by name without extension: their content (written in each dictionary's format). */
+  entries: Map<string, Content>;
+  brandLanguages: readonly string[];
+  next: number;
+}
+
+const rowsOf = (seed: number, n = 6): [string, string][] => Array.from({ length: n }, (_, i) => [`term ${seed}-${i}`, `Begriff ${seed}-${i}`]);
+
+function entriesBytes(content: Content, format: Format): Buffer {
+  const rows = content.rows.map(([s, t]) => [s, t] as [string, string]);
+  if (content.fault === 'duplicate' && rows.length > 1) rows[1] = [rows[0]?.[0] ?? 'x', 'again'];
+  if (content.fault === 'padded' && rows.length > 0) rows[0] = [` ${rows[0]?.[0] ?? ''} `, rows[0]?.[1] ?? ''];
+  const columns = content.columns === undefined ? '' : `,en,${content.columns}`;
+  const text = rows.map(([s, t]) => (format === 'csv' ? `"${s}","${t}"${columns}` : `${s}\t${t}`)).join('\n') + '\n';
+  const bytes = Buffer.from(text);
+  return content.fault === 'invalid-utf8' ? Buffer.concat([bytes, Buffer.from([0x61, 0x09, 0xff, 0x0a])]) : bytes;
+}
+
+function glossaryYaml(g: Glossary): string {
+  const lines = ['kind: glossary', `name: ${JSON.stringify(g.name)}`, ...Array.from({ length: g.pad }, (_, i) => `# note ${i}`), 'dictionaries:'];
+  for (const d of g.dictionaries) {
+    lines.push('  - source_lang: en', `    target_lang: ${d.lang}`);
+    if (d.file !== undefined) lines.push(`    entries_file: entries/${d.file}.${d.format}`);
+    else lines.push('    entries:', ...(d.inline ?? []).map(([s, t]) => `      ${JSON.stringify(s)}: ${JSON.stringify(t)}`));
+  }
+  return `${lines.join('\n')}\n${g.brokenYaml ? 'dictionaries: [unclosed\n' : ''}`;
+}
+
+/** Every file the model holds, by repository-relative path. */
+function filesOf(model: Model): Map<string, Buffer> {
+  const files = new Map<string, Buffer>();
+  for (const g of model.glossaries) {
+    files.set(`glossaries/${g.yaml}`, Buffer.from(glossaryYaml(g)));
+    for (const d of g.dictionaries) {
+      const content = d.file === undefined ? undefined : model.entries.get(d.file);
+      if (d.file !== undefined && content !== undefined) files.set(`glossaries/entries/${d.file}.${d.format}`, entriesBytes(content, d.format));
+    }
+  }
+  const brand = path.join('glossaries', 'example', 'brand-terminology.yaml');
+  files.set(brand.split(path.sep).join('/'), Buffer.from(`kind: glossary\nname: Brand\nentries_file: entries/brand-terminology.tbx\nlanguages: [${model.brandLanguages.join(', ')}]\n`));
+  return files;
+}
+
+/** Writes what differs from what was written; `racy`: a rewritten file of the same size keeps its modification time. */
+async function sync(dir: string, model: Model, written: Map<string, Buffer>, racy: boolean): Promise<void> {
+  const files = filesOf(model);
+  for (const [file, bytes] of files) {
+    const before = written.get(file);
+    if (before !== undefined && before.equals(bytes)) continue;
+    const absolute = path.join(dir, file);
+    await mkdir(path.dirname(absolute), { recursive: true });
+    const old = before === undefined ? undefined : await stat(absolute);
+    await writeFile(absolute, bytes);
+    if (racy && old !== undefined && old.size === bytes.length) await utimes(absolute, old.atime, old.mtime);
+    written.set(file, bytes);
+  }
+  for (const file of [...written.keys()]) {
+    if (files.has(file)) continue;
+    await unlink(path.join(dir, file));
+    written.delete(file);
+  }
+}
+
+/** One edit of the repository: picks are taken modulo what exists. */
+type Edit =
+  | { readonly op: 'term'; readonly pick: number; readonly seed: number }
+  | { readonly op: 'racy'; readonly pick: number }
+  | { readonly op: 'break'; readonly pick: number; readonly fault: 'invalid-utf8' | 'duplicate' | 'padded' }
+  | { readonly op: 'fix'; readonly pick: number }
+  | { readonly op: 'pair'; readonly pick: number; readonly lang: string }
+  | { readonly op: 'format'; readonly pick: number }
+  | { readonly op: 'columns'; readonly pick: number; readonly lang: string }
+  | { readonly op: 'share'; readonly pick: number; readonly other: number }
+  | { readonly op: 'inline'; readonly pick: number; readonly seed: number }
+  | { readonly op: 'add'; readonly seed: number }
+  | { readonly op: 'remove'; readonly pick: number }
+  | { readonly op: 'rename'; readonly pick: number; readonly other: number }
+  | { readonly op: 'move'; readonly pick: number }
+  | { readonly op: 'pad'; readonly pick: number; readonly pad: number }
+  | { readonly op: 'yaml'; readonly pick: number }
+  | { readonly op: 'brand' }
+  | { readonly op: 'none' };
+
+const pick = fc.nat(1000);
+const editArb: fc.Arbitrary<Edit> = fc.oneof(
+  fc.record({ op: fc.constant('term' as const), pick, seed: fc.nat(5) }),
+  fc.record({ op: fc.constant('racy' as const), pick }),
+  fc.record({ op: fc.constant('break' as const), pick, fault: fc.constantFrom('invalid-utf8' as const, 'duplicate' as const, 'padded' as const) }),
+  fc.record({ op: fc.constant('fix' as const), pick }),
+  fc.record({ op: fc.constant('pair' as const), pick, lang: fc.constantFrom('de', 'fr', 'nl', 'de') }),
+  fc.record({ op: fc.constant('format' as const), pick }),
+  fc.record({ op: fc.constant('columns' as const), pick, lang: fc.constantFrom('de', 'fr') }),
+  fc.record({ op: fc.constant('share' as const), pick, other: pick }),
+  fc.record({ op: fc.constant('inline' as const), pick, seed: fc.nat(5) }),
+  fc.record({ op: fc.constant('add' as const), seed: fc.nat(5) }),
+  fc.record({ op: fc.constant('remove' as const), pick }),
+  fc.record({ op: fc.constant('rename' as const), pick, other: pick }),
+  fc.record({ op: fc.constant('move' as const), pick }),
+  fc.record({ op: fc.constant('pad' as const), pick, pad: fc.nat(3) }),
+  fc.record({ op: fc.constant('yaml' as const), pick }),
+  fc.constant({ op: 'brand' as const }),
+  fc.constant({ op: 'none' as const }),
+);
+
+function newGlossary(model: Model, seed: number): Glossary {
+  const id = model.next++;
+  // Of an odd seed, the second dictionary is a CSV file with language columns.
+  const csv = (lang: string): boolean => lang === 'fr' && seed % 2 === 1;
+  const dictionaries: Dictionary[] = ['de', 'fr'].map((lang) => ({ lang, file: `g${id}.en-${lang}`, format: csv(lang) ? 'csv' : 'tsv' }));
+  for (const d of dictionaries) model.entries.set(d.file as string, { rows: rowsOf(seed * 100 + id), ...(csv(d.lang) ? { columns: d.lang } : {}) });
+  return { yaml: `g${id}.yaml`, name: `Glossary ${id}`, dictionaries, pad: 0, brokenYaml: false };
+}
+
+/** Applies an edit to the model; true when it is a racy one (same size, same modification time). */
+function apply(model: Model, edit: Edit): boolean {
+  const gs = model.glossaries;
+  const g = gs.length === 0 || !('pick' in edit) ? undefined : gs[edit.pick % gs.length];
+  const d = g === undefined || g.dictionaries.length === 0 || !('pick' in edit) ? undefined : g.dictionaries[Math.floor(edit.pick / gs.length) % g.dictionaries.length];
+  const content = d?.file === undefined ? undefined : model.entries.get(d.file);
+  switch (edit.op) {
+    case 'term':
+      if (d?.file !== undefined && content !== undefined) model.entries.set(d.file, { ...content, rows: content.rows.map((r, i) => (i === edit.seed % content.rows.length ? [r[0], `${r[1]} ${edit.seed}`] : r)) });
+      return false;
+    case 'racy':
+      // One character for another: the same size, and the modification time is put back.
+      if (d?.file !== undefined && content !== undefined) model.entries.set(d.file, { ...content, rows: content.rows.map((r, i) => (i === 0 ? [r[0], r[1].endsWith('x') ? `${r[1].slice(0, -1)}y` : `${r[1].slice(0, -1)}x`] : r)) });
+      return true;
+    case 'break':
+      if (d?.file !== undefined && content !== undefined) model.entries.set(d.file, { ...content, fault: edit.fault });
+      return false;
+    case 'fix':
+      if (d?.file !== undefined && content !== undefined) model.entries.set(d.file, { rows: content.rows, ...(content.columns === undefined ? {} : { columns: content.columns }) });
+      if (g !== undefined) g.brokenYaml = false;
+      return false;
+    case 'pair':
+      // The same entries file read for another language pair (possibly one the glossary has already).
+      if (d !== undefined) d.lang = edit.lang;
+      return false;
+    case 'columns':
+      if (d?.file !== undefined && content !== undefined) {
+        const { columns, ...rest } = content;
+        model.entries.set(d.file, columns === undefined ? { ...rest, columns: edit.lang } : rest);
+      }
+      return false;
+    case 'format':
+      if (d?.file !== undefined) d.format = d.format === 'tsv' ? 'csv' : 'tsv';
+      return false;
+    case 'share': {
+      // Two dictionaries read the same file.
+      const other = gs[edit.other % gs.length]?.dictionaries.find((x) => x.file !== undefined);
+      if (d !== undefined && other?.file !== undefined) Object.assign(d, { file: other.file, format: other.format, inline: undefined });
+      return false;
+    }
+    case 'inline':
+      if (d !== undefined) Object.assign(d, { file: undefined, inline: rowsOf(edit.seed, 3) });
+      return false;
+    case 'add':
+      gs.push(newGlossary(model, edit.seed));
+      return false;
+    case 'remove':
+      if (g !== undefined) gs.splice(gs.indexOf(g), 1);
+      return false;
+    case 'rename': {
+      // Sometimes the name of another glossary: a duplicate name across files.
+      const other = gs[edit.other % gs.length];
+      if (g !== undefined) g.name = other !== undefined && other !== g && edit.other % 2 === 0 ? other.name : `${g.name}+`;
+      return false;
+    }
+    case 'move':
+      if (g !== undefined) g.yaml = `moved-${g.yaml}`;
+      return false;
+    case 'pad':
+      if (g !== undefined) g.pad = edit.pad;
+      return false;
+    case 'yaml':
+      if (g !== undefined) g.brokenYaml = !g.brokenYaml;
+      return false;
+    case 'brand':
+      model.brandLanguages = model.brandLanguages.length === 4 ? ['en', 'ja', 'fr'] : ['en', 'de', 'fr', 'ja'];
+      return false;
+    case 'none':
+      return false;
+  }
+}
+
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+});
+
+async function newRepository(): Promise<{ dir: string; model: Model; written: Map<string, Buffer> }> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'termsync-incremental-'));
+  dirs.push(dir);
+  await writeFile(path.join(dir, 'termsync.yaml'), CONFIG);
+  // The example's multilingual files (TBX, workbook), style rules and CSV with language columns, never edited but for the TBX glossary's languages.
+  await cp(path.join(ROOT, 'glossaries'), path.join(dir, 'glossaries', 'example'), { recursive: true });
+  await rm(path.join(dir, 'glossaries', 'example', 'brand-terminology.yaml'));
+  const model: Model = { glossaries: [], entries: new Map(), brandLanguages: ['en', 'de', 'fr', 'ja'], next: 0 };
+  for (let i = 0; i < 4; i++) model.glossaries.push(newGlossary(model, i));
+  const written = new Map<string, Buffer>();
+  await sync(dir, model, written, false);
+  return { dir, model, written };
+}
+
+const withoutMemo = ({ memo: _, ...rest }: LoadResult): LoadResult => rest;
+
+describe.each([
+  ['1', false],
+  ['2', true],
+])('incremental load, TERMSYNC_LOAD_THREADS=%s', (threads, compiled) => {
+  const loader = async (): Promise<typeof LoaderModule> => (compiled ? fromDist<typeof LoaderModule>('index.js') : { ...(await import('../../src/config/index.js')) });
+  const env = { TERMSYNC_LOAD_THREADS: threads };
+
+  it('gives after any sequence of edits exactly what a full load gives', async () => {
+    const { loadRepository: load } = await loader();
+    await fc.assert(
+      fc.asyncProperty(fc.array(editArb, { minLength: 1, maxLength: 10 }), async (edits) => {
+        const { dir, model, written } = await newRepository();
+        let memo: LoadMemo | undefined = (await load({ dir, env, remember: true })).memo;
+        for (const edit of edits) {
+          const racy = apply(model, edit);
+          await sync(dir, model, written, racy);
+          const incremental = await load({ dir, env, ...(memo === undefined ? { remember: true } : { previous: memo }) });
+          const full = await load({ dir, env });
+          expect(withoutMemo(incremental)).toEqual(full);
+          expect(isDeepStrictEqual(withoutMemo(incremental), full)).toBe(true);
+          // Something is reused at all: the example's style rules, at least, never change.
+          if (edit.op === 'none') expect(incremental.memo?.reused).toBeGreaterThan(0);
+          memo = incremental.memo;
+        }
+        await rm(dir, { recursive: true, force: true });
+      }),
+      { numRuns: compiled ? 6 : 25 },
+    );
+  }, 120_000);
+});
+
+describe('incremental load: what is reused', () => {
+  it('reads again only the file that changed, and nothing after no change', async () => {
+    const { dir } = await newRepository();
+    const first = await loadRepository({ dir, remember: true });
+    const files = first.memo?.read ?? 0;
+    expect(first.memo?.reused).toBe(0);
+    expect(files).toBeGreaterThan(10);
+    const same = await loadRepository({ dir, previous: first.memo as LoadMemo });
+    expect([same.memo?.reused, same.memo?.read]).toEqual([files, 0]);
+    await writeFile(path.join(dir, 'glossaries', 'entries', 'g0.en-fr.tsv'), 'one\teins\n');
+    const edited = await loadRepository({ dir, previous: same.memo as LoadMemo });
+    expect([edited.memo?.reused, edited.memo?.read]).toEqual([files - 1, 1]);
+    expect(edited.desired?.glossaries.find((g) => g.name === 'Glossary 0')?.dictionaries[1]?.entries.get('one')).toBe('eins');
+  });
+
+  it('sees an edit of the same size within the same second', async () => {
+    const { dir } = await newRepository();
+    const file = path.join(dir, 'glossaries', 'entries', 'g0.en-de.tsv');
+    const first = await loadRepository({ dir, remember: true });
+    const before = await stat(file);
+    const text = await readFile(file, 'utf8');
+    await writeFile(file, text.replace('Begriff', 'Begrifx'));
+    await utimes(file, before.atime, before.mtime);
+    const after = await stat(file);
+    expect([after.size, Math.floor(after.mtimeMs / 1000)]).toEqual([before.size, Math.floor(before.mtimeMs / 1000)]);
+    const again = await loadRepository({ dir, previous: first.memo as LoadMemo });
+    expect(again.memo?.read).toBe(1);
+    expect([...(again.desired?.glossaries.find((g) => g.name === 'Glossary 0')?.dictionaries[0]?.entries.values() ?? [])][0]).toMatch(/^Begrifx/);
+  });
+
+  it('reuses nothing of another root, or of a load with deferred entries', async () => {
+    const { dir } = await newRepository();
+    const first = await loadRepository({ dir, remember: true });
+    const copy = await mkdtemp(path.join(tmpdir(), 'termsync-incremental-copy-'));
+    dirs.push(copy);
+    await cp(dir, copy, { recursive: true });
+    expect((await loadRepository({ dir: copy, previous: first.memo as LoadMemo })).memo?.reused).toBe(0);
+    const deferred = await loadRepository({ dir, previous: first.memo as LoadMemo, deferEntries: true });
+    expect(deferred.memo?.reused).toBe(0);
+    // Deferred entries reused are bound to the new load, and read again from the file when needed.
+    const again = await loadRepository({ dir, previous: deferred.memo as LoadMemo, deferEntries: true });
+    expect(again.memo?.read).toBe(0);
+    const dictionary = again.desired?.glossaries.find((g) => g.name === 'Glossary 2')?.dictionaries[0]?.entries as PackedEntries | undefined;
+    expect(dictionary?.deferredText).toBeDefined();
+    expect(dictionary?.readAgain()?.text).toBe((await readFile(path.join(dir, 'glossaries', 'entries', 'g2.en-de.tsv'), 'utf8')));
+  });
+
+  it('has the worker thread answer unchanged files without parsing them, with the result of one thread', async () => {
+    const { loadResources } = await fromDist<typeof ParallelLoadModule>('parallel-load.js');
+    const { FileReuse } = await fromDist<typeof LoadMemoModule>('load-memo.js');
+    const { dir, model, written } = await newRepository();
+    for (let i = 0; i < 40; i++) model.glossaries.push(newGlossary(model, i));
+    await sync(dir, model, written, false);
+    const repo = { root: dir, rootReal: await realpath(dir) };
+    const files = [...written.keys()].filter((f) => f.endsWith('.yaml')).sort();
+    const load = async (previous: LoadMemo | undefined, parallel: boolean): Promise<{ outcomes: unknown; memo: LoadMemo; worker: number }> => {
+      const reuse = new FileReuse(repo, false, previous);
+      const worker = { resources: 0, entries: 0 };
+      const deadline = Date.now() + 15_000;
+      // The main thread waits at each turn until the worker has read a batch of entries files (it parses resources first).
+      const waitForWorker = async (): Promise<void> => {
+        while (parallel && worker.entries === 0 && Date.now() < deadline) await new Promise((resolve) => setImmediate(resolve));
+      };
+      const outcomes = await loadResources(repo, files, new Map(), { parallel, reuse, yieldToEventLoop: waitForWorker, onBatch: (thread, kind, n) => (worker[kind] += thread === 'worker' ? n : 0) });
+      return { outcomes, memo: reuse.finish(), worker: worker.resources + worker.entries };
+    };
+    const first = await load(undefined, false);
+    await writeFile(path.join(dir, 'glossaries', 'entries', 'g30.en-de.tsv'), 'one\teins\n');
+    const two = await load(first.memo, true);
+    const one = await load(undefined, false);
+    expect(two.worker).toBeGreaterThan(0);
+    expect(two.outcomes).toEqual(one.outcomes);
+    expect(isDeepStrictEqual(two.outcomes, one.outcomes)).toBe(true);
+    expect(two.memo.read).toBe(1);
+    expect(two.memo.reused).toBe(one.memo.read - 1);
+  }, 30_000);
+});
