@@ -22,7 +22,7 @@ import {
   type LiveGlossaryInfo,
 } from './parse-responses.js';
 import { createRequestQueue, type ApiCall, type ClientMetricsHooks, type OperationBudget, type RetryOptions } from './request-queue.js';
-import { clip, createAgent, formatBytes, isHtml, requestTarget, type ExchangeLimits, type HttpAnswer } from './send-request.js';
+import { clip, createAgent, formatBytes, hideKey, isHtml, requestTarget, type ExchangeLimits, type HttpAnswer } from './send-request.js';
 import { cutLiteral, decodeLongString, parseJsonWithLongStrings } from './json-long-strings.js';
 import { EntriesText, encodeEntries } from './tsv-entries.js';
 
@@ -206,28 +206,37 @@ export function describeNotJson(answer: Pick<HttpAnswer, 'text' | 'contentType'>
 type LangPair = { readonly source_lang: string; readonly target_lang: string };
 
 /**
- * The dictionary of the asked pair in a v3 entries answer (the schema has canonicalised its
- * languages, so a difference of case is no difference), or undefined: the service answers one
- * dictionary per call, the one asked for, and another pair's entries are never taken for it.
+ * The dictionaries of the asked pair in a v3 entries answer (the schema has canonicalised their
+ * languages, so a difference of case or surrounding space is no difference). The service answers
+ * one dictionary per call, the one asked for: another pair's entries are never taken for it, and
+ * an answer with two of the asked pair is ambiguous (see pairError).
  */
-function dictionaryOfPair<D extends LangPair>(dictionaries: readonly D[], pair: LangPair): D | undefined {
-  return dictionaries.find((d) => d.source_lang === pair.source_lang && d.target_lang === pair.target_lang);
+function dictionariesOfPair<D extends LangPair>(dictionaries: readonly D[], pair: LangPair): D[] {
+  return dictionaries.filter((d) => d.source_lang === pair.source_lang && d.target_lang === pair.target_lang);
 }
 
 /** Pairs of an answer named in a message: the server chooses how many and how long, so a few, each clipped. */
 const SHOWN_PAIRS = 3;
 
 /**
- * An entries answer without the asked pair's dictionary: which was asked, and what came instead
- * (bounded). `head` gives the first characters of a language as the answer wrote it (one of over
- * 4096 characters is a placeholder in the parsed value).
+ * Why an entries answer cannot be read as the asked pair's dictionary: none of that pair (which
+ * was asked, and what came instead), or more than one. Bounded: `head` gives the first characters
+ * of a language of the answer (one of over 4096 characters is a placeholder in the parsed value),
+ * each language is clipped, and the API key is taken out (a server may write it with escapes).
+ * The asked pair is the service's too (import reads it from the listing), so it is clipped alike.
  */
-function noDictionaryOfPair(dictionaries: readonly LangPair[], pair: LangPair, where: Where, head: (lang: string) => string): ServiceError {
+function pairError(dictionaries: readonly LangPair[], matches: number, pair: LangPair, where: Where, head: (lang: string) => string, apiKey: string): ServiceError {
   const lang = (code: string): string => clip(head(code), 20);
-  const shown = dictionaries.slice(0, SHOWN_PAIRS).map((d) => `${lang(d.source_lang)}-${lang(d.target_lang)}`);
-  const more = dictionaries.length > SHOWN_PAIRS ? ` and ${dictionaries.length - SHOWN_PAIRS} more` : '';
-  const held = shown.length === 0 ? 'none' : `${shown.join(', ')}${more}`;
-  return new ServiceError('invalid_response', where, `unexpected response: no dictionary ${pair.source_lang}-${pair.target_lang} in the answer (it holds ${held})`);
+  const asked = `${clip(pair.source_lang, 20)} → ${clip(pair.target_lang, 20)}`;
+  let summary: string;
+  if (matches > 1) summary = `unexpected response: ${matches} dictionaries ${asked} in the answer (one per call)`;
+  else {
+    const shown = dictionaries.slice(0, SHOWN_PAIRS).map((d) => `${lang(d.source_lang)} → ${lang(d.target_lang)}`);
+    const more = dictionaries.length > SHOWN_PAIRS ? ` and ${dictionaries.length - SHOWN_PAIRS} more` : '';
+    const held = shown.length === 0 ? 'none' : `${shown.join(', ')}${more}`;
+    summary = `unexpected response: no dictionary ${asked} in the answer (it holds ${held})`;
+  }
+  return new ServiceError('invalid_response', where, hideKey(summary, apiKey));
 }
 
 /**
@@ -248,8 +257,9 @@ function sameLiteralOf(body: Buffer, literal: ExpectedLiteral, pair: LangPair): 
   const parsed = schemas.entriesV3.safeParse(value);
   if (!parsed.success) return undefined;
   const { dictionaries } = parsed.data;
-  // Not the asked pair: undefined, so that the decode path refuses the answer with its error.
-  const match = dictionaryOfPair(dictionaries, pair);
+  // Not exactly one of the asked pair: undefined, so that the decode path refuses the answer with its error.
+  const matches = dictionariesOfPair(dictionaries, pair);
+  const match = matches.length === 1 ? matches[0] : undefined;
   if (match === undefined || (match.entries_format !== undefined && match.entries_format.toLowerCase() !== 'tsv') || match.entries !== cut.placeholder) return undefined;
   return { sameLiteral: cut.digest };
 }
@@ -395,15 +405,16 @@ export function createClient(options: ClientOptions): ServiceClient {
     const where = { method: request.method, path: requestTarget(request), ...(answer.traceId === undefined ? {} : { traceId: answer.traceId }) };
     const cut = parseJsonWithLongStrings(answer.text);
     const dictionaries = parseWith(schemas.entriesV3, cut === undefined ? json(answer, request) : cut.value, where).dictionaries;
-    const match = dictionaryOfPair(dictionaries, pair);
-    if (!match) {
-      throw noDictionaryOfPair(dictionaries, pair, where, (code) => {
+    const matches = dictionariesOfPair(dictionaries, pair);
+    const match = matches[0];
+    if (match === undefined || matches.length > 1) {
+      throw pairError(dictionaries, matches.length, pair, where, (code) => {
         const long = cut?.long.get(code);
         return long === undefined ? code : long.text.slice(long.start, long.start + 21);
-      });
+      }, options.apiKey);
     }
     if (match.entries_format !== undefined && match.entries_format.toLowerCase() !== 'tsv') {
-      throw new ServiceError('invalid_response', where, `unexpected response: entries_format "${clip(match.entries_format, 40)}", expected tsv`);
+      throw new ServiceError('invalid_response', where, hideKey(`unexpected response: entries_format "${clip(match.entries_format, 40)}", expected tsv`, options.apiKey));
     }
     const long = cut?.long.get(match.entries);
     if (long === undefined) return new EntriesText(match.entries, where);

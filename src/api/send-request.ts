@@ -162,11 +162,25 @@ export function isHtml(answer: Pick<HttpAnswer, 'text' | 'contentType'>): boolea
   return /html/i.test(answer.contentType ?? '') || /^\s*<(!doctype|html|head|body)/i.test(answer.text.slice(0, 200));
 }
 
-/** A header value from an untrusted server, fit for a one-line message. */
+/**
+ * A value from an untrusted server (a header, a language code), fit for a one-line message: what a
+ * terminal would act on or show out of order is `?` — C0 and C1 controls (U+009B starts an escape
+ * sequence on some terminals), line and paragraph separators, and the marks and overrides that
+ * reorder the text after them.
+ */
 export function clip(value: string, max = 120): string {
   // eslint-disable-next-line no-control-regex
-  const clean = value.replace(/[\x00-\x1f\x7f]/g, '?');
+  const clean = value.replace(/[\x00-\x1f\x7f-\x9f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, '?');
   return clean.length > max ? `${clean.slice(0, max)}…` : clean;
+}
+
+/**
+ * `value` with every occurrence of the API key taken out. The raw bytes of an answer have it taken
+ * out already (sendRequest), but a server can write the key with JSON escapes (`\u0073ecret…`),
+ * which decode to the key itself: whatever is decoded from an answer and shown passes here too.
+ */
+export function hideKey(value: string, apiKey: string): string {
+  return apiKey.length > 0 && value.includes(apiKey) ? value.split(apiKey).join('[redacted]') : value;
 }
 
 function codeOf(error: unknown): string | undefined {
@@ -279,7 +293,7 @@ export async function sendRequest(
   }
   // A server holds the key (it was sent to it) and could echo it in what we show: its error
   // message, a header, a trace id. Whatever comes back has the key taken out before anyone sees it.
-  const hide = (value: string): string => (apiKey.length > 0 && value.includes(apiKey) ? value.split(apiKey).join('[redacted]') : value);
+  const hide = (value: string): string => hideKey(value, apiKey);
   const headerOf = (headers: Record<string, string | string[] | undefined>, name: string): string | undefined => {
     const value = header(headers, name);
     return value === undefined ? undefined : hide(value);

@@ -224,7 +224,13 @@ export async function conceptsOutcome(bytes: Buffer, text: string | undefined, f
   const capped = new CappedDiagnostics();
   let diagnostics: Diagnostic[] = capped;
   // A text file is scanned for credentials as a whole (every cell); of a TBX file or a workbook,
-  // every term the dictionaries would take is checked.
+  // every term the dictionaries would take is checked (ConceptCollector). That is all of a TBX file
+  // that is ever sent or written: parse-tbx.ts keeps the terms taken and nothing else (a usage
+  // status only chooses among them), so its notes, definitions, descriptive and administrative
+  // fields, header, attributes and the terms not taken (deprecated or superseded, or not the one the
+  // `terms` option chooses) reach neither the service nor any file or report (a message that quotes
+  // the file goes through redactSecrets), and are not scanned (test/config/secrets.test.ts holds
+  // this). A reader that starts to send or write any of them must scan it here too.
   if (text !== undefined) appendDiagnostics(diagnostics, detectSecretsInText(text, file, 'a cell'));
   // Each reader (and its XML, zip or CSV library) is loaded only for a repository that has such a file.
   const collector = new ConceptCollector(file, diagnostics, job.pairs, job.languages, format === 'xlsx' ? 'row' : 'line', format === 'tbx' ? 'concept' : 'row', text === undefined);

@@ -58,7 +58,7 @@ describe('an entries answer of another language pair', () => {
     const c = await answering(answerOf(dictionary('en', 'fr')));
     const expected = {
       code: 'invalid_response',
-      message: 'GET /v3/glossaries/g1/entries?source_lang=en&target_lang=de: unexpected response: no dictionary en-de in the answer (it holds en-fr)',
+      message: 'GET /v3/glossaries/g1/entries?source_lang=en&target_lang=de: unexpected response: no dictionary en → de in the answer (it holds en → fr)',
     };
     expect(await outcome(c)).toEqual(expected);
     expect(await outcome(c, literalOf(ENTRIES))).toEqual(expected);
@@ -68,14 +68,14 @@ describe('an entries answer of another language pair', () => {
 
   it('an answer of no dictionary, or of only others, is refused the same way', async () => {
     const c = await answering(answerOf());
-    const message = 'unexpected response: no dictionary en-de in the answer (it holds none)';
+    const message = 'unexpected response: no dictionary en → de in the answer (it holds none)';
     expect(await outcome(c)).toMatchObject({ code: 'invalid_response', message: expect.stringContaining(message) as unknown });
     expect(await outcome(c, literalOf(ENTRIES))).toMatchObject({ code: 'invalid_response', message: expect.stringContaining(message) as unknown });
     await client?.close();
     await server?.close();
     const other = await answering(answerOf(dictionary('de', 'en'), dictionary('en', 'en')));
     for (const literal of [undefined, literalOf(ENTRIES)]) {
-      expect(await outcome(other, literal)).toMatchObject({ message: expect.stringContaining('no dictionary en-de in the answer (it holds de-en, en-en)') as unknown });
+      expect(await outcome(other, literal)).toMatchObject({ message: expect.stringContaining('no dictionary en → de in the answer (it holds de → en, en → en)') as unknown });
     }
   });
 
@@ -85,9 +85,42 @@ describe('an entries answer of another language pair', () => {
     for (const literal of [undefined, literalOf(ENTRIES)]) {
       const result = (await outcome(c, literal)) as { code: string; message: string };
       expect(result.code).toBe('invalid_response');
-      expect(result.message).toContain(`(it holds e?[2jn-fr, x${'y'.repeat(19)}…-fr, x${'y'.repeat(19)}…-fr and 498 more)`);
+      expect(result.message).toContain(`(it holds e?[2jn → fr, x${'y'.repeat(19)}… → fr, x${'y'.repeat(19)}… → fr and 498 more)`);
       expect(result.message.length).toBeLessThan(300);
       expect(result.message).not.toContain('\n');
+    }
+  });
+
+  it('replaces what a terminal would act on or reorder, in the answer\'s languages and in the asked pair (import asks for the listing\'s)', async () => {
+    const c = await answering(answerOf(dictionary('\u009b2J\u202eab', 'fr\u2028x')));
+    for (const literal of [undefined, literalOf(ENTRIES)]) {
+      const result = (await outcome(c, literal)) as { message: string };
+      expect(result.message).toContain('(it holds ?2j?ab → fr?x)');
+    }
+    const asked = 'e\u001b]0;pwned\u0007n';
+    const read = await c.readEntries('g1', `${asked}${'x'.repeat(300)}`, 'de').catch((error: unknown) => error);
+    expect(isServiceError(read)).toBe(true);
+    const message = (read as Error).message;
+    expect(message).toContain(`unexpected response: no dictionary e?]0;pwned?n${'x'.repeat(8)}… → de in the answer`);
+    // eslint-disable-next-line no-control-regex
+    expect(message.replace(/^[^:]*: /, '')).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+    expect(message.length).toBeLessThan(1000);
+  });
+
+  it('takes out the API key a server wrote with JSON escapes', async () => {
+    // "test-key" with its first letter escaped: the raw bytes do not hold it, the decoded text does.
+    const c = await answering('{"dictionaries":[{"source_lang":"\\u0074est-key","target_lang":"fr","entries":"a\\tb"}]}');
+    for (const literal of [undefined, literalOf(ENTRIES)]) {
+      const result = (await outcome(c, literal)) as { message: string };
+      expect(result.message).toContain('(it holds [redacted] → fr)');
+      expect(result.message).not.toContain('test-key');
+    }
+  });
+
+  it('two dictionaries of the asked pair are refused, not the first read', async () => {
+    const c = await answering(answerOf(dictionary('en', 'de'), dictionary('en', 'de', 'account\tKonto2')));
+    for (const literal of [undefined, literalOf(ENTRIES)]) {
+      expect(await outcome(c, literal)).toMatchObject({ code: 'invalid_response', message: expect.stringContaining('unexpected response: 2 dictionaries en → de in the answer (one per call)') as unknown });
     }
   });
 

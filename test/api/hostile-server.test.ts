@@ -252,6 +252,18 @@ describe('answers that lie or are not the service', () => {
     expect(error.message).toContain('your key is [redacted]');
     expect(error.message).toContain('trace-[redacted]');
 
+    // Written with JSON escapes (every character \uXXXX), the raw bytes do not hold the key; the decoded message, code and detail do.
+    const escaped = (text: string): string => [...text].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    const { client: escaping } = await against(
+      startHttpServer((req, res) => {
+        const key = escaped(echo(req));
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(`{"message":"your key is ${key}","code":"${key}","detail":"sent ${key}"}`);
+      }),
+    );
+    const decoded = await failure(escaping.listGlossaries());
+    expect(decoded.message).toBe('GET /v3/glossaries: bad request (400) — your key is [redacted] (sent [redacted]) [[redacted]]');
+
     const { client: redirected } = await against(
       startHttpServer((req, res) => {
         res.writeHead(307, { location: `http://127.0.0.1:1/steal?k=${echo(req)}` });

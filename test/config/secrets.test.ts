@@ -135,6 +135,26 @@ describe('credentials in the repository are errors, located, never echoed', () =
     expectNoSecretIn(result.diagnostics);
   });
 
+  it('of a TBX file, in the terms only: notes, definitions, other fields, attributes and terms not taken are neither sent nor written, and not scanned', async () => {
+    // Every place of a TBX file but a term taken holds a credential; the en-de dictionary is cart → Wagen.
+    const tbx = `<?xml version="1.0" encoding="UTF-8"?>
+<martif type="TBX-Basic" xml:lang="en"><martifHeader><fileDesc><sourceDesc><p>export key ${SERVICE_KEY}</p></sourceDesc></fileDesc></martifHeader><text><body>
+<termEntry id="${AWS}"><descrip type="subjectField">${SK}</descrip><note>${GHP}</note>
+<langSet xml:lang="en"><descrip type="definition">${AWS}</descrip><tig><term>cart</term><termNote type="partOfSpeech">${SK}</termNote><note>${SERVICE_KEY}</note></tig>
+<tig><term>${GHP}</term></tig></langSet>
+<langSet xml:lang="de"><tig><term>${SK}</term><termNote type="administrativeStatus">deprecatedTerm-admn-sts</termNote></tig>
+<tig><term>Wagen</term><admin type="source">${AWS}</admin><transacGrp><transac type="transactionType">modification</transac><transacNote type="responsibility">${SERVICE_KEY}</transacNote></transacGrp></tig></langSet>
+</termEntry>
+</body></text></martif>
+`;
+    const result = await load({ 'tbx.yaml': 'kind: glossary\nname: Tbx\nentries_file: t.tbx\nlanguages: [en, de]\nterms: first\n', 't.tbx': tbx });
+    expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const glossary = result.desired?.glossaries[0];
+    expect(glossary?.dictionaries.map((d) => [d.sourceLang, d.targetLang, Object.fromEntries(d.entries)])).toEqual([['en', 'de', { cart: 'Wagen' }]]);
+    expectNoSecretIn(result.desired);
+    expectNoSecretIn(result.diagnostics);
+  });
+
   it('in names, labels, prompts, inline entries and YAML comments (keys and values alike)', async () => {
     const result = await load({
       'g.yaml': `kind: glossary\nname: Shop ${SK}\n# deploy key: ${AWS}\ndictionaries:\n  - source_lang: en\n    target_lang: de\n    entries:\n      ${GHP}: Wagen\n      hood: "\\x73k-proj-Zq8Xw2Lm4Np6Rt8Vy0Bc3Df5"\n`,

@@ -73,7 +73,7 @@ async function planThrough(how: { rewrite?: Rewrite; from?: string }, args: read
   return run;
 }
 
-const REFUSED = /GET \/v3\/glossaries\/[^/]+\/entries\?source_lang=en&target_lang=de: unexpected response: no dictionary en-de in the answer \(it holds en-fr\)/;
+const REFUSED = /GET \/v3\/glossaries\/[^/]+\/entries\?source_lang=en&target_lang=de: unexpected response: no dictionary en → de in the answer \(it holds en → fr\)/;
 
 describe('plan against an entries answer of another language pair', () => {
   it('the en-de file\'s own entries labelled en-fr: refused (exit 7), not taken as unchanged, by the plain plan (from the bytes) and the JSON plan', async () => {
