@@ -16,7 +16,7 @@ import type { Digested } from './read-files.js';
  * - A resource file's result (LoadedResource: its draft, its diagnostics, the entries jobs derived
  *   from the draft) is a function of the repository's root (as given and as resolved), of its
  *   repository-relative path, and of its bytes: validateResource reads nothing but the parsed YAML,
- *   and never the project config. The root is compared once per load (LoadMemo.usableFor); the
+ *   and never the project config (nor does any reader of a file read the environment or the clock). The root is compared once per load (LoadMemo.usableFor); the
  *   path is the memo's key, and the digest covers the path and the bytes, computed on the bytes
  *   that are parsed when they are parsed (never mtime or size: an edit within the same second is
  *   seen). The check that the file does not lead outside the repository runs before it is read,
