@@ -76,6 +76,8 @@ export interface Daemon {
 interface Pending {
   trigger: Trigger;
   full: boolean;
+  /** A SIGHUP is among what is queued: the run reads every file (reuses nothing of the last load), whichever trigger it is labelled with. */
+  fresh: boolean;
   files: Set<string>;
 }
 
@@ -120,10 +122,11 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const trigger = (kind: Trigger, files: readonly string[] = []): void => {
     if (stopping) return;
     const full = FULL_TRIGGERS.has(kind);
-    if (pending === undefined) pending = { trigger: kind, full, files: new Set(files) };
+    if (pending === undefined) pending = { trigger: kind, full, fresh: kind === 'reload', files: new Set(files) };
     else {
       if (full && !pending.full) pending.trigger = kind;
       pending.full ||= full;
+      pending.fresh ||= kind === 'reload';
       for (const f of files) pending.files.add(f);
     }
     loop ??= drainQueue().finally(() => {
@@ -286,7 +289,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       startedAt = clock.now();
       await noteRoot();
       status.running = { trigger: job.trigger, startedAt: new Date(startedAt).toISOString() };
-      const loaded = await load(job.trigger === 'reload');
+      const loaded = await load(job.fresh);
       status.setRepository(loaded.diagnostics);
       metrics.setRepositoryValid(loaded.desired !== undefined);
       logDiagnostics(loaded.diagnostics);

@@ -116,6 +116,19 @@ describe('termsync watch (the daemon)', () => {
     expect((await get(d, '/metrics')).text).toMatch(/termsync_load_files_total\{how="read"\} 35\n/);
   });
 
+  it('reads every file on SIGHUP even when a full run (schedule, retry) is already queued', async () => {
+    const d = await start();
+    // The loop took the start-up run at once: while it runs, a scheduled run is queued, then SIGHUP arrives.
+    d.trigger('schedule');
+    d.trigger('reload');
+    await d.idle();
+    // One run for both, labelled by the first full trigger; the example repository's 17 files read twice, none reused.
+    expect(d.status.runs.map((r) => r.trigger)).toEqual(['schedule', 'startup']);
+    const metrics = (await get(d, '/metrics')).text;
+    expect(metrics).toMatch(/termsync_load_files_total\{how="read"\} 34\n/);
+    expect(metrics).toMatch(/termsync_load_files_total\{how="reused"\} 0\n/);
+  });
+
   it('turns a burst of 20 file writes into at most two runs', async () => {
     const d = await start();
     await nextRun(d, 0);
