@@ -47,6 +47,11 @@ interface Model {
   /** Entries files by name without extension: their content (written in each dictionary's format). */
   entries: Map<string, Content>;
   brandLanguages: readonly string[];
+  /** The TBX glossary's `terms:` (preferred and first take another French term of one concept). */
+  brandTerms: 'preferred' | 'first';
+  /** The workbook glossary's `sheet:` and `header_row:` (its sheets: Terms, About; the language codes are on row 2 of Terms). */
+  sheet: string | number | undefined;
+  headerRow: number | undefined;
   next: number;
 }
 
@@ -83,7 +88,12 @@ function filesOf(model: Model): Map<string, Buffer> {
     }
   }
   const brand = path.join('glossaries', 'example', 'brand-terminology.yaml');
-  files.set(brand.split(path.sep).join('/'), Buffer.from(`kind: glossary\nname: Brand\nentries_file: entries/brand-terminology.tbx\nlanguages: [${model.brandLanguages.join(', ')}]\n`));
+  files.set(brand.split(path.sep).join('/'), Buffer.from(`kind: glossary\nname: Brand\nentries_file: entries/brand-terminology.tbx\nlanguages: [${model.brandLanguages.join(', ')}]\nterms: ${model.brandTerms}\n`));
+  // Options of a glossary-level file come after `entries_file`: changing them moves no position the job records.
+  const workbook = ['kind: glossary', 'name: Help centre', 'entries_file: entries/help-centre-terms.xlsx', 'languages: [en, de, fr]', 'pairs: [en-de, en-fr]'];
+  if (model.sheet !== undefined) workbook.push(`sheet: ${JSON.stringify(model.sheet)}`);
+  if (model.headerRow !== undefined) workbook.push(`header_row: ${model.headerRow}`);
+  files.set('glossaries/example/help-centre-terms.yaml', Buffer.from(`${workbook.join('\n')}\n`));
   return files;
 }
 
@@ -125,6 +135,9 @@ type Edit =
   | { readonly op: 'pad'; readonly pick: number; readonly pad: number }
   | { readonly op: 'yaml'; readonly pick: number }
   | { readonly op: 'brand' }
+  | { readonly op: 'terms' }
+  | { readonly op: 'sheet'; readonly sheet: string | number | undefined }
+  | { readonly op: 'header'; readonly row: number | undefined }
   | { readonly op: 'none' };
 
 const pick = fc.nat(1000);
@@ -145,6 +158,10 @@ const editArb: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ op: fc.constant('pad' as const), pick, pad: fc.nat(3) }),
   fc.record({ op: fc.constant('yaml' as const), pick }),
   fc.constant({ op: 'brand' as const }),
+  // Reading options of an entries file whose bytes stay the same.
+  fc.constant({ op: 'terms' as const }),
+  fc.record({ op: fc.constant('sheet' as const), sheet: fc.constantFrom('Terms', 1, 2, 'About', undefined) }),
+  fc.record({ op: fc.constant('header' as const), row: fc.constantFrom(2, 1, 3, undefined) }),
   fc.constant({ op: 'none' as const }),
 );
 
@@ -224,6 +241,15 @@ function apply(model: Model, edit: Edit): boolean {
     case 'brand':
       model.brandLanguages = model.brandLanguages.length === 4 ? ['en', 'ja', 'fr'] : ['en', 'de', 'fr', 'ja'];
       return false;
+    case 'terms':
+      model.brandTerms = model.brandTerms === 'preferred' ? 'first' : 'preferred';
+      return false;
+    case 'sheet':
+      model.sheet = edit.sheet;
+      return false;
+    case 'header':
+      model.headerRow = edit.row;
+      return false;
     case 'none':
       return false;
   }
@@ -238,10 +264,11 @@ async function newRepository(): Promise<{ dir: string; model: Model; written: Ma
   const dir = await mkdtemp(path.join(tmpdir(), 'termsync-incremental-'));
   dirs.push(dir);
   await writeFile(path.join(dir, 'termsync.yaml'), CONFIG);
-  // The example's multilingual files (TBX, workbook), style rules and CSV with language columns, never edited but for the TBX glossary's languages.
+  // The example's multilingual files (TBX, workbook), style rules and CSV with language columns: their bytes never change; the TBX and workbook glossaries' languages and reading options do.
   await cp(path.join(ROOT, 'glossaries'), path.join(dir, 'glossaries', 'example'), { recursive: true });
   await rm(path.join(dir, 'glossaries', 'example', 'brand-terminology.yaml'));
-  const model: Model = { glossaries: [], entries: new Map(), brandLanguages: ['en', 'de', 'fr', 'ja'], next: 0 };
+  await rm(path.join(dir, 'glossaries', 'example', 'help-centre-terms.yaml'));
+  const model: Model = { glossaries: [], entries: new Map(), brandLanguages: ['en', 'de', 'fr', 'ja'], brandTerms: 'preferred', sheet: 'Terms', headerRow: 2, next: 0 };
   for (let i = 0; i < 4; i++) model.glossaries.push(newGlossary(model, i));
   const written = new Map<string, Buffer>();
   await sync(dir, model, written, false);
