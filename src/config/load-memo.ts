@@ -62,7 +62,10 @@ export class LoadMemo {
     readonly resources: ReadonlyMap<string, KeptResource>,
     /** By entriesKey of the job. */
     readonly entries: ReadonlyMap<string, KeptEntries>,
-    /** Files of the load that made it: taken from the memo before it, and read. */
+    /**
+     * Files of the load that made it, taken from the memo before it and read: each resource file, and
+     * each entries job (a file two dictionaries name counts twice; a missing one counts as read).
+     */
     readonly reused: number,
     readonly read: number,
   ) {}

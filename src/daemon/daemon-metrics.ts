@@ -26,7 +26,11 @@ export interface DaemonMetrics {
   recordVerify(target: string, result: string, characters: number, counts: { readonly pass: number; readonly fail: number }): void;
   /** A drift pull (`--on-drift pull`): `written`, `in_sync` or `failed`. */
   recordDriftPull(target: string, result: 'written' | 'in_sync' | 'failed'): void;
-  /** A load of the repository: its files whose previous result was reused (unchanged bytes), and those read and parsed. */
+  /**
+   * A load of the repository: its resource files, and its entries files once per dictionary or glossary that names one
+   * (a file two dictionaries name counts twice, a missing one counts as read), whose previous result was reused
+   * (unchanged bytes), and those read.
+   */
   recordLoad(reused: number, read: number): void;
 }
 
@@ -117,7 +121,7 @@ export function createDaemonMetrics(options: { readonly defaultMetrics?: boolean
   });
   const loadFiles = new Counter({
     name: 'termsync_load_files_total',
-    help: 'Resource and entries files of the repository loads, by how: reused (bytes unchanged since the previous load) or read (read and parsed)',
+    help: 'Files of the repository loads: each resource file, and each entries file once per dictionary or glossary that names it (a file two name counts twice; a missing one counts as read), by how: reused (bytes unchanged since the previous load) or read',
     labelNames: ['how'],
     registers,
   });

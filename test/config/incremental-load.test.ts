@@ -323,6 +323,23 @@ describe('incremental load: what is reused', () => {
     expect(edited.desired?.glossaries.find((g) => g.name === 'Glossary 0')?.dictionaries[1]?.entries.get('one')).toBe('eins');
   });
 
+  it('counts an entries file once per dictionary that names it, and a missing one as read', async () => {
+    const { dir, model, written } = await newRepository();
+    const first = await loadRepository({ dir, remember: true });
+    const jobs = first.memo?.read ?? 0;
+    // Glossary 1's German dictionary now reads Glossary 0's file too (its own file is gone); Glossary 2's names a file that is not there.
+    const [g0, g1, g2] = model.glossaries;
+    Object.assign(g1?.dictionaries[0] ?? {}, { file: g0?.dictionaries[0]?.file, format: g0?.dictionaries[0]?.format });
+    await sync(dir, model, written, false);
+    await unlink(path.join(dir, 'glossaries', 'entries', `${g2?.dictionaries[0]?.file ?? ''}.tsv`));
+    const again = await loadRepository({ dir, previous: first.memo as LoadMemo });
+    expect(again.diagnostics.map((d) => [d.file, d.code])).toEqual([['glossaries/g2.yaml', expect.stringMatching(/not-found|missing/)]]);
+    // Two files fewer, the same count: the shared file counts for each dictionary (reused for Glossary 0, read
+    // for Glossary 1: another job), the missing one as read, and Glossary 1's edited resource file as read.
+    expect(again.files?.length).toBe((first.files?.length ?? 0) - 2);
+    expect([again.memo?.reused, again.memo?.read]).toEqual([jobs - 3, 3]);
+  });
+
   it('sees an edit of the same size within the same second', async () => {
     const { dir } = await newRepository();
     const file = path.join(dir, 'glossaries', 'entries', 'g0.en-de.tsv');
