@@ -1,9 +1,9 @@
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createWorld, type World } from '../e2e/harness.js';
+import { listenOnLoopback } from '../e2e/loopback.js';
 
 /**
  * `plan` never exits 6 (that code says an apply was incomplete): a service it cannot read — a wrong
@@ -23,9 +23,7 @@ async function garbageServer(): Promise<{ url: string; close: () => Promise<void
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end('<html>not the service</html>');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return listenOnLoopback(server);
 }
 
 describe('plan when the service cannot be read', () => {
@@ -76,16 +74,7 @@ async function entriesProxy(target: string, first: () => void): Promise<{ url: s
     });
     req.pipe(out);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return listenOnLoopback(server);
 }
 
 describe('plan when an entries file changes while it runs', () => {

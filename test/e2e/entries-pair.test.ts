@@ -1,7 +1,7 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createWorld, type World } from './harness.js';
+import { listenOnLoopback } from './loopback.js';
 
 /**
  * `plan` against a server that answers GET …/entries of en-de with another pair's dictionary: a
@@ -40,16 +40,7 @@ async function rewritingProxy(target: string, how: { rewrite?: Rewrite; from?: s
     });
     req.pipe(forward);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return listenOnLoopback(server);
 }
 
 let world: World;

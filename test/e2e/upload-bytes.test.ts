@@ -1,7 +1,7 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createWorld, type World } from './harness.js';
+import { listenOnLoopback } from './loopback.js';
 
 /**
  * The plan's "bytes of entries to upload" is what the client sends: a proxy in front of the emulator
@@ -41,20 +41,13 @@ async function recordingProxy(target: string): Promise<Recorder> {
       forward.end(body);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    ...(await listenOnLoopback(server)),
     take: () => {
       const taken = bytes;
       bytes = 0;
       return taken;
     },
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
   };
 }
 
