@@ -9,7 +9,7 @@ import { redactSecrets } from './detect-secrets.js';
 import { error } from './diagnostic.js';
 import { readYaml, withEntries } from './load-resources.js';
 import { FileReuse, type LoadMemo } from './load-memo.js';
-import { loadInterrupted, loadResources } from './parallel-load.js';
+import { loadInterrupted, loadResources, type LoadResourcesOptions } from './parallel-load.js';
 import { positionAt, type YamlFile } from './parse-yaml.js';
 import { findResourceFiles, relativePath } from './read-files.js';
 import { declaredResourceFolders, validateConfig } from './validate-config.js';
@@ -45,6 +45,13 @@ export interface LoadOptions {
   remember?: boolean;
   /** The memo of the previous load of this repository (implies `remember`). */
   previous?: LoadMemo;
+  /**
+   * Between two batches of files (default: one turn of the event loop, so that timers and sockets
+   * run), and after each batch (see LoadResourcesOptions): tests hold the main thread until the
+   * worker thread has answered, which in a small repository it never would in time.
+   */
+  yieldToEventLoop?: () => Promise<void>;
+  onBatch?: LoadResourcesOptions['onBatch'];
 }
 
 export interface LoadResult {
@@ -168,7 +175,8 @@ export async function loadRepository(options: LoadOptions): Promise<LoadResult> 
   const repo = { root, rootReal };
   const reuse = options.remember === true || options.previous !== undefined ? new FileReuse(repo, options.deferEntries === true, options.previous) : undefined;
   for (const outcome of await loadResources(repo, found.files, new Map(), {
-    yieldToEventLoop,
+    yieldToEventLoop: options.yieldToEventLoop ?? yieldToEventLoop,
+    ...(options.onBatch === undefined ? {} : { onBatch: options.onBatch }),
     ...(parallel === undefined ? {} : { parallel }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.deferEntries === true ? { deferEntries: true } : {}),

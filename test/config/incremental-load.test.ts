@@ -6,7 +6,7 @@ import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type * as LoaderModule from '../../src/config/index.js';
-import { loadRepository, type LoadMemo, type LoadResult } from '../../src/config/index.js';
+import { loadRepository, type LoadMemo, type LoadOptions, type LoadResult } from '../../src/config/index.js';
 import type * as LoadMemoModule from '../../src/config/load-memo.js';
 import type * as ParallelLoadModule from '../../src/config/parallel-load.js';
 import type { PackedEntries } from '../../src/model/packed-entries.js';
@@ -260,7 +260,7 @@ afterEach(async () => {
   for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
 });
 
-async function newRepository(): Promise<{ dir: string; model: Model; written: Map<string, Buffer> }> {
+async function newRepository(glossaries = 4): Promise<{ dir: string; model: Model; written: Map<string, Buffer> }> {
   const dir = await mkdtemp(path.join(tmpdir(), 'termsync-incremental-'));
   dirs.push(dir);
   await writeFile(path.join(dir, 'termsync.yaml'), CONFIG);
@@ -269,7 +269,7 @@ async function newRepository(): Promise<{ dir: string; model: Model; written: Ma
   await rm(path.join(dir, 'glossaries', 'example', 'brand-terminology.yaml'));
   await rm(path.join(dir, 'glossaries', 'example', 'help-centre-terms.yaml'));
   const model: Model = { glossaries: [], entries: new Map(), brandLanguages: ['en', 'de', 'fr', 'ja'], brandTerms: 'preferred', sheet: 'Terms', headerRow: 2, next: 0 };
-  for (let i = 0; i < 4; i++) model.glossaries.push(newGlossary(model, i));
+  for (let i = 0; i < glossaries; i++) model.glossaries.push(newGlossary(model, i));
   const written = new Map<string, Buffer>();
   await sync(dir, model, written, false);
   return { dir, model, written };
@@ -277,34 +277,99 @@ async function newRepository(): Promise<{ dir: string; model: Model; written: Ma
 
 const withoutMemo = ({ memo: _, ...rest }: LoadResult): LoadResult => rest;
 
+/**
+ * What the worker thread answered in a two-thread load, and a hold on the main thread until it has
+ * answered a batch of entries files: the main thread takes back every batch the worker has not
+ * answered when it runs out of work, and in a repository this small it always does before the worker
+ * has started. Files answered unchanged are counted through FileReuse, whose results of a batch are
+ * taken on the main thread just before the batch is reported (`onBatch`, same turn).
+ */
+function workerProbe(FileReuse: typeof LoadMemoModule.FileReuse): {
+  hooks: () => { options: Pick<LoadOptions, 'yieldToEventLoop' | 'onBatch'>; answered: { entries: number; unchanged: number } };
+  restore: () => void;
+} {
+  let unchanged = 0;
+  const proto = FileReuse.prototype as unknown as Record<'resource' | 'entriesOutcome', (this: unknown, ...args: unknown[]) => unknown>;
+  const originals = { resource: proto.resource, entriesOutcome: proto.entriesOutcome };
+  proto.resource = function (this: unknown, ...args: unknown[]) {
+    if ((args[0] as { unchanged?: boolean }).unchanged === true) unchanged++;
+    return originals.resource.apply(this, args);
+  };
+  proto.entriesOutcome = function (this: unknown, ...args: unknown[]) {
+    if ((args[1] as { unchanged?: boolean }).unchanged === true) unchanged++;
+    return originals.entriesOutcome.apply(this, args);
+  };
+  return {
+    hooks: () => {
+      const answered = { entries: 0, unchanged: 0 };
+      // A bound, not a timing: a worker that never answers fails the assertion below instead of hanging.
+      const deadline = Date.now() + 20_000;
+      return {
+        answered,
+        options: {
+          onBatch: (thread, kind) => {
+            if (thread === 'worker') {
+              if (kind === 'entries') answered.entries++;
+              answered.unchanged += unchanged;
+            }
+            unchanged = 0;
+          },
+          yieldToEventLoop: async () => {
+            while (answered.entries === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 1));
+          },
+        },
+      };
+    },
+    restore: () => Object.assign(proto, originals),
+  };
+}
+
 describe.each([
   ['1', false],
   ['2', true],
 ])('incremental load, TERMSYNC_LOAD_THREADS=%s', (threads, compiled) => {
   const loader = async (): Promise<typeof LoaderModule> => (compiled ? fromDist<typeof LoaderModule>('index.js') : { ...(await import('../../src/config/index.js')) });
   const env = { TERMSYNC_LOAD_THREADS: threads };
+  // What the incremental loads are compared with: one thread (with two, the worker's results must be those of the main thread alone).
+  const single = { TERMSYNC_LOAD_THREADS: '1' };
 
   it('gives after any sequence of edits exactly what a full load gives', async () => {
     const { loadRepository: load } = await loader();
-    await fc.assert(
-      fc.asyncProperty(fc.array(editArb, { minLength: 1, maxLength: 10 }), async (edits) => {
-        const { dir, model, written } = await newRepository();
-        let memo: LoadMemo | undefined = (await load({ dir, env, remember: true })).memo;
-        for (const edit of edits) {
-          const racy = apply(model, edit);
-          await sync(dir, model, written, racy);
-          const incremental = await load({ dir, env, ...(memo === undefined ? { remember: true } : { previous: memo }) });
-          const full = await load({ dir, env });
-          expect(withoutMemo(incremental)).toEqual(full);
-          expect(isDeepStrictEqual(withoutMemo(incremental), full)).toBe(true);
-          // Something is reused at all: the example's style rules, at least, never change.
-          if (edit.op === 'none') expect(incremental.memo?.reused).toBeGreaterThan(0);
-          memo = incremental.memo;
-        }
-        await rm(dir, { recursive: true, force: true });
-      }),
-      { numRuns: compiled ? 6 : 25 },
-    );
+    // Two threads: every incremental load waits for the worker, which needs two batches of resource files
+    // at least (one it is handed and keeps while the main thread does the other, 10 files a batch): 20
+    // resource files, of which four edits remove at most four.
+    const probe = compiled ? workerProbe((await fromDist<typeof LoadMemoModule>('load-memo.js')).FileReuse) : undefined;
+    try {
+      await fc.assert(
+        // Fewer loads with two threads: each waits for a worker to start (a few tenths of a second).
+        fc.asyncProperty(fc.array(editArb, { minLength: 1, maxLength: compiled ? 4 : 10 }), async (edits) => {
+          const { dir, model, written } = await newRepository(compiled ? 12 : 4);
+          let memo: LoadMemo | undefined = (await load({ dir, env: single, remember: true })).memo;
+          for (const edit of edits) {
+            const racy = apply(model, edit);
+            await sync(dir, model, written, racy);
+            const worker = probe?.hooks();
+            const incremental = await load({ dir, env, ...(memo === undefined ? { remember: true } : { previous: memo }), ...worker?.options });
+            const full = await load({ dir, env: single });
+            expect(withoutMemo(incremental)).toEqual(full);
+            expect(isDeepStrictEqual(withoutMemo(incremental), full)).toBe(true);
+            // Something is reused at all: the example's style rules, at least, never change.
+            if (edit.op === 'none') expect(incremental.memo?.reused).toBeGreaterThan(0);
+            if (worker !== undefined) {
+              // It answered entries files, and files it did not parse again: its first batch (the worker takes
+              // the resource files in order) holds the example's style rules, whose bytes never change.
+              expect(worker.answered.entries).toBeGreaterThan(0);
+              expect(worker.answered.unchanged).toBeGreaterThan(0);
+            }
+            memo = incremental.memo;
+          }
+          await rm(dir, { recursive: true, force: true });
+        }),
+        { numRuns: compiled ? 4 : 25 },
+      );
+    } finally {
+      probe?.restore();
+    }
   }, 120_000);
 });
 
