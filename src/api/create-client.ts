@@ -22,7 +22,7 @@ import {
   type LiveGlossaryInfo,
 } from './parse-responses.js';
 import { createRequestQueue, type ApiCall, type ClientMetricsHooks, type OperationBudget, type RetryOptions } from './request-queue.js';
-import { clip, createAgent, formatBytes, hideKey, isHtml, requestTarget, type ExchangeLimits, type HttpAnswer } from './send-request.js';
+import { clip, createAgent, formatBytes, hideKey, isHtml, requestTarget, withoutKey, type ExchangeLimits, type HttpAnswer } from './send-request.js';
 import { cutLiteral, decodeLongString, parseJsonWithLongStrings } from './json-long-strings.js';
 import { EntriesText, encodeEntries } from './tsv-entries.js';
 
@@ -195,7 +195,7 @@ function newest<T extends { id: string; creationTime: string }>(items: readonly 
 /** What came instead of JSON, without repeating it (a hostile server chooses the body). */
 export function describeNotJson(answer: Pick<HttpAnswer, 'text' | 'contentType'>): string {
   const size = formatBytes(Buffer.byteLength(answer.text));
-  const type = answer.contentType === undefined ? '' : `, Content-Type ${JSON.stringify(answer.contentType.slice(0, 80))}`;
+  const type = answer.contentType === undefined ? '' : `, Content-Type "${clip(answer.contentType, 80)}"`;
   if (answer.text.trim() === '') return `the body is empty, not JSON${type}`;
   if (isHtml(answer)) {
     return `an HTML page (${size}${type}), not the service's JSON: is the base URL the service's own, not a proxy, gateway or login page?`;
@@ -220,14 +220,15 @@ const SHOWN_PAIRS = 3;
 
 /**
  * Why an entries answer cannot be read as the asked pair's dictionary: none of that pair (which
- * was asked, and what came instead), or more than one. Bounded: `head` gives the first characters
- * of a language of the answer (one of over 4096 characters is a placeholder in the parsed value),
- * each language is clipped, and the API key is taken out (a server may write it with escapes).
+ * was asked, and what came instead), or more than one. Bounded: `head` gives a language of the
+ * answer as shown (one of over 4096 characters is a placeholder in the parsed value, shown by its
+ * size), each language is clipped, and the API key is taken out (a server may write it with escapes).
  * The asked pair is the service's too (import reads it from the listing), so it is clipped alike.
  */
 function pairError(dictionaries: readonly LangPair[], matches: number, pair: LangPair, where: Where, head: (lang: string) => string, apiKey: string): ServiceError {
-  const lang = (code: string): string => clip(head(code), 20);
-  const asked = `${clip(pair.source_lang, 20)} → ${clip(pair.target_lang, 20)}`;
+  // The key out before clipping (a clipped key would not be found): see hideKey.
+  const lang = (code: string): string => clip(hideKey(head(code), apiKey), 20);
+  const asked = `${lang(pair.source_lang)} → ${lang(pair.target_lang)}`;
   let summary: string;
   if (matches > 1) summary = `unexpected response: ${matches} dictionaries ${asked} in the answer (one per call)`;
   else {
@@ -236,7 +237,7 @@ function pairError(dictionaries: readonly LangPair[], matches: number, pair: Lan
     const held = shown.length === 0 ? 'none' : `${shown.join(', ')}${more}`;
     summary = `unexpected response: no dictionary ${asked} in the answer (it holds ${held})`;
   }
-  return new ServiceError('invalid_response', where, hideKey(summary, apiKey));
+  return new ServiceError('invalid_response', where, summary);
 }
 
 /**
@@ -306,7 +307,8 @@ export function createClient(options: ClientOptions): ServiceClient {
   const json = (answer: HttpAnswer, request: Omit<ApiCall, 'idempotent'>): unknown => {
     const where = { method: request.method, path: requestTarget(request), ...(answer.traceId === undefined ? {} : { traceId: answer.traceId }) };
     try {
-      return JSON.parse(answer.text) as unknown;
+      // The key a server wrote with JSON escapes is taken out of every string (names, ids, field names) before anything shows one.
+      return withoutKey(JSON.parse(answer.text), answer.text, options.apiKey);
     } catch {
       throw new ServiceError('invalid_response', { ...where, status: answer.status }, `unexpected response: ${describeNotJson(answer)}`);
     }
@@ -404,23 +406,25 @@ export function createClient(options: ClientOptions): ServiceClient {
     if (answer.peeked !== undefined) return answer.peeked as SameLiteral;
     const where = { method: request.method, path: requestTarget(request), ...(answer.traceId === undefined ? {} : { traceId: answer.traceId }) };
     const cut = parseJsonWithLongStrings(answer.text);
-    const dictionaries = parseWith(schemas.entriesV3, cut === undefined ? json(answer, request) : cut.value, where).dictionaries;
+    const dictionaries = parseWith(schemas.entriesV3, cut === undefined ? json(answer, request) : withoutKey(cut.value, answer.text, options.apiKey), where).dictionaries;
     const matches = dictionariesOfPair(dictionaries, pair);
     const match = matches[0];
     if (match === undefined || matches.length > 1) {
+      // A language of over 4096 characters is a placeholder in the parsed value: said by its size
+      // (its raw text could show escaped characters of the key, which hideKey cannot see).
       throw pairError(dictionaries, matches.length, pair, where, (code) => {
         const long = cut?.long.get(code);
-        return long === undefined ? code : long.text.slice(long.start, long.start + 21);
+        return long === undefined ? code : '(over 4096 chars)';
       }, options.apiKey);
     }
     if (match.entries_format !== undefined && match.entries_format.toLowerCase() !== 'tsv') {
-      throw new ServiceError('invalid_response', where, hideKey(`unexpected response: entries_format "${clip(match.entries_format, 40)}", expected tsv`, options.apiKey));
+      throw new ServiceError('invalid_response', where, `unexpected response: entries_format "${clip(hideKey(match.entries_format, options.apiKey), 40)}", expected tsv`);
     }
     const long = cut?.long.get(match.entries);
     if (long === undefined) return new EntriesText(match.entries, where);
     if (long.tsvOnly) return new EntriesText(long.text.slice(long.start, long.end), where, true);
     try {
-      return new EntriesText(decodeLongString(long), where);
+      return new EntriesText(hideKey(decodeLongString(long), options.apiKey), where);
     } catch {
       throw new ServiceError('invalid_response', { ...where, status: answer.status }, `unexpected response: ${describeNotJson(answer)}`);
     }

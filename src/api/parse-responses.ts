@@ -2,6 +2,7 @@ import * as z from 'zod';
 import type { LiveDictionary, LiveGlossary, LiveInstruction, LiveStyleRules } from '../model/live.js';
 import { canonicalLang } from '../lib/canonical.js';
 import { ServiceError } from './errors.js';
+import { clip, withoutKey } from './send-request.js';
 
 /**
  * Runtime checks of the service's answers. Raw snake_case shapes become the model's camelCase
@@ -79,20 +80,24 @@ const errorBody = z.object({
   detail: z.string().optional(),
 });
 
-export function parseErrorBody(text: string): { message?: string; code?: string; detail?: string } {
+/**
+ * The service's error body, fit for a one-line message: the API key taken out (written with JSON
+ * escapes, it decodes to the key: see withoutKey) before the fields are cut to length and what a
+ * terminal would act on is replaced (clip).
+ */
+export function parseErrorBody(text: string, apiKey = ''): { message?: string; code?: string; detail?: string } {
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = withoutKey(JSON.parse(text), text, apiKey);
   } catch {
     return {};
   }
   const result = errorBody.safeParse(json);
   if (!result.success) return {};
   const out: { message?: string; code?: string; detail?: string } = {};
-  // Long bodies are cut: they end up in one-line messages.
-  if (result.data.message !== undefined) out.message = result.data.message.slice(0, 500);
-  if (result.data.code !== undefined) out.code = result.data.code.slice(0, 100);
-  if (result.data.detail !== undefined) out.detail = result.data.detail.slice(0, 500);
+  if (result.data.message !== undefined) out.message = clip(result.data.message, 500);
+  if (result.data.code !== undefined) out.code = clip(result.data.code, 100);
+  if (result.data.detail !== undefined) out.detail = clip(result.data.detail, 500);
   return out;
 }
 

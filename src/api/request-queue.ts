@@ -15,7 +15,6 @@ import {
   clip,
   ExchangeDeadline,
   formatMs,
-  hideKey,
   isHtml,
   requestTarget,
   sendRequest,
@@ -175,11 +174,10 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
     };
     if (answer) {
       failure.status = answer.status;
-      // Decoded from JSON: a key the server wrote with escapes is the key again here (see hideKey).
-      const body = parseErrorBody(answer.text);
-      if (body.message !== undefined) failure.serviceMessage = hideKey(body.message, options.apiKey);
-      if (body.code !== undefined) failure.serviceCode = hideKey(body.code, options.apiKey);
-      if (body.detail !== undefined) failure.detail = hideKey(body.detail, options.apiKey);
+      const body = parseErrorBody(answer.text, options.apiKey);
+      if (body.message !== undefined) failure.serviceMessage = body.message;
+      if (body.code !== undefined) failure.serviceCode = body.code;
+      if (body.detail !== undefined) failure.detail = body.detail;
       else if (body.message === undefined && isHtml(answer)) failure.detail = "an HTML page, not the service's answer: a proxy or gateway may have answered";
       if (answer.traceId !== undefined) failure.traceId = answer.traceId;
     }

@@ -170,17 +170,54 @@ export function isHtml(answer: Pick<HttpAnswer, 'text' | 'contentType'>): boolea
  */
 export function clip(value: string, max = 120): string {
   // eslint-disable-next-line no-control-regex
-  const clean = value.replace(/[\x00-\x1f\x7f-\x9f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, '?');
-  return clean.length > max ? `${clean.slice(0, max)}…` : clean;
+  const clean = value.replace(/[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, '?');
+  if (clean.length <= max) return clean;
+  // Not between the two halves of a surrogate pair.
+  const end = /[\ud800-\udbff]/.test(clean.charAt(max - 1)) ? max - 1 : max;
+  return `${clean.slice(0, end)}…`;
 }
 
 /**
  * `value` with every occurrence of the API key taken out. The raw bytes of an answer have it taken
  * out already (sendRequest), but a server can write the key with JSON escapes (`\u0073ecret…`),
- * which decode to the key itself: whatever is decoded from an answer and shown passes here too.
+ * which decode to the key itself: what is decoded from an answer passes here (see withoutKey)
+ * before anything cuts, clips or lowercases it.
  */
 export function hideKey(value: string, apiKey: string): string {
   return apiKey.length > 0 && value.includes(apiKey) ? value.split(apiKey).join('[redacted]') : value;
+}
+
+/**
+ * Whether decoding `text` (JSON whose raw form holds no occurrence of the key: sendRequest took
+ * them out) could give the key back: only if the text writes a character with an escape that the
+ * key holds — `\u` for any character; `\/`, `\\`, `\"` and the control escapes for those the key has.
+ */
+export function mayDecodeToKey(text: string, apiKey: string): boolean {
+  if (apiKey.length === 0 || !text.includes('\\')) return false;
+  if (text.includes('\\u')) return true;
+  // eslint-disable-next-line no-control-regex
+  return /[/\\"\x00-\x1f]/.test(apiKey);
+}
+
+/**
+ * A value JSON.parse made of `text`, with the API key taken out of every string in it, object keys
+ * included (a field name is shown in the messages of an answer that does not fit its schema). The
+ * value itself when decoding could not give the key back (mayDecodeToKey), as for nearly every
+ * answer: then nothing is walked.
+ */
+export function withoutKey(value: unknown, text: string, apiKey: string): unknown {
+  if (!mayDecodeToKey(text, apiKey)) return value;
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return hideKey(v, apiKey);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v !== null && typeof v === 'object') {
+      const out: Record<string, unknown> = {};
+      for (const [k, inner] of Object.entries(v)) out[hideKey(k, apiKey)] = walk(inner);
+      return out;
+    }
+    return v;
+  };
+  return walk(value);
 }
 
 function codeOf(error: unknown): string | undefined {
@@ -318,7 +355,9 @@ export async function sendRequest(
     progress.answered = true;
     const status = res.statusCode;
     const retryAfter = headerOf(res.headers, 'retry-after');
-    const traceId = headerOf(res.headers, 'x-trace-id');
+    // Shown in messages and logs: a server chooses it, so it is clipped like any value of its own.
+    const rawTraceId = headerOf(res.headers, 'x-trace-id');
+    const traceId = rawTraceId === undefined ? undefined : clip(rawTraceId);
     const contentType = headerOf(res.headers, 'content-type');
     const location = headerOf(res.headers, 'location');
     const reject = (code: AnswerRejected['code'], summary: string): never => {

@@ -274,3 +274,65 @@ describe('answers that lie or are not the service', () => {
     expect(moved.message).toContain('http://127.0.0.1:1/steal?k=[redacted]');
   });
 });
+
+describe('a server that writes the key back with JSON escapes', () => {
+  // Capitals, so that a lowercased copy (a language code is canonicalised) would be missed too.
+  const KEY = 'AbCdEf12-3456-7890-abcd-ef1234567890:fx';
+  /** `text` with its first character written as a \uXXXX escape: the raw bytes no longer hold the key, the decoded text does. */
+  const escapeFirst = (text: string): string => `\\u${text.charCodeAt(0).toString(16).padStart(4, '0')}${text.slice(1)}`;
+  const answering = (status: number, body: string, headers: Record<string, string> = {}): Promise<HostileServer> =>
+    startHttpServer((_req, res) => {
+      res.writeHead(status, { 'content-type': 'application/json', ...headers });
+      res.end(body);
+    });
+  const keyless = (text: string): void => {
+    // No piece of the key of 8 characters or more.
+    for (let i = 0; i + 8 <= KEY.length; i++) {
+      expect(text).not.toContain(KEY.slice(i, i + 8));
+      expect(text).not.toContain(KEY.slice(i, i + 8).toLowerCase());
+    }
+  };
+
+  it('an error message longer than is shown: the key is out before the message is cut', async () => {
+    const { client } = await against(answering(400, `{"message":"${'A'.repeat(480)}${escapeFirst(KEY)}","detail":"${escapeFirst(KEY)}"}`), { apiKey: KEY });
+    const error = await failure(client.listGlossaries());
+    keyless(error.message);
+    expect(error.message).toContain(`${'A'.repeat(20)}[redacted]`);
+  });
+
+  it('a glossary name or id in a listing: [redacted] in what the client returns', async () => {
+    const listing = `{"glossaries":[{"glossary_id":"${escapeFirst(KEY)}","name":"terms ${escapeFirst(KEY)}","ready":true,"dictionaries":[],"creation_time":"2026-01-01T00:00:00Z"}]}`;
+    const { client } = await against(answering(200, listing), { apiKey: KEY });
+    const [glossary] = await client.listGlossaries();
+    expect(glossary).toMatchObject({ id: '[redacted]', name: 'terms [redacted]' });
+  });
+
+  it('a field name of an answer that does not fit its schema: the message names it without the key', async () => {
+    const rules = `{"style_rules":[{"style_id":"s1","name":"n","language":"en","version":1,"configured_rules":{"${escapeFirst(KEY)}":{"x":1}},"custom_instructions":[]}]}`;
+    const { client } = await against(answering(200, rules), { apiKey: KEY });
+    const error = await failure(client.listStyleRules());
+    expect(error.code).toBe('invalid_response');
+    keyless(error.message);
+    expect(error.message).toContain('[redacted]');
+  });
+
+  it('a language code of an entries answer: out before it is lowercased and clipped', async () => {
+    const { client } = await against(answering(200, `{"dictionaries":[{"source_lang":"${escapeFirst(KEY)}","target_lang":"fr","entries":"a\\tb"}]}`), { apiKey: KEY });
+    const error = await failure(client.readEntries('g1', 'en', 'de'));
+    keyless(error.message);
+    expect(error.message).toContain('(it holds [redacted] → fr)');
+  });
+
+  it('control characters of an error body, a trace id and a Content-Type are replaced', async () => {
+    const { client } = await against(answering(400, '{"message":"\\u001b]0;pwned\\u0007\\u001b[2J","code":"\\u009b2J"}', { 'x-trace-id': 't\u00802J' }));
+    const error = await failure(client.listGlossaries());
+    // eslint-disable-next-line no-control-regex
+    expect(error.message).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+    expect(error.message).toContain('?]0;pwned??[2J');
+    const { client: typed } = await against(answering(200, 'not json', { 'content-type': 'text/plain; x=\u00802J' }));
+    const notJson = await failure(typed.listGlossaries());
+    // eslint-disable-next-line no-control-regex
+    expect(notJson.message).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+    expect(notJson.message).toContain('Content-Type "text/plain; x=?2J"');
+  });
+});
