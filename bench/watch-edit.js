@@ -1,8 +1,9 @@
 // What one edit costs `termsync watch`, build against build: the daemon over a generated repository
 // of G glossaries × D dictionaries × E entries (default 200 × 3 × 1,000, the repository of run.js
 // scenario 8), and after its first reconcile, one-term edits of one entries file, each measured from
-// the write to the end of the run that applied it (wall) and as the daemon's CPU seconds (user +
-// system, from /proc) over that span. The builds alternate, one daemon per build and round, so that
+// the write to the end of the run that applied it (wall: the run's own start and duration from
+// /status, so the 100 ms between two looks at /status are not counted) and as the daemon's CPU
+// seconds (user + system, from /proc) over that span. The builds alternate, one daemon per build and round, so that
 // both see the same machine load; the load average is printed with each round. Build first.
 //
 //   node bench/watch-edit.js [--builds DIR,DIR] [--glossaries 200] [--dictionaries 3]
@@ -14,7 +15,6 @@ import { spawn } from 'node:child_process';
 import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { getJson, parseArgs, resolveBuild, startEmulatorProcess, stats } from './cpu-common.js';
 
 const args = parseArgs(process.argv.slice(2));
@@ -53,15 +53,19 @@ async function usage(pid) {
   return { cpu: (Number(stat[11]) + Number(stat[12])) / 100, rssMb: kb('VmRSS'), hwmMb: kb('VmHWM') };
 }
 
-async function until(what, probe, timeoutMs, stderr) {
+/** Looks every `everyMs`: /status is read at most ten times a second, so that answering it adds little to the daemon's CPU. */
+async function until(what, probe, timeoutMs, stderr, everyMs = 100) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (value !== undefined && value !== false) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${stderr().slice(-1000)}`);
-    await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, everyMs));
   }
 }
+
+/** A run on /status, told from the others by when it started (/status keeps the last 20 runs only, so a count of them stops at 20). */
+const runId = (run) => (run === undefined ? '' : `${run.startedAt} ${run.trigger}`);
 
 /** One daemon of `build` over `dir`: its first reconcile, then EDITS edits; the samples of each. */
 async function daemonRound(build, dir, url, tag) {
@@ -73,22 +77,24 @@ async function daemonRound(build, dir, url, tag) {
   child.stderr.on('data', (c) => (stderr += c));
   const log = () => stderr;
   try {
-    const endpoint = await until('the endpoints', () => /serving .* on (http:\/\/\S+)/.exec(stderr)?.[1], 60_000, log);
+    const endpoint = await until('the endpoints', () => /serving .* on (http:\/\/\S+)/.exec(stderr)?.[1], 60_000, log, 10);
     const status = () => getJson(`${endpoint}/status`);
-    const idle = async (count) => {
+    /** The newest run once it is over, if it is not `last` (the newest run before). */
+    const idle = async (last) => {
       const s = await status();
-      return s.runs.length > count && s.running === null ? s.runs[0] : undefined;
+      return s.running === null && s.runs[0] !== undefined && runId(s.runs[0]) !== last ? s.runs[0] : undefined;
     };
-    await until('the first reconcile', () => idle(0), 600_000, log);
+    let last = runId(await until('the first reconcile', () => idle(''), 600_000, log));
     const samples = [];
     for (let i = 0; i < EDITS; i++) {
-      const count = (await status()).runs.length;
       const file = path.join(dir, 'glossaries', 'entries', `g${Math.min(3, G - 1)}.en-${LANGS[0]}.tsv`);
       const before = await usage(child.pid);
-      const start = performance.now();
+      // The daemon's clock is this machine's: the run's end (its start plus its duration) less the write's start.
+      const writtenAt = Date.now();
       await appendFile(file, `bench term ${tag}-${i}\tBenchbegriff ${tag}-${i}\n`);
-      const run = await until('the run after the edit', () => idle(count), 120_000, log);
-      const wall = (performance.now() - start) / 1000;
+      const run = await until('the run after the edit', () => idle(last), 120_000, log);
+      last = runId(run);
+      const wall = (Date.parse(run.startedAt) + run.durationMs - writtenAt) / 1000;
       if (run.result !== 'changed') throw new Error(`edit ${i} ended ${run.result}`);
       const after = await usage(child.pid);
       samples.push({ cpu: after.cpu - before.cpu, wall, rssMb: after.rssMb, hwmMb: after.hwmMb });
