@@ -36,6 +36,20 @@ describe('reading the key and the URL from the environment', () => {
     expect(noFile.message).toBe('cannot read the API key file named by TERMSYNC_API_KEY_FILE (ENOENT)');
   });
 
+  it('reads only a small regular file: a device, a folder or a large file is refused (exit 7) without reading it', () => {
+    const device = failure(() => readApiKey({ TERMSYNC_API_KEY_FILE: '/dev/zero' }, target));
+    expect(device.exitCode).toBe(ExitCode.authOrDestination);
+    expect(device.message).toBe('cannot read the API key file named by TERMSYNC_API_KEY_FILE (it is a device: name a regular file that holds the key)');
+    const dir = mkdtempSync(join(tmpdir(), 'termsync-key-'));
+    expect(failure(() => readApiKey({ TERMSYNC_API_KEY_FILE: dir }, target)).message).toContain('(it is a folder:');
+    const large = join(dir, 'large');
+    writeFileSync(large, `secret-3\n${'x'.repeat(5000)}`);
+    expect(failure(() => readApiKey({ TERMSYNC_API_KEY_FILE: large }, target)).message).toContain('(it is larger than 4096 bytes:');
+    const exact = join(dir, 'exact');
+    writeFileSync(exact, `${'k'.repeat(4095)}\n`);
+    expect(readApiKey({ TERMSYNC_API_KEY_FILE: exact }, target)).toBe('k'.repeat(4095));
+  });
+
   it('reads the base URL, and a missing one is a destination error (exit 7) naming the variable', () => {
     expect(readBaseUrl({ TERMSYNC_BASE_URL: 'https://api.example.com/' }, target)).toBe('https://api.example.com/');
     const missing = failure(() => readBaseUrl({ TERMSYNC_BASE_URL: ' ' }, target));
