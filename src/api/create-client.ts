@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import type * as z from 'zod';
 import type { Clock } from '../lib/clock.js';
 import { systemClock } from '../lib/clock.js';
 import { canonicalLang } from '../lib/canonical.js';
@@ -22,7 +23,7 @@ import {
   type LiveGlossaryInfo,
 } from './parse-responses.js';
 import { createRequestQueue, type ApiCall, type ClientMetricsHooks, type OperationBudget, type RetryOptions } from './request-queue.js';
-import { clip, createAgent, formatBytes, hideKey, isHtml, requestTarget, withoutKey, type ExchangeLimits, type HttpAnswer } from './send-request.js';
+import { clip, createAgent, formatBytes, hideKey, isHtml, requestTarget, type ExchangeLimits, type HttpAnswer } from './send-request.js';
 import { cutLiteral, decodeLongString, parseJsonWithLongStrings } from './json-long-strings.js';
 import { EntriesText, encodeEntries } from './tsv-entries.js';
 
@@ -144,16 +145,16 @@ type Where = { method: string; path: string; traceId?: string };
  * The added instruction from a POST's answer: the project's spec answers with the whole list, the
  * vendor's API description with just the new instruction; both are accepted.
  */
-function instructionOfAnswer(data: unknown, label: string, where: Where): LiveInstruction {
+function instructionOfAnswer(data: unknown, label: string, where: Where, apiKey: string): LiveInstruction {
   if (data !== null && typeof data === 'object' && 'style_id' in data) {
-    const list = toStyleRules(parseWith(schemas.styleRules, data, where));
+    const list = toStyleRules(parseWith(schemas.styleRules, data, where, apiKey));
     const found = list.customInstructions.filter((i) => i.label === label);
     // Several of this label (one left by an earlier run): the newest is last in the service's order.
     const added = found.at(-1);
     if (added === undefined) throw new ServiceError('invalid_response', where, `unexpected response: the style rule list does not hold the instruction "${label}" just added`);
     return added;
   }
-  return toInstruction(parseWith(schemas.instruction, data, where));
+  return toInstruction(parseWith(schemas.instruction, data, where, apiKey));
 }
 
 /** What the service holds must be what was sent (a server that drops or changes a field is reported). */
@@ -293,6 +294,8 @@ export function createClient(options: ClientOptions): ServiceClient {
     ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
     ...(options.random === undefined ? {} : { random: options.random }),
   });
+  // The key in a message about an answer that does not fit (a field name the server chose): see parseWith.
+  const parseAnswer = <S extends z.ZodType>(schema: S, data: unknown, where: Where): z.output<S> => parseWith(schema, data, where, options.apiKey);
   const seenGlossaries = new SeenIds();
   const seenStyleRules = new SeenIds();
 
@@ -307,8 +310,9 @@ export function createClient(options: ClientOptions): ServiceClient {
   const json = (answer: HttpAnswer, request: Omit<ApiCall, 'idempotent'>): unknown => {
     const where = { method: request.method, path: requestTarget(request), ...(answer.traceId === undefined ? {} : { traceId: answer.traceId }) };
     try {
-      // The key a server wrote with JSON escapes is taken out of every string (names, ids, field names) before anything shows one.
-      return withoutKey(JSON.parse(answer.text), answer.text, options.apiKey);
+      // Data, as the service sent it: a name or an entry that holds the key is kept as it is (the
+      // outputs take the key out of what they show; messages about the answer do so themselves).
+      return JSON.parse(answer.text);
     } catch {
       throw new ServiceError('invalid_response', { ...where, status: answer.status }, `unexpected response: ${describeNotJson(answer)}`);
     }
@@ -359,11 +363,11 @@ export function createClient(options: ClientOptions): ServiceClient {
 
   const listV3 = async (): Promise<LiveGlossaryInfo[]> =>
     getJson({ method: 'GET', path: '/v3/glossaries', route: '/v3/glossaries' }, (data, where) =>
-      parseWith(schemas.glossaryListV3, data, where).glossaries.map(toGlossaryV3),
+      parseAnswer(schemas.glossaryListV3, data, where).glossaries.map(toGlossaryV3),
     );
   const listV2 = async (): Promise<LiveGlossaryInfo[]> =>
     getJson({ method: 'GET', path: '/v2/glossaries', route: '/v2/glossaries' }, (data, where) =>
-      parseWith(schemas.glossaryListV2, data, where).glossaries.map(toGlossaryV2),
+      parseAnswer(schemas.glossaryListV2, data, where).glossaries.map(toGlossaryV2),
     );
   const remember = (seen: SeenIds, items: readonly { name: string; id: string }[]): void => {
     seen.listed = true;
@@ -406,7 +410,7 @@ export function createClient(options: ClientOptions): ServiceClient {
     if (answer.peeked !== undefined) return answer.peeked as SameLiteral;
     const where = { method: request.method, path: requestTarget(request), ...(answer.traceId === undefined ? {} : { traceId: answer.traceId }) };
     const cut = parseJsonWithLongStrings(answer.text);
-    const dictionaries = parseWith(schemas.entriesV3, cut === undefined ? json(answer, request) : withoutKey(cut.value, answer.text, options.apiKey), where).dictionaries;
+    const dictionaries = parseAnswer(schemas.entriesV3, cut === undefined ? json(answer, request) : cut.value, where).dictionaries;
     const matches = dictionariesOfPair(dictionaries, pair);
     const match = matches[0];
     if (match === undefined || matches.length > 1) {
@@ -424,7 +428,7 @@ export function createClient(options: ClientOptions): ServiceClient {
     if (long === undefined) return new EntriesText(match.entries, where);
     if (long.tsvOnly) return new EntriesText(long.text.slice(long.start, long.end), where, true);
     try {
-      return new EntriesText(hideKey(decodeLongString(long), options.apiKey), where);
+      return new EntriesText(decodeLongString(long), where);
     } catch {
       throw new ServiceError('invalid_response', { ...where, status: answer.status }, `unexpected response: ${describeNotJson(answer)}`);
     }
@@ -453,7 +457,7 @@ export function createClient(options: ClientOptions): ServiceClient {
     },
     getGlossary: (id) =>
       getJson({ method: 'GET', path: `/v3/glossaries/${enc(id)}`, route: '/v3/glossaries/{id}' }, (data, where) =>
-        toGlossaryV3(parseWith(schemas.glossaryV3, data, where)),
+        toGlossaryV3(parseAnswer(schemas.glossaryV3, data, where)),
       ),
     getEntries: async (id, sourceLang, targetLang) => ((await entriesV3(id, sourceLang, targetLang)) as EntriesText).toList(),
     getEntriesV2: async (id) => (await entriesV2(id)).toList(),
@@ -470,7 +474,7 @@ export function createClient(options: ClientOptions): ServiceClient {
       } as const;
       const created = await createOnce(
         request,
-        (answer) => toGlossaryV3(parseWith(schemas.glossaryV3, json(answer, request), { method: 'POST', path: request.path })),
+        (answer) => toGlossaryV3(parseAnswer(schemas.glossaryV3, json(answer, request), { method: 'POST', path: request.path })),
         () => adoptGlossary(name, listV3),
       );
       seenGlossaries.add(created.name, created.id);
@@ -486,7 +490,7 @@ export function createClient(options: ClientOptions): ServiceClient {
       } as const;
       const created = await createOnce(
         request,
-        (answer) => toGlossaryV2(parseWith(schemas.glossaryV2, json(answer, request), { method: 'POST', path: request.path })),
+        (answer) => toGlossaryV2(parseAnswer(schemas.glossaryV2, json(answer, request), { method: 'POST', path: request.path })),
         () => adoptGlossary(name, listV2),
       );
       seenGlossaries.add(created.name, created.id);
@@ -495,7 +499,7 @@ export function createClient(options: ClientOptions): ServiceClient {
     putDictionary: (id, dictionary) =>
       getJson(
         { method: 'PUT', path: `/v3/glossaries/${enc(id)}/dictionaries`, route: '/v3/glossaries/{id}/dictionaries', json: dictionaryBody(dictionary) },
-        (data, where) => toDictionary(parseWith(schemas.dictionaryMeta, data, where)),
+        (data, where) => toDictionary(parseAnswer(schemas.dictionaryMeta, data, where)),
       ),
     patchGlossary: (id, change) =>
       getJson(
@@ -508,7 +512,7 @@ export function createClient(options: ClientOptions): ServiceClient {
             ...(change.dictionary === undefined ? {} : { dictionaries: [dictionaryBody(change.dictionary)] }),
           },
         },
-        (data, where) => toGlossaryV3(parseWith(schemas.glossaryV3, data, where)),
+        (data, where) => toGlossaryV3(parseAnswer(schemas.glossaryV3, data, where)),
       ),
     async deleteGlossary(id) {
       await send({ method: 'DELETE', path: `/v3/glossaries/${enc(id)}`, route: '/v3/glossaries/{id}', goneMeansDone: true });
@@ -535,7 +539,7 @@ export function createClient(options: ClientOptions): ServiceClient {
     },
     getStyleRules: (id) =>
       getJson({ method: 'GET', path: `/v3/style_rules/${enc(id)}`, route: '/v3/style_rules/{id}' }, (data, where) =>
-        toStyleRules(parseWith(schemas.styleRules, data, where)),
+        toStyleRules(parseAnswer(schemas.styleRules, data, where)),
       ),
     async createStyleRules(input) {
       await ensureListed(seenStyleRules, listAllStyleRules);
@@ -552,7 +556,7 @@ export function createClient(options: ClientOptions): ServiceClient {
       } as const;
       const created = await createOnce(
         request,
-        (answer) => toStyleRules(parseWith(schemas.styleRules, json(answer, request), { method: 'POST', path: request.path })),
+        (answer) => toStyleRules(parseAnswer(schemas.styleRules, json(answer, request), { method: 'POST', path: request.path })),
         async () => {
           const candidates = (await listAllStyleRules()).filter((s) => s.name === input.name && !seenStyleRules.has(s.name, s.id));
           return newest(candidates);
@@ -563,12 +567,12 @@ export function createClient(options: ClientOptions): ServiceClient {
     },
     renameStyleRules: (id, name) =>
       getJson({ method: 'PATCH', path: `/v3/style_rules/${enc(id)}`, route: '/v3/style_rules/{id}', json: { name } }, (data, where) =>
-        toStyleRules(parseWith(schemas.styleRules, data, where)),
+        toStyleRules(parseAnswer(schemas.styleRules, data, where)),
       ),
     putConfiguredRules: (id, rules) =>
       getJson(
         { method: 'PUT', path: `/v3/style_rules/${enc(id)}/configured_rules`, route: '/v3/style_rules/{id}/configured_rules', json: rules },
-        (data, where) => toStyleRules(parseWith(schemas.styleRules, data, where)),
+        (data, where) => toStyleRules(parseAnswer(schemas.styleRules, data, where)),
       ),
     createInstruction(id, instruction) {
       const request = {
@@ -583,7 +587,7 @@ export function createClient(options: ClientOptions): ServiceClient {
         request,
         (answer) => {
           const where = { method: 'POST', path: request.path, ...(answer.traceId === undefined ? {} : { traceId: answer.traceId }) };
-          return checkSentInstruction(instructionOfAnswer(json(answer, request), instruction.label, where), instruction, where);
+          return checkSentInstruction(instructionOfAnswer(json(answer, request), instruction.label, where, options.apiKey), instruction, where);
         },
         async () => (await client.getStyleRules(id)).customInstructions.find((i) => i.label === instruction.label),
       );
@@ -595,7 +599,7 @@ export function createClient(options: ClientOptions): ServiceClient {
           path: `/v3/style_rules/${enc(id)}/custom_instructions/${enc(instructionId)}`,
           route: '/v3/style_rules/{id}/custom_instructions/{instructionId}',
         },
-        (data, where) => toInstruction(parseWith(schemas.instruction, data, where)),
+        (data, where) => toInstruction(parseAnswer(schemas.instruction, data, where)),
       ),
     updateInstruction: (id, instructionId, instruction) =>
       getJson(
@@ -605,7 +609,7 @@ export function createClient(options: ClientOptions): ServiceClient {
           route: '/v3/style_rules/{id}/custom_instructions/{instructionId}',
           json: instructionBody(instruction),
         },
-        (data, where) => toInstruction(parseWith(schemas.instruction, data, where)),
+        (data, where) => toInstruction(parseAnswer(schemas.instruction, data, where)),
       ),
     async deleteStyleRules(id) {
       await send({ method: 'DELETE', path: `/v3/style_rules/${enc(id)}`, route: '/v3/style_rules/{id}', goneMeansDone: true });
@@ -621,7 +625,7 @@ export function createClient(options: ClientOptions): ServiceClient {
 
     listLanguages: (resource) =>
       getJson({ method: 'GET', path: '/v3/languages', query: { resource }, route: '/v3/languages' }, (data, where) =>
-        parseWith(schemas.languages, data, where),
+        parseAnswer(schemas.languages, data, where),
       ),
 
     // Translating changes nothing on the service, so a lost answer is sent again like a read
@@ -640,7 +644,7 @@ export function createClient(options: ClientOptions): ServiceClient {
           },
         },
         (data, where) => {
-          const translations = parseWith(schemas.translations, data, where).translations.map((t) => t.text);
+          const translations = parseAnswer(schemas.translations, data, where).translations.map((t) => t.text);
           if (translations.length !== input.texts.length) {
             throw new ServiceError('invalid_response', where, `unexpected response: ${translations.length} translations for ${input.texts.length} texts`);
           }
@@ -666,7 +670,7 @@ export function createClient(options: ClientOptions): ServiceClient {
           query: { detailed: 'true', page: String(page), page_size: String(STYLE_RULES_PAGE_SIZE) },
           route: '/v3/style_rules',
         },
-        (data, where) => parseWith(schemas.styleRulesList, data, where).style_rules.map(toStyleRules),
+        (data, where) => parseAnswer(schemas.styleRulesList, data, where).style_rules.map(toStyleRules),
       );
       let added = 0;
       for (const item of items) {

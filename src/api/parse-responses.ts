@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { LiveDictionary, LiveGlossary, LiveInstruction, LiveStyleRules } from '../model/live.js';
 import { canonicalLang } from '../lib/canonical.js';
 import { ServiceError } from './errors.js';
-import { clip, withoutKey } from './send-request.js';
+import { clip, hideKey, withoutKey } from './send-request.js';
 
 /**
  * Runtime checks of the service's answers. Raw snake_case shapes become the model's camelCase
@@ -101,15 +101,21 @@ export function parseErrorBody(text: string, apiKey = ''): { message?: string; c
   return out;
 }
 
+/**
+ * `data` checked against `schema`. The data is the service's, as it sent it (a name or an entry may
+ * hold the key, and is compared and written as it is); the message about an answer that does not
+ * fit names a field the server chose, so the key is taken out of it (`apiKey`: the client's).
+ */
 export function parseWith<S extends z.ZodType>(
   schema: S,
   data: unknown,
   where: { method: string; path: string; traceId?: string },
+  apiKey = '',
 ): z.output<S> {
   const result = schema.safeParse(data);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
-  const field = issue && issue.path.length > 0 ? `\`${issue.path.join('.')}\`` : 'the body';
+  const field = issue && issue.path.length > 0 ? `\`${hideKey(issue.path.join('.'), apiKey)}\`` : 'the body';
   const more = result.error.issues.length > 1 ? ` (and ${result.error.issues.length - 1} more problems)` : '';
   throw new ServiceError(
     'invalid_response',

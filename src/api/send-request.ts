@@ -178,18 +178,24 @@ export function clip(value: string, max = 120): string {
 }
 
 /**
- * `value` with every occurrence of the API key taken out. The raw bytes of an answer have it taken
- * out already (sendRequest), but a server can write the key with JSON escapes (`\u0073ecret…`),
- * which decode to the key itself: what is decoded from an answer passes here (see withoutKey)
- * before anything cuts, clips or lowercases it.
+ * `value` with every occurrence of the API key taken out: for what the client makes a message of
+ * (an error body, a header, a value named in a message), before anything cuts, clips or lowercases
+ * it (a cut key would no longer be found). A server can write the key with JSON escapes
+ * (`\u0073ecret…`), which decode to the key itself: a decoded error body passes here (withoutKey);
+ * a language code is lowercased as it is decoded, so the lowercased key is taken out too.
+ * Never for data (names, ids, entries): see KeyRedactor, where outputs take the key out.
  */
 export function hideKey(value: string, apiKey: string): string {
-  return apiKey.length > 0 && value.includes(apiKey) ? value.split(apiKey).join('[redacted]') : value;
+  if (apiKey.length === 0) return value;
+  let out = value;
+  // Lowercased too: a language code is canonicalised (lowercased) as it is decoded.
+  for (const form of apiKey === apiKey.toLowerCase() ? [apiKey] : [apiKey, apiKey.toLowerCase()]) if (out.includes(form)) out = out.split(form).join('[redacted]');
+  return out;
 }
 
 /**
- * Whether decoding `text` (JSON whose raw form holds no occurrence of the key: sendRequest took
- * them out) could give the key back: only if the text writes a character with an escape that the
+ * Whether decoding `text` (JSON whose raw form holds no occurrence of the key: hideKey took them
+ * out) could give the key back: only if the text writes a character with an escape that the
  * key holds — `\u` for any character; `\/`, `\\`, `\"` and the control escapes for those the key has.
  */
 export function mayDecodeToKey(text: string, apiKey: string): boolean {
@@ -392,16 +398,13 @@ export async function sendRequest(
       }
     }
     const bytes = joinChunks(chunks, kept);
-    // An answer holding the key is decoded (and the key taken out) whatever the request's peek: its
-    // bytes are not the text anyone sees. Without U+FFFD in the key, a text holding it holds it as
-    // its UTF-8 bytes (a replacement character is the only one decoding makes of other bytes).
-    const peeked =
-      request.peek !== undefined && status >= 200 && status < 300 && (apiKey.length === 0 || (!apiKey.includes('\ufffd') && bytes.indexOf(apiKey, 0, 'utf8') === -1))
-        ? peekOf(request.peek, bytes)
-        : undefined;
+    const success = status >= 200 && status < 300;
+    const peeked = request.peek !== undefined && success ? peekOf(request.peek, bytes) : undefined;
     return {
       status,
-      text: peeked === undefined ? hide(bytes.toString('utf8')) : '',
+      // A successful answer is data, kept as the service sent it (a glossary may be named after a
+      // word that is also the key); any other answer only ever becomes a message: the key out.
+      text: peeked !== undefined ? '' : success ? bytes.toString('utf8') : hide(bytes.toString('utf8')),
       ...(peeked === undefined ? {} : { peeked }),
       ...(retryAfter === undefined ? {} : { retryAfter }),
       ...(traceId === undefined ? {} : { traceId }),

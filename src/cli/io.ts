@@ -1,3 +1,5 @@
+import type { KeyRedactor } from '../lib/redact-keys.js';
+
 /** Everything a command may touch of the outside world, injected so tests drive the CLI in-process. */
 export interface CliIo {
   readonly stdout: (text: string) => void;
@@ -8,6 +10,11 @@ export interface CliIo {
   readonly signal: AbortSignal;
   /** Subscribes to SIGHUP (the daemon reloads); returns the unsubscribe. Absent: no such signal. */
   readonly onHangup?: (listener: () => void) => () => void;
+  /**
+   * The keys this run read, taken out of `stdout` and `stderr` (runCli sets it and wraps them):
+   * commands hand it to what reads a key and to the outputs that do not go through them.
+   */
+  readonly keys?: KeyRedactor;
 }
 
 export interface CommandContext {

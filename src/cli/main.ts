@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { ExitCode } from '../lib/exit-codes.js';
+import { KeyRedactor } from '../lib/redact-keys.js';
 import type { CliIo, CommandContext } from './io.js';
 import { exitCodeOfError } from './report-error.js';
 import { plainValidateOptions } from './validate-options.js';
@@ -62,12 +63,16 @@ export async function createProgram(ctx: CommandContext, argv: readonly string[]
  * exitCodeOfError: a TermsyncError carries its own; anything else is a bug (exit 1, said plainly,
  * no stack trace unless TERMSYNC_DEBUG is set).
  */
-export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+export async function runCli(argv: readonly string[], given: CliIo): Promise<number> {
   // `--version` alone is answered before any library is loaded (it runs in every CI job's set-up).
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-    io.stdout(`${VERSION}\n`);
+    given.stdout(`${VERSION}\n`);
     return ExitCode.ok;
   }
+  // Every key the run reads is taken out of all it prints (plans, reports, messages, log lines):
+  // here, where text leaves the run, and never from the data it compares, sends or writes.
+  const keys = given.keys ?? new KeyRedactor();
+  const io: CliIo = { ...given, keys, stdout: (text) => given.stdout(keys.redact(text)), stderr: (text) => given.stderr(keys.redact(text)) };
   let exitCode: number = ExitCode.ok;
   const ctx: CommandContext = {
     io,

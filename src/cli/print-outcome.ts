@@ -34,7 +34,7 @@ export function createCliLogger(io: CliIo, level: string): Logger {
 }
 
 export function serviceContext(io: CliIo, logger: Logger): ServiceContext {
-  return { env: io.env, signal: io.signal, logger };
+  return { env: io.env, signal: io.signal, logger, ...(io.keys === undefined ? {} : { keys: io.keys }) };
 }
 
 /** JSON documents collected from several targets, printed as one document at the end. */

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { InputError } from '../lib/errors.js';
+import type { KeyRedactor } from '../lib/redact-keys.js';
 import type { DaemonMetrics } from './daemon-metrics.js';
 import type { DaemonStatus } from './daemon-status.js';
 
@@ -21,8 +22,11 @@ export function parseListen(text: string): { host: string; port: number } {
   return { host: host === '' ? '127.0.0.1' : host, port };
 }
 
-function json(res: ServerResponse, status: number, body: unknown): void {
-  const text = `${JSON.stringify(body, null, 2)}\n`;
+/** What an endpoint serves, with the keys taken out (names, ids and errors on /status can hold one). */
+type Redact = (text: string) => string;
+
+function json(res: ServerResponse, status: number, body: unknown, redact: Redact = (t) => t): void {
+  const text = redact(`${JSON.stringify(body, null, 2)}\n`);
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
   res.end(text);
 }
@@ -31,7 +35,13 @@ function json(res: ServerResponse, status: number, body: unknown): void {
  * `/healthz` (the process answers), `/readyz` (repository valid and the last reconcile succeeded or
  * one is running), `/metrics` (Prometheus text), `/status` (JSON). GET and HEAD only.
  */
-export async function serveEndpoints(listen: { host: string; port: number }, status: DaemonStatus, metrics: DaemonMetrics): Promise<Endpoints> {
+export async function serveEndpoints(
+  listen: { host: string; port: number },
+  status: DaemonStatus,
+  metrics: DaemonMetrics,
+  keys?: Pick<KeyRedactor, 'redact'>,
+): Promise<Endpoints> {
+  const redact: Redact = (text) => keys?.redact(text) ?? text;
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD' });
@@ -46,18 +56,18 @@ export async function serveEndpoints(listen: { host: string; port: number }, sta
       case '/readyz': {
         const ready = status.readiness();
         metrics.setReady(ready.ready);
-        json(res, ready.ready ? 200 : 503, ready);
+        json(res, ready.ready ? 200 : 503, ready, redact);
         return;
       }
       case '/metrics': {
         metrics.setReady(status.readiness().ready);
-        const text = await metrics.registry.metrics();
+        const text = redact(await metrics.registry.metrics());
         res.writeHead(200, { 'content-type': metrics.registry.contentType });
         res.end(text);
         return;
       }
       case '/status':
-        json(res, 200, status);
+        json(res, 200, status, redact);
         return;
       default:
         json(res, 404, { error: 'not found', endpoints: ['/healthz', '/readyz', '/metrics', '/status'] });
@@ -65,7 +75,7 @@ export async function serveEndpoints(listen: { host: string; port: number }, sta
   };
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) json(res, 500, { error: error instanceof Error ? error.message : String(error) });
+      if (!res.headersSent) json(res, 500, { error: error instanceof Error ? error.message : String(error) }, redact);
       else res.destroy();
     });
   });

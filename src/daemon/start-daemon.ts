@@ -6,6 +6,7 @@ import { systemClock } from '../lib/clock.js';
 import type { Diagnostic } from '../lib/diagnostics.js';
 import { isTermsyncError } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
+import type { KeyRedactor } from '../lib/redact-keys.js';
 import type { DesiredState, TargetConfig } from '../model/desired.js';
 import { resourcesForFiles, type LoadMemo } from '../config/index.js';
 import { hasDrift } from '../model/drift.js';
@@ -57,6 +58,8 @@ export interface DaemonOptions {
   readonly clock?: Clock;
   /** Default: a new registry with Node's process metrics. */
   readonly metrics?: DaemonMetrics;
+  /** The keys read for the targets, taken out of what the endpoints serve and the drift commits say. */
+  readonly keys?: KeyRedactor;
 }
 
 export interface Daemon {
@@ -95,6 +98,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const status = new DaemonStatus(clock.now());
   const drain = new AbortController();
   const hard = new AbortController();
+  const keys = options.keys === undefined ? {} : { keys: options.keys };
   const retryBaseMs = options.retryBaseMs ?? 5_000;
   const retryMaxMs = options.retryMaxMs ?? 300_000;
   let pending: Pending | undefined;
@@ -312,7 +316,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         desired,
         diagnostics,
         { mode: options.onDrift === 'report' ? 'plan' : 'apply', refresh, lock: true, ...(options.target === undefined ? {} : { target: options.target }) },
-        { env: options.env, signal: hard.signal, stop: drain.signal, logger: log, metrics: metrics.client, clock },
+        { env: options.env, signal: hard.signal, stop: drain.signal, logger: log, metrics: metrics.client, clock, ...keys },
         {
           finished: (outcome) => {
             metrics.recordTarget(job.trigger, outcome, clock.now());
@@ -327,7 +331,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     }
   };
 
-  const serviceContext = { env: options.env, signal: hard.signal, stop: drain.signal, logger: log, metrics: metrics.client, clock };
+  const serviceContext = { env: options.env, signal: hard.signal, stop: drain.signal, logger: log, metrics: metrics.client, clock, ...keys };
 
   /**
    * The glossary tests of what a reconcile changed: the glossaries it wrote, and those whose files a
@@ -400,7 +404,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       const gitOptions = { env: options.env, signal: hard.signal };
       try {
         await recordOverlay(options.dir, outcome.written, gitOptions, overlay);
-        const message = `termsync: adopt edits made on the service (target ${target.name})\n\n${renderDriftText(drift)}`;
+        const drifted = `termsync: adopt edits made on the service (target ${target.name})\n\n${renderDriftText(drift)}`;
+        const message = options.keys?.redact(drifted) ?? drifted;
         const pushed = await pushDriftBranch(options.dir, [...overlay.keys()], message, new Date(clock.now()), { ...gitOptions, ...(pushedTree === undefined ? {} : { skipTree: pushedTree }) });
         if (pushed !== undefined) {
           pushedTree = pushed.tree;
@@ -454,7 +459,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   let endpoints: Endpoints | undefined;
   if (options.listen !== undefined) {
     try {
-      endpoints = await serveEndpoints(options.listen, status, metrics);
+      endpoints = await serveEndpoints(options.listen, status, metrics, options.keys);
     } catch (error) {
       await watcher.close();
       throw error;

@@ -18,6 +18,8 @@ export interface ServiceContext {
    */
   readonly stop?: AbortSignal;
   readonly logger: Logger;
+  /** Told every key read for a target, so that the outputs take it out of what they show. */
+  readonly keys?: { add(key: string): void };
   readonly metrics?: ClientMetricsHooks;
   readonly clock?: Clock;
 }
@@ -59,6 +61,7 @@ export function openClient(ctx: ServiceContext, desired: DesiredState, target: T
   // Before the key is even read: with TERMSYNC_ALLOWED_HOSTS set, only those hosts may receive it.
   checkAllowedHost(ctx.env, target, baseUrl);
   const apiKey = readApiKey(ctx.env, target);
+  ctx.keys?.add(apiKey);
   return createClient({
     baseUrl,
     apiKey,

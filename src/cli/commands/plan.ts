@@ -6,7 +6,7 @@ import { InputError } from '../../lib/errors.js';
 import { ExitCode } from '../../lib/exit-codes.js';
 import type { Plan } from '../../model/plan.js';
 import { planOf, reconcile, type RefreshRequest } from '../../reconcile/index.js';
-import { renderPlanJson, renderPlanMarkdown, renderPlanText } from '../../report/index.js';
+import { escapeHtml, escapeMarkdown, renderPlanJson, renderPlanMarkdown, renderPlanText } from '../../report/index.js';
 import { addCommonOptions } from '../common-options.js';
 import { runExitCode } from '../exit-code-of.js';
 import type { CommandContext, CommonOptions } from '../io.js';
@@ -55,6 +55,8 @@ export function renderPlan(plan: Plan, format: PlanOptions['format']): string {
 async function runPlan(ctx: CommandContext, options: PlanOptions): Promise<number> {
   const { io } = ctx;
   const logger = createCliLogger(io, options.logLevel);
+  // A pull-request comment escapes names and terms its own way: the key is found in that form too.
+  if (options.format === 'markdown') io.keys?.addEncoding(escapeMarkdown, escapeHtml);
   let multi = false;
   const refresh = await refreshRequest(ctx, options);
   // Where the plan goes is checked before anything is sent.

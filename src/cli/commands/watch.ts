@@ -89,6 +89,7 @@ async function runWatch(ctx: CommandContext, options: WatchOptions): Promise<voi
       ...(gitPullMs === undefined ? {} : { gitPullMs }),
       ...(options.schedule === undefined ? {} : { schedule: options.schedule }),
       ...(options.poll === true ? { usePolling: true } : {}),
+      ...(io.keys === undefined ? {} : { keys: io.keys }),
     });
     io.stderr(`termsync watch: serving /healthz, /readyz, /metrics and /status on ${daemon.url ?? listen.host}\n`);
     const unsubscribe = io.onHangup?.(() => {
