@@ -5,10 +5,14 @@
  * entry that contains the key (a key `demo`, a glossary `democracy terms`) is compared, planned,
  * sent and written as it is, and only what people see of it says `[redacted]`.
  *
- * Each key is looked for as it is, lowercased (language codes are lowercased as they are decoded)
- * and as JSON writes them (`"` and `\` escaped: a JSON report or log line); an output that escapes
- * text its own way (markdown) adds its escape with `addEncoding`.
+ * Each key is looked for as it is and as JSON writes it (`"` and `\` escaped: a JSON report or log
+ * line), and a key of LOWERCASED_FROM characters or more lowercased too (language codes are
+ * lowercased as they are decoded; a shorter key, `KEY` or `Demo`, lowercased is an ordinary word
+ * that termsync's own messages use); an output that escapes text its own way (markdown) adds its
+ * escape with `addEncoding`.
  */
+export const LOWERCASED_FROM = 16;
+
 export class KeyRedactor {
   readonly #keys = new Set<string>();
   readonly #encodings: ((text: string) => string)[] = [(key) => key, (key) => JSON.stringify(key).slice(1, -1)];
@@ -36,7 +40,9 @@ export class KeyRedactor {
 
   #update(): void {
     const forms = new Set<string>();
-    for (const key of this.#keys) for (const form of [key, key.toLowerCase()]) for (const encode of this.#encodings) forms.add(encode(form));
+    for (const key of this.#keys) {
+      for (const form of key.length >= LOWERCASED_FROM ? [key, key.toLowerCase()] : [key]) for (const encode of this.#encodings) forms.add(encode(form));
+    }
     this.#forms = [...forms].filter((f) => f.length > 0).sort((a, b) => b.length - a.length);
   }
 }

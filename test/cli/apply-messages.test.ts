@@ -10,7 +10,7 @@ afterEach(async () => {
 
 describe('apply messages a CI log can trust', () => {
   it('a read-only key (403): no "run apply again" hint, the reason and what to do instead', async () => {
-    world = await createWorld('basic', { keys: ['KEY', 'RO=read'] });
+    world = await createWorld('basic', { keys: ['e2e-key', 'RO=read'] });
     const run = await world.cli(['apply'], { TERMSYNC_API_KEY: 'RO' });
     expect(run.code).toBe(7);
     expect(run.stdout).toMatch(/^Apply incomplete: 0 applied, 1 failed, \d+ skipped\.$/m);

@@ -36,8 +36,9 @@ export async function createWorld(
   const dir = await mkdtemp(join(tmpdir(), 'termsync-e2e-'));
   if (typeof fixture === 'string') await cp(join(FIXTURES, fixture), dir, { recursive: true });
   else for (const folder of fixture) await cp(folder, join(dir, basename(folder)), { recursive: true });
-  const emulator = await startEmulator({ ...options.emulator, port: 0, keys: options.keys ?? ['KEY'] });
-  const key = options.key ?? 'KEY';
+  const emulator = await startEmulator({ ...options.emulator, port: 0, keys: options.keys ?? ['e2e-key'] });
+  // Not a word termsync's own messages use (TERMSYNC_API_KEY): the outputs take the key out wherever it appears.
+  const key = options.key ?? 'e2e-key';
   const describe = (r: LoggedRequest): string => `${r.method} ${r.path}${r.query ? `?${r.query.replace(/^\?/, '')}` : ''}`;
   return {
     dir,

@@ -5,7 +5,7 @@ import { createWorld, type World } from './harness.js';
 
 let world: World;
 beforeEach(async () => {
-  world = await createWorld('basic', { keys: ['KEY', 'eu-key'] });
+  world = await createWorld('basic', { keys: ['e2e-key', 'eu-key'] });
 });
 afterEach(async () => {
   await world.close();

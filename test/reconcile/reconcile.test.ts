@@ -35,7 +35,7 @@ async function closedPort(): Promise<number> {
 const TSV = 'account\tKonto\nbilling\tAbrechnung\ncart\tWarenkorb\ncheckout\tKasse\ninvoice\tRechnung\n';
 
 beforeEach(async () => {
-  world = await createWorld('basic', { keys: ['KEY', 'READER=read'] });
+  world = await createWorld('basic', { keys: ['e2e-key', 'READER=read'] });
 });
 afterEach(async () => {
   await world.close();
