@@ -5,10 +5,15 @@
 // such a validate's instructions). Every other command line is the ES module bundle's runCli.
 'use strict';
 
+// The first SIGINT or SIGTERM stops the run (what is in flight is answered first); the next one of
+// either ends the process at once (Node's default, once the handlers are gone).
 const controller = new AbortController();
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.once(signal, () => controller.abort(new Error(`received ${signal}`)));
-}
+const SIGNALS = ['SIGINT', 'SIGTERM'];
+const onSignal = (signal) => {
+  for (const s of SIGNALS) process.removeListener(s, onSignal);
+  controller.abort(new Error(`received ${signal}`));
+};
+for (const signal of SIGNALS) process.on(signal, onSignal);
 
 // A reader that went away (`termsync validate | head -1`) is not an error of ours: stop writing
 // and leave quietly instead of crashing with an unhandled 'error' event and its stack trace.

@@ -44,7 +44,10 @@ export interface ClientOptions {
   readonly logger?: Logger;
   /** Default: one pooled keep-alive agent owned (and closed) by the client. */
   readonly dispatcher?: Dispatcher;
+  /** Aborts every request, writes in flight included. */
   readonly signal?: AbortSignal;
+  /** Stops sending: what has not left is not sent, a write in flight is answered first (see RequestQueueOptions). */
+  readonly stop?: AbortSignal;
   readonly retry?: RetryOptions;
   /** Size and time limits of one exchange (defaults: `DEFAULTS.maxResponseBytes`, `DEFAULTS.requestDeadlineMs`). */
   readonly limits?: Partial<ExchangeLimits>;
@@ -291,6 +294,7 @@ export function createClient(options: ClientOptions): ServiceClient {
       deadlineMs: checkPositive('requestDeadlineMs', options.limits?.deadlineMs, DEFAULTS.requestDeadlineMs),
     },
     ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.stop === undefined ? {} : { stop: options.stop }),
     ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
     ...(options.random === undefined ? {} : { random: options.random }),
   });
@@ -339,7 +343,16 @@ export function createClient(options: ClientOptions): ServiceClient {
       const result = await queue.call({ ...request, idempotent: false }, op);
       if (result.kind === 'answer') return parse(result.answer);
       logger.debug({ method: request.method, route: request.route }, 'create answer lost: looking the resource up by name before resending');
-      const found = await lookup();
+      let found: T | undefined;
+      try {
+        found = await lookup();
+      } catch (error) {
+        // The look-up was not sent (the run was stopped): the create itself was, and may have landed.
+        if (error instanceof ServiceError && error.code === 'aborted') {
+          throw new ServiceError('aborted', { method: request.method, path: requestTarget(request), attempts: op.attempts }, 'interrupted after its answer was lost, before it could be looked up: the create may have landed');
+        }
+        throw error;
+      }
       if (found !== undefined) return found;
       // It did not land: send it again, after the same back-off as any other failed attempt.
       const reason = result.failure === undefined ? 'create_not_landed' : `http_${result.failure.status}`;

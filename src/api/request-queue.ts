@@ -84,7 +84,15 @@ export interface RequestQueueOptions {
   readonly baseUrlEnv?: string;
   readonly clock: Clock;
   readonly logger: Logger;
+  /** Aborts everything, exchanges in flight included. */
   readonly signal?: AbortSignal;
+  /**
+   * Stops the queue (SIGINT/SIGTERM, the daemon's graceful stop): a request that has not left is
+   * not sent (`aborted`, with 0 attempts for its operation), a failed attempt is not retried, a read
+   * in flight is dropped; a write in flight is answered first, so that its operation reports what
+   * the service did. Default: `signal`.
+   */
+  readonly stop?: AbortSignal;
   readonly concurrency: number;
   readonly requestsPerSecond: number;
   readonly retry: RetryOptions;
@@ -135,6 +143,8 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
   // ends. Their number is the number of operations: no leak, and not bounded by the concurrency.
   // Node's leak warning would be a plain line on stderr among the JSON log lines: off for this one.
   setMaxListeners(0, signal);
+  const stopping = options.stop === undefined ? signal : AbortSignal.any([options.stop, signal]);
+  setMaxListeners(0, stopping);
   const random = options.random ?? Math.random;
   const maxAttempts = options.retry.maxAttempts ?? DEFAULTS.maxAttempts;
   const deadlineMs = options.retry.deadlineMs ?? DEFAULTS.operationDeadlineMs;
@@ -190,11 +200,11 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
    * concurrency), and one listener per sleeper made Node warn of a listener leak on stderr.
    */
   const sleepers = new Set<AbortController>();
-  signal.addEventListener('abort', () => {
-    for (const sleeper of sleepers) sleeper.abort(signal.reason);
+  stopping.addEventListener('abort', () => {
+    for (const sleeper of sleepers) sleeper.abort(stopping.reason);
   }, { once: true });
   const sleep = async (ms: number): Promise<void> => {
-    if (signal.aborted) throw signal.reason as Error;
+    if (stopping.aborted) throw stopping.reason as Error;
     const sleeper = new AbortController();
     sleepers.add(sleeper);
     try {
@@ -204,8 +214,20 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
     }
   };
 
-  const throwIfAborted = (request: ApiCall, op: OperationBudget): void => {
-    if (signal.aborted) throw new ServiceError('aborted', failureOf(request, op), 'aborted before completion');
+  /**
+   * Once the queue is stopped: what this request's operation did, said plainly. Nothing sent (0
+   * attempts): the caller reports the operation as not started. An exchange dropped: its outcome is
+   * unknown. Otherwise an attempt failed and is not retried.
+   */
+  const throwIfAborted = (request: ApiCall, op: OperationBudget, exchange = false): void => {
+    if (!stopping.aborted) return;
+    const summary =
+      op.attempts === 0
+        ? 'not sent: the run was interrupted'
+        : exchange
+          ? `interrupted while waiting for the answer (attempt ${op.attempts}): the service may or may not have done it`
+          : `interrupted before attempt ${op.attempts + 1}: the earlier ${op.attempts === 1 ? 'attempt' : 'attempts'} did not succeed`;
+    throw new ServiceError('aborted', failureOf(request, op), summary);
   };
 
   /** Sleeps until `at` unless that is past the operation's deadline. */
@@ -242,6 +264,8 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
         // The gate may have closed while we waited for our turn: requests already sent cannot be
         // recalled, but this one has not left yet.
         if (flow.openAt(glossary) > clock.now()) return GATE_CLOSED;
+        // Stopped while it waited for a slot: it does not leave.
+        throwIfAborted(request, op);
         // The operation's deadline holds during the exchange too, not only between attempts.
         const left = op.deadline - clock.now();
         if (left <= 0) throw new ServiceError('deadline', failureOf(request, op), `gave up: the operation deadline (${formatMs(deadlineMs)}) has passed`);
@@ -251,7 +275,9 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
         // `at`: the queue's clock when it left (bench/run.js checks from it that nothing left during a pause).
         log.trace({ method: request.method, path: requestTarget(request), attempt: op.attempts, at: sent.at }, 'sending');
         try {
-          return { answer: await track(sendRequest(options.dispatcher, options.base, options.apiKey, request, signal, limits, options.authScheme)), sent };
+          // A read is dropped when the queue stops; a write is answered first (see `stop`).
+          const abortOn = request.method === 'GET' ? stopping : signal;
+          return { answer: await track(sendRequest(options.dispatcher, options.base, options.apiKey, request, abortOn, limits, options.authScheme)), sent };
         } catch (error) {
           return { network: error, sent, atOperationDeadline: left <= requestDeadlineMs };
         } finally {
@@ -292,7 +318,7 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
       const ms = clock.now() - result.sent.at; // the exchange itself, not the wait in the queue
 
       if ('network' in result) {
-        throwIfAborted(request, op);
+        throwIfAborted(request, op, true);
         const problem = result.network;
         if (problem instanceof AnswerRejected) {
           metrics?.onRequest?.(request.method, request.route, problem.status, ms);

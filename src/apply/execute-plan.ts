@@ -44,6 +44,14 @@ interface RunMemory {
   readonly replaced: Map<string, string>;
 }
 
+/**
+ * Whether `error` says the request was never sent because the run was stopped (SIGINT/SIGTERM): the
+ * client's `aborted` with no attempt made for it.
+ */
+function notSent(error: unknown): boolean {
+  return isTermsyncError(error) && error.code === 'aborted' && (error as { attempts?: unknown }).attempts === 0;
+}
+
 /** Statuses that say a route does not exist (with 404 only once a re-read shows the instruction is still there). */
 const ROUTE_MISSING = new Set([404, 405, 501]);
 
@@ -62,7 +70,7 @@ interface Done {
  * not exist and the instruction is still there, and the plan carries the whole list (`auto`), the
  * list is replaced instead (create new, then delete old); the answer is remembered for the run.
  */
-async function deleteInstruction(client: ApplyWriter, op: Operation & { readonly type: 'style_rules.delete_instruction' }, memory: RunMemory): Promise<Done> {
+async function deleteInstruction(client: ApplyWriter, op: Operation & { readonly type: 'style_rules.delete_instruction' }, memory: RunMemory, progress: Progress): Promise<Done> {
   const replacedBy = memory.replaced.get(op.styleId);
   if (replacedBy !== undefined) return { note: `done by the replace of the list (now ${replacedBy})` };
   // The first delete tries the route; the others wait for its answer, so a missing route costs one request.
@@ -74,6 +82,7 @@ async function deleteInstruction(client: ApplyWriter, op: Operation & { readonly
         await client.deleteInstruction(op.styleId, op.instructionId);
         return {};
       } catch (error) {
+        if (!notSent(error)) progress.sent = true;
         const status = routeMissingStatus(error);
         if (status === undefined) throw error;
         // A 404 may as well mean the instruction is already gone: only the list can tell.
@@ -89,6 +98,7 @@ async function deleteInstruction(client: ApplyWriter, op: Operation & { readonly
     missing = answer;
   }
   const why = `the service has no route to delete a custom instruction (HTTP ${missing})`;
+  progress.sent = true;
   if (op.fallback === undefined) {
     throw new TermsyncError('route_missing', `${why}; set capabilities.delete_custom_instruction to auto or no for this target`, { exitCode: ExitCode.applyIncomplete });
   }
@@ -118,8 +128,13 @@ export interface ExecutedPlan {
   readonly refusal?: string;
 }
 
+/** Whether an operation of several requests has sent one (then a later one not sent does not make it "not started"). */
+interface Progress {
+  sent: boolean;
+}
+
 /** Runs one operation; returns the id of what it created, if anything, and a note for people. */
-async function runOperation(client: ApplyWriter, op: Operation, memory: RunMemory): Promise<string | Done | undefined> {
+async function runOperation(client: ApplyWriter, op: Operation, memory: RunMemory, progress: Progress): Promise<string | Done | undefined> {
   switch (op.type) {
     case 'glossary.create':
       return (await client.createGlossary(op.name, [...op.dictionaries])).id;
@@ -172,7 +187,7 @@ async function runOperation(client: ApplyWriter, op: Operation, memory: RunMemor
       );
       return undefined;
     case 'style_rules.delete_instruction':
-      return deleteInstruction(client, op, memory);
+      return deleteInstruction(client, op, memory, progress);
     case 'style_rules.delete':
       await client.deleteStyleRules(op.styleId);
       return undefined;
@@ -270,19 +285,23 @@ export async function executePlan(input: ExecutePlanInput): Promise<ExecutedPlan
       const deps = await Promise.all(op.dependsOn.map((dep) => start(byKey.get(dep) as Operation)));
       const blocked = deps.find((d) => d.status !== 'applied');
       if (blocked) {
+        if (blocked.skippedBecause === NOT_STARTED_INTERRUPTED) return { ...base, status: 'skipped', skippedBecause: NOT_STARTED_INTERRUPTED };
         return { ...base, status: 'skipped', skippedBecause: `${blocked.key} (${blocked.request}) ${blocked.status === 'failed' ? 'failed' : 'was skipped'}` };
       }
       if (signal?.aborted) return { ...base, status: 'skipped', skippedBecause: NOT_STARTED_INTERRUPTED };
       const release = await awaitTurn();
+      const progress: Progress = { sent: false };
       try {
         if (refusal !== undefined) return { ...base, status: 'skipped', skippedBecause: `not attempted: the key was refused (${refusal})` };
         if (signal?.aborted) return { ...base, status: 'skipped', skippedBecause: NOT_STARTED_INTERRUPTED };
-        const done = await runOperation(client, op, memory);
+        const done = await runOperation(client, op, memory, progress);
         keyAccepted = true;
         logger.debug({ op: op.key, request: base.request }, 'applied');
         const { createdId, note } = typeof done === 'string' ? { createdId: done, note: undefined } : (done ?? {});
         return { ...base, status: 'applied', ...(createdId === undefined ? {} : { createdId }), ...(note === undefined ? {} : { note }) };
       } catch (error) {
+        // Stopped before its request left: not started, like the operations that never began.
+        if (notSent(error) && !progress.sent) return { ...base, status: 'skipped', skippedBecause: NOT_STARTED_INTERRUPTED };
         const err = errorOf(error);
         if (isTermsyncError(error) && error.exitCode === ExitCode.authOrDestination) refusal ??= refusalOf(error);
         else keyAccepted = true;
@@ -304,12 +323,15 @@ export async function executePlan(input: ExecutePlanInput): Promise<ExecutedPlan
   const duplicatesDeleted = plan.operations.filter(
     (op) => outcomes.get(op.key)?.status === 'applied' && ((op.type === 'glossary.delete' && duplicateIds.has(op.glossaryId)) || (op.type === 'style_rules.delete' && duplicateIds.has(op.styleId))),
   ).length;
+  const applied = count('applied');
   const result: ApplyResult = {
     target: plan.target,
     outcomes: ordered,
-    applied: count('applied'),
+    applied,
     failed: count('failed'),
     skipped: count('skipped'),
+    // Said only when the interruption left something undone.
+    ...(signal?.aborted === true && applied < ordered.length ? { interrupted: true as const } : {}),
     ...(duplicatesDeleted === 0 ? {} : { duplicatesDeleted }),
     ids: collectManagedIds(input.managed, input.live, plan.operations, ordered),
   };

@@ -33,8 +33,15 @@ export function createCliLogger(io: CliIo, level: string): Logger {
   return createLogger({ level: level as LevelWithSilent }, { write: (line: string) => io.stderr(line) });
 }
 
+/**
+ * SIGINT/SIGTERM (`io.signal`) stops a run: nothing new is sent, reads in flight are dropped, and a
+ * write in flight is answered first, so that the result says what the service did (within the
+ * exchange's time limit). A second signal ends the process at once (bin/termsync.js).
+ */
+const WRITES_IN_FLIGHT_FINISH = new AbortController().signal;
+
 export function serviceContext(io: CliIo, logger: Logger): ServiceContext {
-  return { env: io.env, signal: io.signal, logger, ...(io.keys === undefined ? {} : { keys: io.keys }) };
+  return { env: io.env, signal: WRITES_IN_FLIGHT_FINISH, stop: io.signal, logger, ...(io.keys === undefined ? {} : { keys: io.keys }) };
 }
 
 /** JSON documents collected from several targets, printed as one document at the end. */

@@ -35,6 +35,11 @@ export interface ApplyResult {
   readonly applied: number;
   readonly failed: number;
   readonly skipped: number;
+  /**
+   * SIGINT/SIGTERM stopped the run before every operation was done: operations not started are
+   * skipped (NOT_STARTED_INTERRUPTED), those whose request was in flight say what the service answered.
+   */
+  readonly interrupted?: true;
   /** Duplicates of declared names (see `Plan.duplicates`) this apply deleted; present when some were. */
   readonly duplicatesDeleted?: number;
   /** Ids of all managed resources after apply: what `--ids-out` writes. */

@@ -10,11 +10,12 @@ export type Env = Readonly<Record<string, string | undefined>>;
 /** What a run needs of the outside world to talk to the service; injected so tests and the daemon choose. */
 export interface ServiceContext {
   readonly env: Env;
-  /** Aborts requests in flight (the CLI: SIGINT/SIGTERM). */
+  /** Aborts requests in flight, writes included (the daemon: its stop's grace period is over). */
   readonly signal: AbortSignal;
   /**
-   * When aborted, no new target and no new operation starts, but what is in flight finishes (the
-   * daemon's graceful stop; `signal` bounds it). Default: `signal`.
+   * When aborted (the CLI: SIGINT/SIGTERM; the daemon's graceful stop), no new target, operation or
+   * request starts and reads in flight are dropped, but a write in flight is answered first, so that
+   * its operation reports what the service did (`signal` bounds it). Default: `signal`.
    */
   readonly stop?: AbortSignal;
   readonly logger: Logger;
@@ -72,6 +73,7 @@ export function openClient(ctx: ServiceContext, desired: DesiredState, target: T
     concurrency: desired.config.rateLimit.concurrency,
     logger: ctx.logger,
     signal: ctx.signal,
+    ...(ctx.stop === undefined ? {} : { stop: ctx.stop }),
     ...(ctx.metrics === undefined ? {} : { metrics: ctx.metrics }),
     ...(ctx.clock === undefined ? {} : { clock: ctx.clock }),
     retry,

@@ -78,12 +78,12 @@ export async function withTargetClient<T>(
   try {
     client = openClient(ctx, desired, target);
   } catch (error) {
-    return failureOf(target.name, error, ctx.signal);
+    return failureOf(target.name, error, ctx.stop ?? ctx.signal);
   }
   try {
     return await work(client);
   } catch (error) {
-    return failureOf(target.name, error, ctx.signal);
+    return failureOf(target.name, error, ctx.stop ?? ctx.signal);
   } finally {
     await client.close();
   }

@@ -132,7 +132,7 @@ export function refreshSelection(desired: DesiredState, refresh: RefreshRequest 
 export async function reconcile(request: ReconcileRequest, ctx: ServiceContext, observer: ReconcileObserver = {}): Promise<RunOutcome> {
   let loaded: LoadedRepository;
   try {
-    loaded = await loadDesired(request.dir, request.configPath, ctx.signal, { requestBound: true, deferEntries: request.mode === 'plan', env: ctx.env });
+    loaded = await loadDesired(request.dir, request.configPath, ctx.stop ?? ctx.signal, { requestBound: true, deferEntries: request.mode === 'plan', env: ctx.env });
   } catch (error) {
     // SIGINT/SIGTERM while the repository was read: no target was reached (exit 130).
     if (isTermsyncError(error) && error.code === 'interrupted') return { kind: 'rejected', error, diagnostics: [] };

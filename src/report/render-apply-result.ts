@@ -31,7 +31,9 @@ function totalsLine(result: ApplyResult): string {
   const totals = `${result.applied} applied, ${result.failed} failed, ${result.skipped} skipped${duplicates}.`;
   if (result.failed === 0 && result.skipped === 0) return `Apply complete: ${totals}`;
   const notStarted = result.outcomes.filter((o) => o.skippedBecause === NOT_STARTED_INTERRUPTED).length;
-  if (notStarted > 0) return `Apply interrupted: ${totals.slice(0, -1)} (${notStarted} not started). Run apply again to finish.`;
+  if (result.interrupted === true || notStarted > 0) {
+    return `Apply interrupted: ${totals.slice(0, -1)}${notStarted > 0 ? ` (${notStarted} not started)` : ''}. Run apply again to finish.`;
+  }
   const mayPass = result.outcomes.some((o) => o.status === 'failed' && o.error !== undefined && failureMayPass(o.error.code));
   return `Apply incomplete: ${totals}${mayPass ? ' Run apply again to retry.' : ''}`;
 }

@@ -78,6 +78,12 @@ async function runApply(ctx: CommandContext, file: string | undefined, options: 
   // stdout carries one JSON document: the apply results (one target: its object; several: an
   // array), or with --verify `{apply, verify}` (verify null when it did not run).
   const applyJson: JsonParts = [];
+  // Once writes go out, an interruption lets those in flight be answered: say so, and how to end at once.
+  let writing = false;
+  const sayStopping = (): void => {
+    if (writing) io.stderr('Interrupted: no further request is sent; the writes in flight are answered first (interrupt again to end at once, leaving their outcome unknown).\n');
+  };
+  io.signal.addEventListener('abort', sayStopping, { once: true });
   const run = await reconcile(
     {
       dir: repositoryDir(io, options),
@@ -101,6 +107,7 @@ async function runApply(ctx: CommandContext, file: string | undefined, options: 
       loaded: (diagnostics) => printDiagnostics(io, diagnostics, options.dir),
       planned: (_target, plan) => {
         if (showPlan) io.stdout(withNewline(renderPlanText(plan)));
+        writing = plan.operations.length > 0 && plan.guards.length === 0;
       },
       finished: (outcome) => {
         if (outcome.kind === 'blocked') printBlocked(io, outcome, showPlan);
@@ -108,6 +115,7 @@ async function runApply(ctx: CommandContext, file: string | undefined, options: 
       },
     },
   );
+  io.signal.removeEventListener('abort', sayStopping);
   const problem = runProblem(run);
   if (problem !== undefined) io.stderr(problem);
   const result = run.kind === 'done' && run.targets[0] !== undefined ? resultOf(run.targets[0]) : undefined;
