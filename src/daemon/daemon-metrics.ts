@@ -21,7 +21,10 @@ export interface DaemonMetrics {
   recordTarget(trigger: Trigger, outcome: TargetOutcome, nowMs: number): void;
   setRepositoryValid(valid: boolean): void;
   setReady(ready: boolean): void;
-  recordGitPull(ok: boolean): void;
+  /** A git pull and the failures in a row it leaves (0 after one that succeeded). */
+  recordGitPull(ok: boolean, consecutiveFailures: number): void;
+  /** With --git-pull: local edits of the working tree set aside (never applied). */
+  recordLocalEdits(files: number): void;
   /** A verify run of a target: its result, the characters it sent, and the target's checks by result as last verified. */
   recordVerify(target: string, result: string, characters: number, counts: { readonly pass: number; readonly fail: number }): void;
   /** A drift pull (`--on-drift pull`): `written`, `in_sync` or `failed`. */
@@ -100,6 +103,16 @@ export function createDaemonMetrics(options: { readonly defaultMetrics?: boolean
   const valid = new Gauge({ name: 'termsync_repository_valid', help: '1 when the repository has no errors', registers });
   const ready = new Gauge({ name: 'termsync_ready', help: '1 when /readyz answers 200', registers });
   const gitPulls = new Counter({ name: 'termsync_git_pulls_total', help: 'git fetch + fast-forward attempts by result', labelNames: ['result'], registers });
+  const gitFailures = new Gauge({
+    name: 'termsync_git_pull_consecutive_failures',
+    help: 'git pulls that failed in a row (0 after one that succeeded); from 3 on /readyz answers 503',
+    registers,
+  });
+  const localEdits = new Counter({
+    name: 'termsync_local_edits_set_aside_total',
+    help: 'Files of the working tree changed without a commit, set aside in a git stash and never applied (--git-pull)',
+    registers,
+  });
   const verifyTests = new Gauge({
     name: 'termsync_verify_tests',
     help: 'Glossary tests and sampled entries of the target by result (pass, fail), each glossary as last verified',
@@ -163,7 +176,11 @@ export function createDaemonMetrics(options: { readonly defaultMetrics?: boolean
     },
     setRepositoryValid: (v) => valid.set(v ? 1 : 0),
     setReady: (r) => ready.set(r ? 1 : 0),
-    recordGitPull: (ok) => gitPulls.inc({ result: ok ? 'ok' : 'failed' }),
+    recordGitPull: (ok, consecutiveFailures) => {
+      gitPulls.inc({ result: ok ? 'ok' : 'failed' });
+      gitFailures.set(consecutiveFailures);
+    },
+    recordLocalEdits: (files) => localEdits.inc(files),
     recordVerify: (target, result, characters, counts) => {
       verifyRuns.inc({ target, result });
       if (characters > 0) verifyCharacters.inc({ target }, characters);

@@ -31,6 +31,19 @@ export interface GitReport {
   readonly at: string;
   readonly head?: string;
   readonly error?: string;
+  /** Pulls that failed in a row (0 after one that succeeded); from GIT_FAILURES_NOT_READY on, not ready. */
+  readonly failures: number;
+}
+
+/** Consecutive failed git pulls from which `/readyz` answers 503: the daemon no longer follows its branch. */
+export const GIT_FAILURES_NOT_READY = 3;
+
+/** With --git-pull: the last time local edits of the working tree were set aside (never applied). */
+export interface LocalEditsReport {
+  readonly at: string;
+  readonly files: readonly string[];
+  /** The stash commit that keeps them. */
+  readonly stash: string;
 }
 
 /** Diagnostics by location and rule only: their messages may quote terms, which `/status` never shows. */
@@ -143,6 +156,7 @@ export class DaemonStatus {
   readonly ids = new Map<string, { readonly glossaries: Readonly<Record<string, string>>; readonly style_rules: Readonly<Record<string, string>> }>();
   lastError: { readonly at: string; readonly message: string } | undefined;
   git: GitReport | undefined;
+  localEdits: LocalEditsReport | undefined;
   schedule: string | undefined;
   nextRetryAt: string | undefined;
   /** Per target: the last verify run, and the checks of each glossary as last verified. */
@@ -211,8 +225,14 @@ export class DaemonStatus {
     return { pass: all.filter((c) => c.result === 'pass').length, fail: all.filter((c) => c.result === 'fail').length };
   }
 
-  /** Ready: the repository is valid and the last reconcile succeeded, or one is running. */
+  /**
+   * Ready: the repository is valid and the last reconcile succeeded, or one is running; with
+   * --git-pull, and fewer than GIT_FAILURES_NOT_READY pulls in a row failed.
+   */
   readiness(): { ready: boolean; reason: string } {
+    if (this.git !== undefined && this.git.failures >= GIT_FAILURES_NOT_READY) {
+      return { ready: false, reason: `the last ${this.git.failures} git pulls failed (${this.git.error ?? 'no reason given'}): the service follows an old revision` };
+    }
     if (this.repository === undefined) return { ready: false, reason: 'the repository has not been read yet' };
     if (!this.repository.valid) return { ready: false, reason: `the repository has ${this.repository.errors} error(s)` };
     if (this.running !== undefined) return { ready: true, reason: 'a reconcile is running' };
@@ -232,6 +252,7 @@ export class DaemonStatus {
       schedule: this.schedule ?? null,
       nextRetryAt: this.nextRetryAt ?? null,
       git: this.git ?? null,
+      localEdits: this.localEdits ?? null,
       lastError: this.lastError ?? null,
       ids: Object.fromEntries(this.ids),
       verify: Object.fromEntries(

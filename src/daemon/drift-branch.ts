@@ -29,7 +29,7 @@ async function tryGit(dir: string, args: readonly string[], env: GitEnv, timeout
 }
 
 /** The environment for a commit: the repository's own identity, or termsync's when it has none. */
-async function commitEnv(dir: string, env: GitEnv, timeout: number): Promise<GitEnv> {
+export async function commitEnv(dir: string, env: GitEnv, timeout: number): Promise<GitEnv> {
   const email = await tryGit(dir, ['config', 'user.email'], env, timeout);
   if (email !== undefined && email !== '') return env;
   return {

@@ -22,6 +22,15 @@ export function parseListen(text: string): { host: string; port: number } {
   return { host: host === '' ? '127.0.0.1' : host, port };
 }
 
+/**
+ * Whether `host` (as --listen names it) is reachable only from this machine: `localhost`, the
+ * loopback range 127.0.0.0/8, `::1` (and its IPv4-mapped form).
+ */
+export function isLoopback(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^(::ffff:)?127(\.\d{1,3}){3}$/.test(h);
+}
+
 /** What an endpoint serves, with the keys taken out (names, ids and errors on /status can hold one). */
 type Redact = (text: string) => string;
 

@@ -4,7 +4,7 @@ import { createTask, type ScheduledTask } from 'node-cron';
 import type { Clock } from '../lib/clock.js';
 import { systemClock } from '../lib/clock.js';
 import type { Diagnostic } from '../lib/diagnostics.js';
-import { isTermsyncError } from '../lib/errors.js';
+import { isTermsyncError, TermsyncError } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
 import type { KeyRedactor } from '../lib/redact-keys.js';
 import type { DesiredState, TargetConfig } from '../model/desired.js';
@@ -16,7 +16,8 @@ import { pushDriftBranch, recordOverlay, restoreOverlay, setOverlayAside, type O
 import { createDaemonMetrics, type DaemonMetrics, type Trigger } from './daemon-metrics.js';
 import { DaemonStatus, runResultOf, verifyResultOf } from './daemon-status.js';
 import { changedBetween, headOf, pullRepository } from './git-pull.js';
-import { serveEndpoints, type Endpoints } from './serve-endpoints.js';
+import { commitsNotUpstream, setLocalEditsAside } from './local-edits.js';
+import { isLoopback, serveEndpoints, type Endpoints } from './serve-endpoints.js';
 import { watchFiles, type FileWatcher } from './watch-files.js';
 
 export interface DaemonOptions {
@@ -147,7 +148,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     ...(options.usePolling === undefined ? {} : { usePolling: options.usePolling }),
     onChange: (files) => {
       // A pull's own run covers what it changed; events from a merge in progress are not a tree to act on.
-      if (pulling) return;
+      // With --git-pull only commits are applied: an edit of the working tree is not (see keepCommitted).
+      if (pulling || options.gitPullMs !== undefined) return;
       log.debug({ files: files.length }, 'files changed');
       trigger('files', files);
     },
@@ -255,11 +257,56 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     return loaded;
   };
 
+  /** A git pull's outcome on /status and in the metrics: from GIT_FAILURES_NOT_READY failures in a row, not ready. */
+  const recordGit = (result: { ok: true; head: string } | { ok: false; error: string }): void => {
+    const failures = result.ok ? 0 : (status.git?.failures ?? 0) + 1;
+    status.git = { ...result, at: new Date(clock.now()).toISOString(), failures };
+    metrics.recordGitPull(result.ok, failures);
+    metrics.setReady(status.readiness().ready);
+  };
+
+  /**
+   * With --git-pull, before every run: edits of the working tree that are not committed (other than
+   * this daemon's own drift files) are set aside in a git stash, so that what is read and applied is
+   * the committed revision. False when they could not be: nothing runs (counted as a failed pull).
+   */
+  const keepCommitted = async (): Promise<boolean> => {
+    try {
+      const aside = await setLocalEditsAside(options.dir, new Set(overlay.keys()), new Date(clock.now()), { env: options.env, signal: hard.signal });
+      if (aside !== undefined) {
+        status.localEdits = { at: new Date(clock.now()).toISOString(), ...aside };
+        metrics.recordLocalEdits(aside.files.length);
+        log.warn(
+          { files: aside.files.slice(0, 20), count: aside.files.length, stash: aside.stash.slice(0, 12) },
+          'local edits of the working tree set aside in a git stash, not applied: with --git-pull only what is committed is applied (git stash list shows them)',
+        );
+      }
+      return true;
+    } catch (error) {
+      if (!isTermsyncError(error)) throw error;
+      recordGit({ ok: false, error: `local edits could not be set aside: ${error.message}` });
+      log.error({ err: error.message }, 'local edits of the working tree could not be set aside: nothing is applied until they are committed or undone');
+      return false;
+    }
+  };
+
+  /**
+   * With --git-pull: commits made in the clone that its upstream lacks are not applied either.
+   * Undefined when there are none (or git cannot tell: then the pull says why); else what to say.
+   */
+  const notOnUpstream = async (): Promise<string | undefined> => {
+    const ahead = await commitsNotUpstream(options.dir, { env: options.env, signal: hard.signal });
+    if (ahead === undefined || ahead === 0) return undefined;
+    return `the checkout holds ${ahead} ${ahead === 1 ? 'commit' : 'commits'} its upstream does not have: only the upstream's revision is applied (push them, or reset the checkout to its upstream)`;
+  };
+
   const runOnce = async (job: Pending): Promise<void> => {
     let startedAt = clock.now();
     let files = [...job.files];
     const full = job.full;
+    let pullFailed = false;
     try {
+      if (options.gitPullMs !== undefined && !(await keepCommitted())) return;
       if (options.gitPullMs !== undefined && (job.trigger === 'startup' || job.trigger === 'schedule' || job.trigger === 'git')) {
         pulling = true;
         try {
@@ -272,22 +319,31 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
           } finally {
             if (overlay.size > 0) await restoreOverlay(options.dir, overlay, gitOptions);
           }
-          metrics.recordGitPull(true);
-          status.git = { ok: true, at: new Date(clock.now()).toISOString(), head: pulled.after };
+          // Fetched and fast-forwarded, yet ahead of the upstream: not following it, a failed pull.
+          const ahead = await notOnUpstream();
+          if (ahead !== undefined) throw new TermsyncError('git_failed', ahead);
+          recordGit({ ok: true, head: pulled.after });
           if (pulled.files.length > 0) log.info({ from: pulled.before.slice(0, 12), to: pulled.after.slice(0, 12), files: pulled.files.length }, 'pulled new commits');
           files = [...files, ...pulled.files];
           // Nothing came in and nothing else is queued: a pull-only run reconciles nothing.
           if (job.trigger === 'git' && !full && files.length === 0) return;
         } catch (error) {
           if (!isTermsyncError(error)) throw error;
-          metrics.recordGitPull(false);
-          status.git = { ok: false, at: new Date(clock.now()).toISOString(), error: error.message };
-          log.warn({ err: error.message }, 'git pull failed; the tree was left as it was and the next pull retries');
+          recordGit({ ok: false, error: error.message });
+          pullFailed = true;
+          log.warn({ err: error.message, failures: status.git?.failures }, 'git pull failed; the tree was left as it was and the next pull retries');
           // A scheduled run still repairs drift on the tree as it is (it is whole: git left it untouched).
           if (job.trigger === 'git' && !full && files.length === 0) return;
         } finally {
           pulling = false;
         }
+      }
+      // No run of a tree that holds commits the upstream does not have (a failed pull if none was tried).
+      const ahead = options.gitPullMs === undefined ? undefined : await notOnUpstream();
+      if (ahead !== undefined) {
+        if (!pullFailed) recordGit({ ok: false, error: ahead });
+        log.error({ trigger: job.trigger }, `nothing applied: ${ahead}`);
+        return;
       }
       // A pull that brought nothing is not a reconcile: the run starts here.
       startedAt = clock.now();
@@ -460,6 +516,12 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   if (options.listen !== undefined) {
     try {
       endpoints = await serveEndpoints(options.listen, status, metrics, options.keys);
+      if (!isLoopback(options.listen.host)) {
+        log.warn(
+          { listen: `${options.listen.host}:${options.listen.port}` },
+          'the endpoints (/healthz, /readyz, /metrics, /status) have no authentication and listen beyond this machine: anyone who reaches the port reads the status (resource names, ids, errors); restrict it (a NetworkPolicy, a reverse proxy with authentication, or --listen 127.0.0.1 with a sidecar)',
+        );
+      }
     } catch (error) {
       await watcher.close();
       throw error;
