@@ -47,11 +47,14 @@ export async function setLocalEditsAside(
   const git = (args: readonly string[], withEnv: Readonly<Record<string, string>> = env): Promise<string> => runGit(dir, args, withEnv, timeout, options.signal);
   const prefix = (await git(['rev-parse', '--show-prefix'])).trim();
   const listed = statusPaths(await git(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--', '.']), prefix);
-  const files = [...new Set(listed)].filter((f) => !keep.has(f) && !f.startsWith(LOCK_FILE)).sort();
+  const left = (f: string): boolean => keep.has(f) || f.startsWith(LOCK_FILE);
+  const all = [...new Set(listed)];
+  const files = all.filter((f) => !left(f)).sort();
   if (files.length === 0) return undefined;
   const message = `termsync: local edits set aside at ${now.toISOString()} (the daemon applies only what is committed)`;
-  // `:(top,literal)`: each path as it is, from the repository's top, whatever it holds.
-  const pathspecs = files.map((f) => `:(top,literal)${prefix}${f}`);
+  // The daemon's folder but what is left alone, each path as it is from the repository's top (a
+  // pathspec per file would not match the source of a rename, which is in neither tree nor index).
+  const pathspecs = [prefix === '' ? ':(top)' : `:(top,literal)${prefix.replace(/\/$/, '')}`, ...all.filter(left).map((f) => `:(exclude,top,literal)${prefix}${f}`)];
   await git(['stash', 'push', '--include-untracked', '--quiet', '--message', message, '--', ...pathspecs], await commitEnv(dir, env, timeout));
   const stash = (await git(['rev-parse', '--verify', '--quiet', 'refs/stash'])).trim();
   return { files, stash };
