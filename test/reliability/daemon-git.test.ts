@@ -6,26 +6,16 @@
 // endpoints have no authentication.
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import { appendFile, readFile, rename, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { createArea, liveState, looksLikeStackTrace, SECRET_KEY, serviceEnv, writeRepo, type RunResult } from './harness.js';
+import { createArea, freePort, liveState, looksLikeStackTrace, type RunResult, SECRET_KEY, serviceEnv, writeRepo } from './harness.js';
 
 const area = createArea('daemon-git');
 const IDENTITY = ['-c', 'user.name=termsync test', '-c', 'user.email=test@localhost'];
 
 function git(dir: string, ...args: string[]): string {
   return execFileSync('git', ['-C', dir, ...IDENTITY, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: join(area.dir, 'home'), GIT_TERMINAL_PROMPT: '0' } });
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : 0;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /** Polls `probe` every 200 ms until it returns a value, or fails after `ms`. */

@@ -5,6 +5,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { lstat, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -264,6 +265,16 @@ export async function exists(path: string): Promise<boolean> {
 export function looksLikeStackTrace(text: string): boolean {
   // (An error code in a JSON log line, such as "UND_ERR_SOCKET", is not one: Node prints `[ERR_…]`.)
   return /^\s+at .+(\(.*:\d+:\d+\)|:\d+:\d+)$/m.test(text) || /\b(TypeError|ReferenceError|RangeError|SyntaxError): /.test(text) || /Unhandled|\[ERR_[A-Z_]+\]/.test(text);
+}
+
+/** A port free on loopback now (for a daemon's --listen). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
 }
 
 /** The environment a run needs to reach `url` with the suite's key. */

@@ -4,23 +4,13 @@
 // on one glossary, the plan is empty, pull writes the real terms.
 import type { ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { createArea, liveState, looksLikeStackTrace, writeRepo, type RunResult } from './harness.js';
+import { createArea, freePort, liveState, looksLikeStackTrace, type RunResult, writeRepo } from './harness.js';
 
 const area = createArea('key-in-data');
 const KEY = 'demo';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : 0;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 const REPO = {
   'config/termsync.yaml': 'version: 1\nprune: "off"\ntargets:\n  - name: default\n',

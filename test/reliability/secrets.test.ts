@@ -5,12 +5,11 @@
 import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { createArea, inParallel, SECRET_KEY, serviceEnv, writeRepo, type RunResult } from './harness.js';
+import { createArea, freePort, inParallel, type RunResult, SECRET_KEY, serviceEnv, writeRepo } from './harness.js';
 import { termRepository } from './term-repository.js';
 
 const area = createArea('secrets');
@@ -29,15 +28,6 @@ tests:
     text: "Add the gift card to your cart."
     expect: [Geschenkkarte]
 `;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : 0;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe('secrets: the key is never printed, logged, written or served', () => {
   const emulators: RunningEmulator[] = [];
