@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Agent as UndiciAgent, Dispatcher } from 'undici';
 import { DEFAULTS } from '../lib/defaults.js';
+import { LOWERCASED_FROM } from '../lib/redact-keys.js';
 import type { BaseUrl } from './check-base-url.js';
 import { jsonBody } from './json-body.js';
 
@@ -182,14 +183,17 @@ export function clip(value: string, max = 120): string {
  * (an error body, a header, a value named in a message), before anything cuts, clips or lowercases
  * it (a cut key would no longer be found). A server can write the key with JSON escapes
  * (`\u0073ecret…`), which decode to the key itself: a decoded error body passes here (withoutKey);
- * a language code is lowercased as it is decoded, so the lowercased key is taken out too.
+ * a language code is lowercased as it is decoded, so the lowercased key is taken out too (from
+ * LOWERCASED_FROM characters on).
  * Never for data (names, ids, entries): see KeyRedactor, where outputs take the key out.
  */
 export function hideKey(value: string, apiKey: string): string {
   if (apiKey.length === 0) return value;
   let out = value;
-  // Lowercased too: a language code is canonicalised (lowercased) as it is decoded.
-  for (const form of apiKey === apiKey.toLowerCase() ? [apiKey] : [apiKey, apiKey.toLowerCase()]) if (out.includes(form)) out = out.split(form).join('[redacted]');
+  // Lowercased too: a language code is canonicalised (lowercased) as it is decoded (not for a short
+  // key, whose lowercase form is a word: see KeyRedactor).
+  const lower = apiKey.toLowerCase();
+  for (const form of apiKey.length >= LOWERCASED_FROM && lower !== apiKey ? [apiKey, lower] : [apiKey]) if (out.includes(form)) out = out.split(form).join('[redacted]');
   return out;
 }
 
