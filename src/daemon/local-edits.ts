@@ -27,6 +27,15 @@ function statusPaths(output: string, prefix: string): string[] {
   return paths.filter((p) => p !== '').map((p) => (prefix !== '' && p.startsWith(prefix) ? p.slice(prefix.length) : p));
 }
 
+/** The newest stash commit, if any. */
+async function stashRef(dir: string, env: Readonly<Record<string, string>>, timeout: number, signal?: AbortSignal): Promise<string | undefined> {
+  try {
+    return (await runGit(dir, ['rev-parse', '--verify', '--quiet', 'refs/stash'], env, timeout, signal)).trim();
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * With `--git-pull` the daemon applies what is committed, never the working tree's own edits: a
  * changed, added or deleted file that is not committed (tracked or not ignored) is set aside in a
@@ -55,9 +64,11 @@ export async function setLocalEditsAside(
   // The daemon's folder but what is left alone, each path as it is from the repository's top (a
   // pathspec per file would not match the source of a rename, which is in neither tree nor index).
   const pathspecs = [prefix === '' ? ':(top)' : `:(top,literal)${prefix.replace(/\/$/, '')}`, ...all.filter(left).map((f) => `:(exclude,top,literal)${prefix}${f}`)];
+  const before = await stashRef(dir, env, timeout, options.signal);
   await git(['stash', 'push', '--include-untracked', '--quiet', '--message', message, '--', ...pathspecs], await commitEnv(dir, env, timeout));
-  const stash = (await git(['rev-parse', '--verify', '--quiet', 'refs/stash'])).trim();
-  return { files, stash };
+  const stash = await stashRef(dir, env, timeout, options.signal);
+  // No new stash: the edits were committed or undone meanwhile (git says "no local changes to save").
+  return stash === undefined || stash === before ? undefined : { files, stash };
 }
 
 /**

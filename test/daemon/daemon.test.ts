@@ -337,9 +337,9 @@ describe('termsync watch --git-pull', () => {
     expect(pulled).toMatchObject({ result: 'changed', files: 1 });
     expect(d.status.git).toMatchObject({ ok: true, head: git(work, 'rev-parse', 'HEAD').trim() });
 
-    // A local commit in the clone: the next pull is not a fast-forward.
-    await appendFile(join(clone, 'glossaries/entries/storefront-ui.en-de.tsv'), 'local only\tnur lokal\n');
-    git(clone, 'commit', '--quiet', '-am', 'local');
+    // A local commit in the clone: the next pull is not a fast-forward. (Made without touching the
+    // working tree: the daemon sets aside an edit of it that is not committed, before a commit could take it.)
+    git(clone, 'commit', '--quiet', '--allow-empty', '-m', 'local');
     await appendFile(join(work, 'glossaries/entries/storefront-ui.en-fr.tsv'), 'remote only\tseulement distant\n');
     git(work, 'commit', '--quiet', '-am', 'remote');
     git(work, 'push', '--quiet', 'origin', 'main');
