@@ -344,7 +344,9 @@ describe('termsync watch --git-pull', () => {
     git(work, 'commit', '--quiet', '-am', 'remote');
     git(work, 'push', '--quiet', 'origin', 'main');
     await until('a failed pull', () => (d.status.git?.ok === false ? d.status.git : undefined));
-    expect(d.status.git?.error).toMatch(/git merge failed/);
+    // Before the remote commit is fetched, the clone is ahead of its upstream (not applied); after, the merge fails.
+    expect(d.status.git?.error).toMatch(/^git merge failed|^the checkout holds 1 commit its upstream does not have/);
+    await until('the failed merge', () => (d.status.git?.error?.startsWith('git merge failed') === true ? d.status.git : undefined));
     expect(await readFile(join(clone, 'glossaries/entries/storefront-ui.en-fr.tsv'), 'utf8')).not.toContain('remote only');
     expect((await get2(d)).metrics).toMatch(/termsync_git_pulls_total\{result="failed"\} [1-9]/);
   });
