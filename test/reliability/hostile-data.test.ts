@@ -1,0 +1,174 @@
+// Hostile data: what the service sends and what the repository holds must never steer a write
+// outside the repository, end in an internal error, inject lines into a CI log, or leave behind a
+// repository that fails `validate`. termsync runs as a real process (`bin/termsync.js`) against a
+// service that speaks the API's shapes with hostile content (hostileService), and against the
+// emulator where the content is the repository's.
+import type { ChildProcess } from 'node:child_process';
+import { readFile, rm } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createArea, filesUnder, looksLikeStackTrace, serviceEnv, writeRepo, type RepoFiles, type RunResult } from './harness.js';
+import { hostileService, type Hostile, type HostileGlossary } from './hostile-servers.js';
+
+const area = createArea('hostile-data');
+
+const CONFIG = ['version: 1', 'resources: [glossaries]', 'targets:', '  - name: default', ''].join('\n');
+const SHOP_YAML = ['kind: glossary', 'name: Shop', 'dictionaries:', '  - source_lang: en', '    target_lang: de', '    entries_file: shop.en-de.tsv', ''].join('\n');
+const SHOP_ENTRIES = 'cart\tWarenkorb\ncheckout\tKasse\n';
+
+/** A small repository: one glossary of one dictionary, in an entries file. */
+function shopRepository(extra: RepoFiles = {}): RepoFiles {
+  return { 'config/termsync.yaml': CONFIG, 'glossaries/shop.yaml': SHOP_YAML, 'glossaries/shop.en-de.tsv': SHOP_ENTRIES, ...extra };
+}
+
+/** Every file under `dir` and its bytes (as latin1 text, so any byte compares). */
+async function snapshot(dir: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const file of await filesUnder(dir)) out[relative(dir, file)] = (await readFile(file)).toString('latin1');
+  return out;
+}
+
+/**
+ * A case's folder: the repository in `repo/`, and `outside/`, a folder next to it that nothing may
+ * write into. `reset()` writes both afresh (each run of a case starts from them, whatever the last did).
+ */
+async function caseFolders(name: string, files: RepoFiles): Promise<{ root: string; repo: string; outside: string; reset: () => Promise<void> }> {
+  const root = await area.folder(name);
+  const repo = join(root, 'repo');
+  const outside = join(root, 'outside');
+  const reset = async (): Promise<void> => {
+    await rm(repo, { recursive: true, force: true });
+    await rm(outside, { recursive: true, force: true });
+    await writeRepo(repo, files);
+    await writeRepo(outside, { 'keep.txt': 'a file of the user, outside the repository\n' });
+  };
+  await reset();
+  return { root, repo, outside, reset };
+}
+
+/**
+ * A language code that, as the part of a file name after `glossaries/shop.en-` (pull's new entries
+ * file) or `glossaries/evil.en-` (import's), climbs out of the repository into `outside/`, next to
+ * it: the first `..` ends the name part, two more leave `glossaries/` and the repository. Relative
+ * and lowercase, as the code is lowercased before use.
+ */
+const PATH_SHAPED = '../../../../outside/pwned';
+
+/** A stack trace or an internal error in a run's output, as a problem of the check. */
+function traceProblems(run: RunResult, what: string): string[] {
+  const problems: string[] = [];
+  if (looksLikeStackTrace(run.stdout + run.stderr)) problems.push(`${what}: a stack trace`);
+  if (/Internal error/.test(run.stderr)) problems.push(`${what}: an internal error: ${run.stderr.slice(-300)}`);
+  return problems;
+}
+
+/** Runs the daemon at start-up (`watch --on-drift pull`) until its first full run has ended, then stops it. */
+async function daemonStartUp(repo: string, url: string): Promise<{ run: RunResult; status: { drift?: { result?: string; error?: string } } }> {
+  let child: ChildProcess | undefined;
+  let stderr = '';
+  const running = area.run(['watch', '--dir', '.', '--on-drift', 'pull', '--target', 'default', '--listen', '127.0.0.1:0', '--no-verify'], {
+    cwd: repo,
+    env: serviceEnv(url, { TERMSYNC_MAX_ATTEMPTS: '1' }),
+    timeoutMs: 120_000,
+    onSpawn: (spawned) => {
+      child = spawned;
+      spawned.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    },
+  });
+  const deadline = Date.now() + 90_000;
+  let status: { drift?: { result?: string; error?: string }; runs?: { trigger: string }[] } = {};
+  for (;;) {
+    const endpoint = /serving .* on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr)?.[1];
+    if (endpoint !== undefined) {
+      status = (await (await fetch(`${endpoint}/status`)).json()) as typeof status;
+      if ((status.runs ?? []).some((r) => r.trigger === 'startup')) break;
+    }
+    if (Date.now() > deadline) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child?.kill('SIGTERM');
+  return { run: await running, status };
+}
+
+describe('hostile data from the service and the repository', () => {
+  const servers: Hostile[] = [];
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.close()));
+  });
+  const serve = async (content: Parameters<typeof hostileService>[0]): Promise<Hostile> => {
+    const server = await hostileService(content);
+    servers.push(server);
+    return server;
+  };
+
+  it('path-shaped language codes: pull, import and the daemon at start-up write nothing outside the repository (nothing at all), exit 7', async () => {
+    const { repo, outside, reset } = await caseFolders('language-path', shopRepository());
+    const evil = PATH_SHAPED;
+    const glossaries: HostileGlossary[] = [
+      { id: 'g-shop', name: 'Shop', dictionaries: [{ source: 'en', target: 'de', entries: 'cart\tWarenkorb\ncheckout\tKasse' }, { source: 'en', target: evil, entries: 'owned\tby the service' }] },
+      { id: 'g-evil', name: 'Evil', dictionaries: [{ source: 'en', target: evil, entries: 'owned\tby the service' }] },
+    ];
+    const server = await serve({ glossaries });
+    const before = { repo: await snapshot(repo), outside: await snapshot(outside) };
+    const problems: string[] = [];
+    const unchanged = async (what: string): Promise<void> => {
+      const now = { repo: await snapshot(repo), outside: await snapshot(outside) };
+      if (JSON.stringify(now.outside) !== JSON.stringify(before.outside)) problems.push(`${what}: wrote outside the repository: ${Object.keys(now.outside).join(', ')}`);
+      if (JSON.stringify(now.repo) !== JSON.stringify(before.repo)) problems.push(`${what}: changed the repository: ${Object.keys(now.repo).join(', ')}`);
+    };
+    for (const argv of [['pull'], ['import'], ['import', '--format', 'tbx'], ['pull', '--check']]) {
+      await reset();
+      const run = await area.run([...argv, '--dir', '.'], { cwd: repo, env: serviceEnv(server.url, { TERMSYNC_MAX_ATTEMPTS: '1' }), timeoutMs: 60_000 });
+      const what = argv.join(' ');
+      area.tried(`${what} against a service listing the target language ${evil}: exit ${run.code}; ${run.stderr.trim().split('\n').at(-1)?.slice(0, 200)}`);
+      area.count('hostile behaviours', 1);
+      if (run.code !== 7) problems.push(`${what}: exit ${run.code} (expected 7): ${run.stderr.slice(-300)}`);
+      if (!/unexpected response: `glossaries\.0\.dictionaries\.1\.target_lang`: expected a language code \(letters, digits and hyphens, at most 35 characters\), got "\.\.\/\.\.\/\.\.\/\.\.\/outside\/pwned"/.test(run.stderr)) {
+        problems.push(`${what}: the message does not name the field and the code: ${run.stderr.slice(-300)}`);
+      }
+      problems.push(...traceProblems(run, what));
+      await unchanged(what);
+    }
+    await reset();
+    const daemon = await daemonStartUp(repo, server.url);
+    area.tried(`watch --on-drift pull at start-up: drift ${daemon.status.drift?.result ?? 'not reported'} (${daemon.status.drift?.error?.slice(0, 160) ?? ''}); exit ${daemon.run.code}`);
+    area.count('hostile behaviours', 1);
+    if (daemon.status.drift?.result !== 'failed' || !/expected a language code/.test(daemon.status.drift.error ?? '')) {
+      problems.push(`watch: the drift pull did not fail on the language code: ${JSON.stringify(daemon.status.drift)}`);
+    }
+    problems.push(...traceProblems(daemon.run, 'watch'));
+    await unchanged('watch --on-drift pull');
+    expect(problems).toEqual([]);
+    expect(server.requests.filter((r) => !r.startsWith('GET '))).toEqual([]);
+  });
+
+  it('a NUL in a language code: pull, import and the daemon end with exit 7, an unexpected response named, never an internal error', async () => {
+    const { repo, reset } = await caseFolders('language-nul', shopRepository());
+    const glossaries: HostileGlossary[] = [
+      { id: 'g-shop', name: 'Shop', dictionaries: [{ source: 'en', target: 'de', entries: 'cart\tWarenkorb\ncheckout\tKasse' }, { source: 'en', target: 'de\u0000x', entries: 'nul\tbyte' }] },
+    ];
+    const server = await serve({ glossaries });
+    const before = await snapshot(repo);
+    const problems: string[] = [];
+    for (const argv of [['pull'], ['import'], ['plan'], ['pull', '--check']]) {
+      await reset();
+      const run = await area.run([...argv, '--dir', '.'], { cwd: repo, env: serviceEnv(server.url, { TERMSYNC_MAX_ATTEMPTS: '1' }), timeoutMs: 60_000 });
+      const what = argv.join(' ');
+      area.tried(`${what} against a service listing the target language "de\\u0000x": exit ${run.code}; ${run.stderr.trim().split('\n').at(-1)?.slice(0, 200)}`);
+      area.count('hostile behaviours', 1);
+      if (run.code !== 7) problems.push(`${what}: exit ${run.code} (expected 7): ${run.stderr.slice(-300)}`);
+      if (!run.stderr.includes('unexpected response: `glossaries.0.dictionaries.1.target_lang`: expected a language code (letters, digits and hyphens, at most 35 characters), got "de?x"')) {
+        problems.push(`${what}: the message does not name the field and the code: ${run.stderr.slice(-300)}`);
+      }
+      if (run.stderr.includes('\u0000')) problems.push(`${what}: a NUL in the output`);
+      problems.push(...traceProblems(run, what));
+    }
+    await reset();
+    const daemon = await daemonStartUp(repo, server.url);
+    area.tried(`watch --on-drift pull at start-up: drift ${daemon.status.drift?.result ?? 'not reported'} (${daemon.status.drift?.error?.slice(0, 160) ?? ''})`);
+    if (!/expected a language code/.test(daemon.status.drift?.error ?? '')) problems.push(`watch: ${JSON.stringify(daemon.status.drift)}`);
+    problems.push(...traceProblems(daemon.run, 'watch'));
+    expect(await snapshot(repo)).toEqual(before);
+    expect(problems).toEqual([]);
+  });
+});
