@@ -70,6 +70,8 @@ export function pullExitCode(outcome: PullOutcome): ExitCode {
       return ExitCode.ok;
     case 'locked':
       return ExitCode.staleOrLocked;
+    case 'unwritable':
+      return ExitCode.invalidInput;
     default:
       return exitCodeOf(outcome);
   }

@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { acquireLock, type HeldLock } from '../apply/lock.js';
-import { isTermsyncError, type TermsyncError } from '../lib/errors.js';
+import { InputError, isTermsyncError, type TermsyncError } from '../lib/errors.js';
+import { writeInside, type FileToWrite } from '../lib/write-inside.js';
 import { declaredV2Names, fetchLive } from '../live/fetch-live.js';
 import type { DesiredState, TargetConfig } from '../model/desired.js';
 import { hasDrift, type Drift, type DriftNote } from '../model/drift.js';
@@ -33,6 +33,8 @@ export type PullOutcome =
     }
   /** Another run holds the repository's lock: nothing was written. */
   | { readonly kind: 'locked'; readonly target: string; readonly error: TermsyncError }
+  /** What pull would write cannot be written (a path that leads out of the repository, a write that failed): nothing was written. */
+  | { readonly kind: 'unwritable'; readonly target: string; readonly error: TermsyncError }
   | TargetFailure;
 
 export interface PullRequest {
@@ -50,40 +52,36 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && Buffer.compare(a, b) === 0;
 }
 
-/** The new content of each file an edit touches; files that would not change are left out. */
-async function newContents(root: string, edits: readonly FileEdit[]): Promise<{ file: string; bytes: Uint8Array }[]> {
-  const out: { file: string; bytes: Uint8Array }[] = [];
+/** The new content of each file an edit touches; files that would not change are left out. A new entries file is created, never written over one. */
+async function newContents(root: string, edits: readonly FileEdit[]): Promise<FileToWrite[]> {
+  const out: FileToWrite[] = [];
   for (const edit of edits) {
     const absolute = path.join(root, edit.file);
     if (edit.kind === 'new_entries') {
-      out.push({ file: edit.file, bytes: await edit.writer.create(edit.dictionaries) });
+      out.push({ path: edit.file, content: await edit.writer.create(edit.dictionaries), mode: 'create' });
       continue;
     }
     const old = await readFile(absolute);
     const bytes = edit.kind === 'entries' ? await edit.writer.rewrite(old, edit.dictionaries) : Buffer.from(rewriteResourceYaml(old.toString('utf8'), edit.edit), 'utf8');
-    if (!sameBytes(old, bytes)) out.push({ file: edit.file, bytes });
+    if (!sameBytes(old, bytes)) out.push({ path: edit.file, content: bytes, mode: 'replace' });
   }
   return out;
 }
 
 /**
- * Writes every file or none: each new content goes to a temporary file beside its target first,
- * and only when all are written are they renamed into place (a rename replaces a file atomically).
+ * Writes every file or none, inside the repository (writeInside): a path that leads out of it is
+ * refused before anything is written, and a write that fails removes what was written.
  */
-async function writeAll(root: string, contents: readonly { file: string; bytes: Uint8Array }[]): Promise<void> {
-  const suffix = `.termsync-pull-${randomBytes(4).toString('hex')}`;
-  const written: string[] = [];
+async function writeAll(root: string, contents: readonly FileToWrite[]): Promise<TermsyncError | undefined> {
   try {
-    for (const { file, bytes } of contents) {
-      const temporary = path.join(root, file + suffix);
-      await writeFile(temporary, bytes, { flag: 'wx' });
-      written.push(temporary);
-    }
+    await writeInside(root, contents);
+    return undefined;
   } catch (error) {
-    await Promise.all(written.map((t) => unlink(t).catch(() => undefined)));
-    throw error;
+    if (isTermsyncError(error)) return error;
+    const code = (error as NodeJS.ErrnoException | undefined)?.code;
+    if (typeof code !== 'string') throw error;
+    return new InputError('pull_write_failed', `pull could not write the repository's files (${code}); nothing was written`);
   }
-  for (const { file } of contents) await rename(path.join(root, file + suffix), path.join(root, file));
 }
 
 function remainingOf(drift: Drift): string[] {
@@ -124,8 +122,9 @@ export async function pullTarget(request: PullRequest, ctx: ServiceContext): Pro
   let written: string[];
   try {
     const contents = await newContents(desired.root, edits);
-    await writeAll(desired.root, contents);
-    written = contents.map((c) => c.file);
+    const failed = await writeAll(desired.root, contents);
+    if (failed !== undefined) return { kind: 'unwritable', target: target.name, error: failed };
+    written = contents.map((c) => c.path);
   } finally {
     await lock?.release();
   }

@@ -6,7 +6,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { readFile, rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { createArea, filesUnder, looksLikeStackTrace, serviceEnv, writeRepo, type RepoFiles, type RunResult } from './harness.js';
 import { hostileService, type Hostile, type HostileGlossary } from './hostile-servers.js';
 
@@ -92,8 +93,13 @@ async function daemonStartUp(repo: string, url: string): Promise<{ run: RunResul
 
 describe('hostile data from the service and the repository', () => {
   const servers: Hostile[] = [];
+  let emulator: RunningEmulator;
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0, seed: 25 });
+  });
   afterAll(async () => {
     await Promise.all(servers.map((s) => s.close()));
+    await emulator.close();
   });
   const serve = async (content: Parameters<typeof hostileService>[0]): Promise<Hostile> => {
     const server = await hostileService(content);
@@ -169,6 +175,47 @@ describe('hostile data from the service and the repository', () => {
     if (!/expected a language code/.test(daemon.status.drift?.error ?? '')) problems.push(`watch: ${JSON.stringify(daemon.status.drift)}`);
     problems.push(...traceProblems(daemon.run, 'watch'));
     expect(await snapshot(repo)).toEqual(before);
+    expect(problems).toEqual([]);
+  });
+
+  it('every write stays in the repository: links of the repository and --out-dir cannot carry one out; --out and --ids-out the user names elsewhere still work', async () => {
+    const problems: string[] = [];
+    const env = serviceEnv(emulator.url);
+    const check = async (what: string, argv: readonly string[], files: RepoFiles, expected: { code: number; says?: RegExp }): Promise<{ repo: string; outside: string }> => {
+      const { repo, outside } = await caseFolders(`confined-${what.replace(/[^a-z0-9]+/gi, '-')}`, files);
+      const before = await snapshot(outside);
+      const run = await area.run(argv, { cwd: repo, env, timeoutMs: 60_000 });
+      area.tried(`${what}: exit ${run.code}; ${run.stderr.trim().split('\n').at(-1)?.slice(0, 220) ?? ''}`);
+      area.count('bad inputs', 1);
+      if (run.code !== expected.code) problems.push(`${what}: exit ${run.code} (expected ${expected.code}): ${run.stderr.slice(-300)}`);
+      if (expected.says !== undefined && !expected.says.test(run.stderr)) problems.push(`${what}: the message does not match ${String(expected.says)}: ${run.stderr.slice(-300)}`);
+      if (JSON.stringify(await snapshot(outside)) !== JSON.stringify(before)) problems.push(`${what}: wrote outside the repository: ${Object.keys(await snapshot(outside)).join(', ')}`);
+      problems.push(...traceProblems(run, what));
+      return { repo, outside };
+    };
+    const refused = /refused to write .*(symbolic link leads it to|leads outside)/;
+    // init: a folder it writes into, or the .gitignore it appends to, is a link out of the folder.
+    await check('init with config/ a link out', ['init', '--dir', '.'], { 'config': { symlink: '../outside' }, 'README.md': 'a repository\n' }, { code: 3, says: refused });
+    await check('init with .gitignore a link out', ['init', '--dir', '.'], { '.gitignore': { symlink: '../outside/keep.txt' } }, { code: 3, says: refused });
+    // import: the resource folder is a link out of the repository; --out-dir names a folder outside.
+    const declared = shopRepository();
+    await check('import into a resource folder that is a link out', ['import', '--dir', '.'], { ...declared, 'config/termsync.yaml': CONFIG.replace('[glossaries]', '[imported, glossaries]'), 'imported': { symlink: '../outside' } }, { code: 3, says: refused });
+    await check('import --out-dir outside the repository', ['import', '--dir', '.', '--out-dir', '../outside'], declared, { code: 3, says: /--out-dir \.\.\/outside is outside the repository/ });
+    await check('import --out-dir through a link out', ['import', '--dir', '.', '--out-dir', 'glossaries/away'], { ...declared, 'glossaries/away': { symlink: '../../outside' } }, { code: 3, says: refused });
+    // plan --out and apply --ids-out into a folder of the repository that is a link out of it.
+    await check('plan --out through a link of the repository', ['plan', '--dir', '.', '--out', 'plans/plan.json'], { ...declared, 'plans': { symlink: '../outside' } }, { code: 3, says: refused });
+    await check('apply --ids-out through a link of the repository', ['apply', '--dir', '.', '--ids-out', 'ids/ids.json'], { ...declared, 'ids': { symlink: '../outside' } }, { code: 3, says: refused });
+    await check('plan --out onto a link of the repository to a file outside', ['plan', '--dir', '.', '--out', 'plan.json'], { ...declared, 'plan.json': { symlink: '../outside/keep.txt' } }, { code: 3, says: refused });
+    // What the user names outside the repository is the user's choice (CI writes to $RUNNER_TEMP): it works.
+    const { root, repo } = await caseFolders('confined-user-outside', declared);
+    const work = await area.folder('confined-user-outside/work');
+    for (const argv of [['plan', '--dir', repo, '--out', join(work, 'plan.json')], ['apply', join(work, 'plan.json'), '--dir', repo, '--ids-out', join(work, 'ids.json')]]) {
+      const run = await area.run(argv, { cwd: root, env, timeoutMs: 60_000 });
+      area.tried(`${argv[0] ?? ''} with an output outside the repository, named by the user: exit ${run.code}`);
+      if (run.code !== 0) problems.push(`${argv.join(' ')}: exit ${run.code} (expected 0): ${run.stderr.slice(-300)}`);
+    }
+    const saved = (await readFile(join(work, 'ids.json'), 'utf8').catch(() => '')) + (await readFile(join(work, 'plan.json'), 'utf8').catch(() => ''));
+    if (!saved.includes('"Shop"')) problems.push(`the plan or ids file outside the repository was not written: ${saved.slice(0, 200)}`);
     expect(problems).toEqual([]);
   });
 });

@@ -67,7 +67,7 @@ async function runApply(ctx: CommandContext, file: string | undefined, options: 
   const savedPlan = file === undefined ? undefined : await readSavedPlan(resolve(io.cwd, file));
   // Where the ids go is checked before anything is sent.
   const idsPath = options.idsOut === undefined ? undefined : resolve(io.cwd, options.idsOut);
-  if (idsPath !== undefined) await checkOutputFile(idsPath, '--ids-out', io.cwd);
+  if (idsPath !== undefined) await checkOutputFile(idsPath, '--ids-out', io.cwd, repositoryDir(io, options));
   // Among live duplicates of a declared name, keep the one the last ids file names: `--ids`, or the
   // file `--ids-out` is about to overwrite (absent on the first run).
   const keepPath = options.ids === undefined ? idsPath : resolve(io.cwd, options.ids);
@@ -114,7 +114,7 @@ async function runApply(ctx: CommandContext, file: string | undefined, options: 
   let code: number = runExitCode(run);
   if (idsPath !== undefined && result !== undefined) {
     try {
-      await writeOutputFile(idsPath, `${JSON.stringify(result.ids, null, 2)}\n`);
+      await writeOutputFile(idsPath, `${JSON.stringify(result.ids, null, 2)}\n`, repositoryDir(io, options));
     } catch (error) {
       // The service was written (or already matched): the exit code must not say otherwise.
       const shown = shownPath(idsPath, io.cwd);

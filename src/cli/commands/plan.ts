@@ -59,7 +59,7 @@ async function runPlan(ctx: CommandContext, options: PlanOptions): Promise<numbe
   const refresh = await refreshRequest(ctx, options);
   // Where the plan goes is checked before anything is sent.
   const outPath = options.out === undefined ? undefined : resolve(io.cwd, options.out);
-  if (outPath !== undefined) await checkOutputFile(outPath, '--out', io.cwd);
+  if (outPath !== undefined) await checkOutputFile(outPath, '--out', io.cwd, repositoryDir(io, options));
   const keepIds = options.ids === undefined ? undefined : await readIdsFile(resolve(io.cwd, options.ids), { missingOk: false });
   const run = await reconcile(
     {
@@ -97,7 +97,7 @@ async function runPlan(ctx: CommandContext, options: PlanOptions): Promise<numbe
   const code = runExitCode(run, { detailedExitcode: options.detailedExitcode === true });
   if (outPath !== undefined && plan !== undefined) {
     try {
-      await writeOutputFile(outPath, withNewline(renderPlanJson(plan)));
+      await writeOutputFile(outPath, withNewline(renderPlanJson(plan)), repositoryDir(io, options));
     } catch (error) {
       io.stderr(`Error: the plan could not be saved to ${shownPath(outPath, io.cwd)} (${(error as Error).message}); nothing was changed on the service\n`);
       return Math.max(code, ExitCode.invalidInput);

@@ -28,6 +28,7 @@ function printPulled(io: CliIo, outcome: PullOutcome): void {
       } else if (outcome.written.length > 0) io.stdout('Pull complete: the next plan shows no changes for what was pulled. Review the files and commit them.\n');
       return;
     case 'locked':
+    case 'unwritable':
       io.stderr(`Error: ${outcome.error.message}\n`);
       return;
     default:
