@@ -3,6 +3,7 @@ import { formatTbx, formatTsv, toConceptTable, toEntryList, toSheetRows } from '
 import type { DesiredState } from '../model/desired.js';
 import type { DictionaryKey, LiveGlossary, LiveState, LiveStyleRules } from '../model/live.js';
 import type { Entries } from '../model/entries.js';
+import { pairSlug, slugify } from '../lib/file-name.js';
 import { dictionaryKey, type DictionaryToRead } from '../live/fetch-live.js';
 
 /** How the entries of an imported glossary are written: TSV per dictionary, or one TBX file or workbook. */
@@ -26,19 +27,6 @@ export interface ImportSelection {
   readonly styleRules: readonly LiveStyleRules[];
   /** Live names seen more than once: only the oldest of each is imported. */
   readonly duplicates: readonly string[];
-}
-
-/** `Product terms (DE)` → `product-terms-de`: file names people can read. */
-export function slugify(name: string): string {
-  const slug = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60)
-    .replace(/-+$/g, '');
-  return slug === '' ? 'resource' : slug;
 }
 
 function oldestFirst<T extends { readonly creationTime: string; readonly id: string }>(a: T, b: T): number {
@@ -111,7 +99,7 @@ export function createImportFiles(
       files.push({ name: `${stem}.${format}`, content: format === 'tbx' ? formatTbx(g.name, table) : { sheet: 'Terms', rows: toSheetRows(table) } });
       continue;
     }
-    const pairs = g.dictionaries.map((d) => `${d.sourceLang}-${d.targetLang}`);
+    const pairs = g.dictionaries.map(pairSlug);
     const stem = claim(slugify(g.name), (s) => [`${s}.yaml`, ...pairs.map((p) => `${s}.${p}.tsv`)]);
     const resource = {
       kind: 'glossary',
@@ -120,13 +108,13 @@ export function createImportFiles(
       dictionaries: g.dictionaries.map((d) => ({
         source_lang: d.sourceLang,
         target_lang: d.targetLang,
-        entries_file: `${stem}.${d.sourceLang}-${d.targetLang}.tsv`,
+        entries_file: `${stem}.${pairSlug(d)}.tsv`,
       })),
     };
     files.push({ name: `${stem}.yaml`, content: stringify(resource) });
     for (const d of g.dictionaries) {
       const dictionary = entries.get(dictionaryKey(g.id, d.sourceLang, d.targetLang)) ?? new Map<string, string>();
-      files.push({ name: `${stem}.${d.sourceLang}-${d.targetLang}.tsv`, content: formatTsv(toEntryList(dictionary)) });
+      files.push({ name: `${stem}.${pairSlug(d)}.tsv`, content: formatTsv(toEntryList(dictionary)) });
     }
   }
   for (const s of selection.styleRules) {

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { canonicalLang, pairKey } from '../lib/canonical.js';
+import { pairKey } from '../lib/canonical.js';
+import { pairSlug } from '../lib/file-name.js';
 import type { Drift, DriftNote, GlossaryDrift } from '../model/drift.js';
 import type { Entries, LanguagePair } from '../model/entries.js';
 import { ENTRIES_WRITERS, writerFor, type DictionaryContent, type EntriesWriter } from './entries-writers.js';
@@ -32,7 +33,7 @@ function newEntriesFile(glossary: GlossaryDrift, pair: LanguagePair, isTaken: (f
   if (sibling === undefined) return undefined;
   const extension = path.posix.extname(sibling);
   const stem = path.posix.basename(sibling, extension).replace(PAIR_SUFFIX, '');
-  const base = path.posix.join(path.posix.dirname(sibling), `${stem}.${canonicalLang(pair.sourceLang)}-${canonicalLang(pair.targetLang)}`);
+  const base = path.posix.join(path.posix.dirname(sibling), `${stem}.${pairSlug(pair)}`);
   for (let n = 1; ; n++) {
     const candidate = `${base}${n === 1 ? '' : `-${n}`}${extension}`;
     if (!isTaken(candidate)) return candidate;
