@@ -2,9 +2,10 @@ import { stringify } from 'yaml';
 import { formatTbx, formatTsv, toConceptTable, toEntryList, toSheetRows } from '../config/index.js';
 import type { DesiredState } from '../model/desired.js';
 import type { DictionaryKey, LiveGlossary, LiveState, LiveStyleRules } from '../model/live.js';
-import type { Entries } from '../model/entries.js';
+import type { Entries, LanguagePair } from '../model/entries.js';
 import { pairSlug, slugify } from '../lib/file-name.js';
 import { dictionaryKey, type DictionaryToRead } from '../live/fetch-live.js';
+import { unwritableEntries, unwritableInstruction, unwritableName } from '../pull/index.js';
 
 /** How the entries of an imported glossary are written: TSV per dictionary, or one TBX file or workbook. */
 export type ImportFormat = 'tsv' | 'tbx' | 'xlsx';
@@ -20,6 +21,8 @@ export interface ImportFile {
   readonly name: string;
   /** Text, or a workbook the caller renders (see create-workbook.ts). */
   readonly content: string | SheetContent;
+  /** A per-dictionary entries file: its dictionary's pair. */
+  readonly pair?: LanguagePair;
 }
 
 export interface ImportSelection {
@@ -57,6 +60,26 @@ export function selectUndeclared(desired: DesiredState, live: Pick<LiveState, 'g
     styleRules: pick(live.styleRules, declared(desired.styleRules)),
     duplicates: [...new Set(duplicates)].sort(),
   };
+}
+
+/**
+ * What the selected live resources hold that the repository's files cannot (see
+ * pull/find-unwritable.ts): names, entries, instructions, each named on the service. Import writes
+ * nothing when there is any.
+ */
+export function unwritableSelection(selection: ImportSelection, entries: ReadonlyMap<DictionaryKey, Entries>): string[] {
+  const problems: string[] = [];
+  for (const g of selection.glossaries) {
+    const resource = { kind: 'glossary' as const, name: g.name, id: g.id };
+    problems.push(...unwritableName(resource));
+    for (const d of g.dictionaries) problems.push(...unwritableEntries(resource, d, entries.get(dictionaryKey(g.id, d.sourceLang, d.targetLang)) ?? new Map<string, string>()));
+  }
+  for (const s of selection.styleRules) {
+    const resource = { kind: 'style_rules' as const, name: s.name, id: s.id };
+    problems.push(...unwritableName(resource));
+    for (const i of s.customInstructions) problems.push(...unwritableInstruction(resource, i));
+  }
+  return problems;
 }
 
 export function dictionariesOfSelection(selection: ImportSelection): DictionaryToRead[] {
@@ -114,7 +137,7 @@ export function createImportFiles(
     files.push({ name: `${stem}.yaml`, content: stringify(resource) });
     for (const d of g.dictionaries) {
       const dictionary = entries.get(dictionaryKey(g.id, d.sourceLang, d.targetLang)) ?? new Map<string, string>();
-      files.push({ name: `${stem}.${pairSlug(d)}.tsv`, content: formatTsv(toEntryList(dictionary)) });
+      files.push({ name: `${stem}.${pairSlug(d)}.tsv`, content: formatTsv(toEntryList(dictionary)), pair: d });
     }
   }
   for (const s of selection.styleRules) {

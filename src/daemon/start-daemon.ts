@@ -378,7 +378,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       const error = 'error' in outcome && outcome.error !== undefined ? outcome.error.message : outcome.kind;
       status.drift = { at, target: target.name, result: 'failed', error };
       metrics.recordDriftPull(target.name, 'failed');
-      log.warn({ target: target.name, err: error }, 'drift pull failed');
+      const problems = outcome.kind === 'unwritable' && outcome.problems !== undefined ? { problems: outcome.problems.slice(0, 20), problemCount: outcome.problems.length } : {};
+      log.warn({ target: target.name, err: error, ...problems }, 'drift pull failed');
       return false;
     }
     const { drift } = outcome;

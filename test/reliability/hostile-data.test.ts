@@ -218,4 +218,54 @@ describe('hostile data from the service and the repository', () => {
     if (!saved.includes('"Shop"')) problems.push(`the plan or ids file outside the repository was not written: ${saved.slice(0, 200)}`);
     expect(problems).toEqual([]);
   });
+
+  it('entries and values the files cannot hold: pull, import and the daemon write nothing, exit 3, each named on the service; validate still passes', async () => {
+    const voice = ['kind: style_rules', 'name: Voice', 'language: de', 'custom_instructions:', '  - label: Formal', '    prompt: Address the reader formally.', ''].join('\n');
+    const { repo, reset } = await caseFolders('unwritable', shopRepository({ 'glossaries/voice.yaml': voice }));
+    const bad = [
+      'cart\tWaren\tkorb',
+      'line\u2028separator\tZeile',
+      'next\u0085line\tZeile',
+      'blank\t',
+      `long\t${'x'.repeat(1100)}`,
+      'checkout\tKasse',
+    ].join('\n');
+    const glossaries: HostileGlossary[] = [
+      { id: 'g-shop', name: 'Shop', dictionaries: [{ source: 'en', target: 'de', entries: bad }, { source: 'en', target: 'fr', entries: 'nul\u0000byte\tnul' }] },
+      { id: 'g-new', name: 'Broken', dictionaries: [{ source: 'en', target: 'de', entries: bad }] },
+    ];
+    const styleLists = [{ id: 's-voice', name: 'Voice', language: 'de', instructions: [{ id: 'i1', label: 'Formal', prompt: 'Address the reader formally.' }, { id: 'i2', label: 'two\nlines', prompt: 'p' }] }];
+    const server = await serve({ glossaries, styleLists });
+    const before = await snapshot(repo);
+    const problems: string[] = [];
+    const named = [
+      /glossary "Shop" \(id "g-shop"\) on the service, dictionary en → de, entry 1 \("cart"\): target phrase "Waren\\tkorb" contains a tab/,
+      /dictionary en → de, entry 2 \("line\\u2028separator"\): source phrase contains the control character U\+2028/,
+      /dictionary en → de, entry 3 \("next\\u0085line"\): source phrase contains the control character U\+0085/,
+      /dictionary en → de, entry 4 \("blank"\): empty target phrase/,
+      /dictionary en → de, entry 5 \("long"\): target phrase is 1100 UTF-8 bytes; the limit is 1024/,
+    ];
+    for (const argv of [['pull'], ['import'], ['import', '--format', 'xlsx']]) {
+      await reset();
+      const run = await area.run([...argv, '--dir', '.'], { cwd: repo, env: serviceEnv(server.url), timeoutMs: 60_000 });
+      const what = argv.join(' ');
+      area.tried(`${what} against a service holding entries no file can hold: exit ${run.code}; ${run.stderr.trim().split('\n')[0]?.slice(0, 200) ?? ''}`);
+      area.count('hostile behaviours', 1);
+      if (run.code !== 3) problems.push(`${what}: exit ${run.code} (expected 3): ${run.stderr.slice(-400)}`);
+      const expected = argv[0] === 'pull' ? [...named, /dictionary en → fr, entry 1 \("nul\\u0000byte"\): source phrase contains the control character U\+0000/, /style rule list "Voice" \(id "s-voice"\) on the service, custom instruction "two\\nlines": the label contains the control character U\+000A/] : named.map((r) => new RegExp(r.source.replace('glossary "Shop" \\(id "g-shop"\\)', 'glossary "Broken" \\(id "g-new"\\)')));
+      for (const says of expected) if (!says.test(run.stderr)) problems.push(`${what}: does not name ${String(says)}: ${run.stderr.slice(0, 600)}`);
+      if (!/nothing was written/.test(run.stderr)) problems.push(`${what}: does not say that nothing was written`);
+      if (JSON.stringify(await snapshot(repo)) !== JSON.stringify(before)) problems.push(`${what}: changed the repository`);
+      problems.push(...traceProblems(run, what));
+      const validate = await area.run(['validate', '--dir', '.'], { cwd: repo, timeoutMs: 60_000 });
+      if (validate.code !== 0) problems.push(`${what}: validate fails afterwards: ${validate.stdout.slice(-300)}`);
+    }
+    await reset();
+    const daemon = await daemonStartUp(repo, server.url);
+    area.tried(`watch --on-drift pull at start-up: drift ${daemon.status.drift?.result ?? 'not reported'} (${daemon.status.drift?.error?.slice(0, 160) ?? ''})`);
+    if (daemon.status.drift?.result !== 'failed' || !/pull refused/.test(daemon.status.drift.error ?? '')) problems.push(`watch: ${JSON.stringify(daemon.status.drift)}`);
+    if (JSON.stringify(await snapshot(repo)) !== JSON.stringify(before)) problems.push('watch: changed the repository');
+    problems.push(...traceProblems(daemon.run, 'watch'));
+    expect(problems).toEqual([]);
+  });
 });

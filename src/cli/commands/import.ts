@@ -6,7 +6,9 @@ import { ExitCode } from '../../lib/exit-codes.js';
 import { fetchLive } from '../../live/fetch-live.js';
 import { loadDesired, selectTargets, withTargetClient } from '../../reconcile/index.js';
 import { addCommonOptions } from '../common-options.js';
-import { createImportFiles, dictionariesOfSelection, selectUndeclared, type ImportFormat } from '../create-import-files.js';
+import { writtenTextErrors } from '../../config/check-written-text.js';
+import { unwritableLines, unwritableMessage } from '../../pull/index.js';
+import { createImportFiles, dictionariesOfSelection, selectUndeclared, unwritableSelection, type ImportFile, type ImportFormat } from '../create-import-files.js';
 import { createWorkbook } from '../create-workbook.js';
 import { exitCodeOf } from '../exit-code-of.js';
 import type { CommandContext, CommonOptions } from '../io.js';
@@ -61,8 +63,22 @@ async function checkInsideRepository(root: string, outDir: string, given: string
   }
 }
 
+/** The errors validate would report in the text files import is about to write (resource files, TSV entries files), located in them. */
+function invalidFiles(relOut: string, files: readonly ImportFile[]): string[] {
+  return files.flatMap((f) => {
+    if (typeof f.content !== 'string') return [];
+    const file = relOut === '' ? f.name : `${relOut}/${f.name}`;
+    return writtenTextErrors(file, f.content, f.pair === undefined ? [] : [f.pair]).map((d) => `${d.file}:${d.line}:${d.column}: [${d.code}] ${d.message}`);
+  });
+}
+
 async function runImport(ctx: CommandContext, options: ImportOptions): Promise<number> {
   const { io } = ctx;
+  /** Says why nothing is written for a target (the summary, then each problem on its line): exit 3. */
+  const refuse = (summary: string, problems: readonly string[]): number => {
+    io.stderr(`Error: ${summary}\n${unwritableLines(problems).map((l) => `${l}\n`).join('')}`);
+    return ExitCode.invalidInput;
+  };
   const root = repositoryDir(io, options);
   const { desired, diagnostics } = await loadDesired(root, configPathOf(io, options).configPath, io.signal);
   // A missing resource folder is normal here: import creates it.
@@ -84,16 +100,21 @@ async function runImport(ctx: CommandContext, options: ImportOptions): Promise<n
   const logger = createCliLogger(io, options.logLevel);
   let code: number = ExitCode.ok;
   for (const target of targets) {
-    const done = await withTargetClient(serviceContext(io, logger), desired, target, async (client) => {
+    const done = await withTargetClient(serviceContext(io, logger), desired, target, async (client): Promise<number | undefined> => {
       const live = await fetchLive(client, (glossaries) => dictionariesOfSelection(selectUndeclared(desired, { glossaries, styleRules: [] })));
       const selection = selectUndeclared(desired, live);
       for (const name of selection.duplicates) {
         io.stderr(`warning: target "${target.name}" has several resources named "${name}"; only the oldest was imported\n`);
       }
+      // What the files cannot hold is refused before anything is written, each named on the service.
+      const unwritable = unwritableSelection(selection, live.entries);
+      if (unwritable.length > 0) return refuse(unwritableMessage('import', unwritable.length), unwritable);
       const format = (options.format ?? 'tsv') as ImportFormat;
       const files = createImportFiles(selection, live.entries, await existingNames(outDir), format, (name) => {
         io.stderr(`warning: glossary "${name}" has dictionaries from several source languages, which one ${format === 'tbx' ? 'TBX file' : 'workbook'} cannot hold exactly (it is read back as pairs from one language): written as TSV files\n`);
       });
+      const invalid = invalidFiles(relOut, files);
+      if (invalid.length > 0) return refuse(unwritableMessage('import', invalid.length, 'files'), invalid);
       await writeImportFiles(root, outDir, files, relOut);
       const count = selection.glossaries.length + selection.styleRules.length;
       io.stdout(
@@ -103,7 +124,8 @@ async function runImport(ctx: CommandContext, options: ImportOptions): Promise<n
       );
       return undefined;
     });
-    if (done !== undefined) {
+    if (typeof done === 'number') code = Math.max(code, done);
+    else if (done !== undefined) {
       printTargetOutcome(io, done, { multi: targets.length > 1 });
       code = Math.max(code, exitCodeOf(done));
     }

@@ -3,6 +3,7 @@ import { InputError } from '../../lib/errors.js';
 import { ExitCode } from '../../lib/exit-codes.js';
 import { hasDrift } from '../../model/drift.js';
 import { loadDesired, pullTarget, selectTargets, type PullOutcome } from '../../reconcile/index.js';
+import { unwritableLines } from '../../pull/index.js';
 import { renderDriftText } from '../../report/index.js';
 import { addCommonOptions } from '../common-options.js';
 import { pullExitCode } from '../exit-code-of.js';
@@ -28,8 +29,10 @@ function printPulled(io: CliIo, outcome: PullOutcome): void {
       } else if (outcome.written.length > 0) io.stdout('Pull complete: the next plan shows no changes for what was pulled. Review the files and commit them.\n');
       return;
     case 'locked':
-    case 'unwritable':
       io.stderr(`Error: ${outcome.error.message}\n`);
+      return;
+    case 'unwritable':
+      io.stderr(`Error: ${outcome.error.message}\n${unwritableLines(outcome.problems ?? []).map((l) => `${l}\n`).join('')}`);
       return;
     default:
       printTargetOutcome(io, outcome, { multi: false });
