@@ -16,3 +16,16 @@ const NAMED: Readonly<Record<string, string>> = { '\n': '\\n', '\t': '\\t', '\r'
 export function displayText(value: string): string {
   return value.replace(NOT_DISPLAYED, (c) => NAMED[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
+
+// What displayText escapes that JSON.stringify writes as it is: DEL, the C1 controls, the line and
+// paragraph separators, the bidirectional controls (JSON escapes every C0 control itself).
+const NOT_DISPLAYED_IN_JSON = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * JSON text (as JSON.stringify writes it) fit for a terminal or a CI log: the characters
+ * displayText escapes that JSON.stringify leaves as they are are written as `\uXXXX` escapes. They
+ * can only be inside strings, so the text is still JSON, of the very same value.
+ */
+export function displayJson(json: string): string {
+  return json.replace(NOT_DISPLAYED_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

@@ -64,10 +64,10 @@ function traceProblems(run: RunResult, what: string): string[] {
 }
 
 /** Runs the daemon at start-up (`watch --on-drift pull`) until its first full run has ended, then stops it. */
-async function daemonStartUp(repo: string, url: string): Promise<{ run: RunResult; status: { drift?: { result?: string; error?: string } } }> {
+async function daemonStartUp(repo: string, url: string, extra: readonly string[] = []): Promise<{ run: RunResult; status: { drift?: { result?: string; error?: string } } }> {
   let child: ChildProcess | undefined;
   let stderr = '';
-  const running = area.run(['watch', '--dir', '.', '--on-drift', 'pull', '--target', 'default', '--listen', '127.0.0.1:0', '--no-verify'], {
+  const running = area.run(['watch', '--dir', '.', '--on-drift', 'pull', '--target', 'default', '--listen', '127.0.0.1:0', '--no-verify', ...extra], {
     cwd: repo,
     env: serviceEnv(url, { TERMSYNC_MAX_ATTEMPTS: '1' }),
     timeoutMs: 120_000,
@@ -266,6 +266,83 @@ describe('hostile data from the service and the repository', () => {
     if (daemon.status.drift?.result !== 'failed' || !/pull refused/.test(daemon.status.drift.error ?? '')) problems.push(`watch: ${JSON.stringify(daemon.status.drift)}`);
     if (JSON.stringify(await snapshot(repo)) !== JSON.stringify(before)) problems.push('watch: changed the repository');
     problems.push(...traceProblems(daemon.run, 'watch'));
+    expect(problems).toEqual([]);
+  });
+
+  it('output cannot inject: no path, name, term or message from the repository or the service starts a line of any command\'s output', async () => {
+    const PAYLOAD = '\n::error title=PWNED::owned\n';
+    const problems: string[] = [];
+    /** Lines as a CI runner splits them (CR, LF, CRLF), and the other line breaks a terminal or a log viewer may honour. */
+    const lines = (text: string): string[] => text.split(/\r\n|[\r\n\u2028\u2029\u0085\u000b\u000c]/);
+    const checkOutput = (what: string, run: RunResult, github = false): void => {
+      for (const [stream, text] of [['stdout', run.stdout], ['stderr', run.stderr]] as const) {
+        for (const line of lines(text)) {
+          const start = line.trimStart();
+          const allowed = github && stream === 'stdout' && /^::(error|warning) file=/.test(start);
+          if (start.startsWith('::') && !allowed) problems.push(`${what}: a line of ${stream} starts a workflow command: ${JSON.stringify(line.slice(0, 120))}`);
+        }
+        // eslint-disable-next-line no-control-regex
+        if (/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/.test(text)) problems.push(`${what}: a control character or line separator on ${stream}`);
+      }
+      problems.push(...traceProblems(run, what));
+    };
+    // The repository: a resource file, its entries file and a target with the payload in their names
+    // (valid: the run goes on and names them), and a service whose names, ids and terms carry it.
+    const evilFile = `glossaries/x${PAYLOAD}.yaml`;
+    const evilEntries = `z${PAYLOAD}.tsv`;
+    const files: RepoFiles = {
+      'config/termsync.yaml': CONFIG,
+      [evilFile]: ['kind: glossary', 'name: Evil', 'dictionaries:', '  - source_lang: en', '    target_lang: fr', `    entries_file: ${JSON.stringify(evilEntries)}`, ''].join('\n'),
+      // A byte order mark: a warning that names the file.
+      [`glossaries/${evilEntries}`]: '\ufeffcart\tpanier\n',
+      ...Object.fromEntries(Object.entries(shopRepository()).filter(([k]) => k !== 'config/termsync.yaml')),
+      'glossaries/voice.yaml': ['kind: style_rules', 'name: Voice', 'language: de', 'configured_rules:', '  punctuation:', '    quotes: use_guillemets', 'custom_instructions:', '  - label: Formal', '    prompt: Address the reader formally.', ''].join('\n'),
+    };
+    const { repo } = await caseFolders('inject', files);
+    const server = await serve({
+      errorMessage: `bad${PAYLOAD}request \u001b[2J`,
+      glossaries: [
+        { id: `g-shop${PAYLOAD}`, name: 'Shop', dictionaries: [{ source: 'en', target: 'de', entries: `cart\tWarenkorb\ncheckout\tKasse${PAYLOAD.replace(/\n/g, '\u2028')}` }] },
+        { id: 'g-evil', name: 'Evil', dictionaries: [{ source: 'en', target: 'fr', entries: 'cart\tchariot' }] },
+        { id: `g-other${PAYLOAD}`, name: `Other${PAYLOAD}`, dictionaries: [{ source: 'en', target: 'de', entries: 'a\tb' }] },
+        { id: 'g-other-2', name: `Other${PAYLOAD}`, dictionaries: [{ source: 'en', target: 'de', entries: 'a\tb' }] },
+      ],
+      styleLists: [{ id: `s-voice${PAYLOAD}`, name: 'Voice', language: 'de', instructions: [{ id: 'i1', label: 'Formal', prompt: `Address the reader formally.${PAYLOAD}` }, { id: 'i2', label: `Extra${PAYLOAD}`, prompt: 'p' }] }],
+    });
+    const env = serviceEnv(server.url, { TERMSYNC_MAX_ATTEMPTS: '1' });
+    const runs: [string, readonly string[], boolean][] = [
+      ['validate', ['validate'], false],
+      ['validate --format github', ['validate', '--format', 'github'], true],
+      ['validate --format json', ['validate', '--format', 'json'], false],
+      ['plan', ['plan'], false],
+      ['plan --format markdown', ['plan', '--format', 'markdown'], false],
+      ['plan --format json', ['plan', '--format', 'json'], false],
+      ['apply', ['apply'], false],
+      ['apply --format json', ['apply', '--format', 'json'], false],
+      ['pull --check', ['pull', '--check'], false],
+      ['pull', ['pull'], false],
+      ['import', ['import'], false],
+      ['verify', ['verify'], false],
+    ];
+    for (const [what, argv, github] of runs) {
+      const run = await area.run([...argv, '--dir', '.'], { cwd: repo, env, timeoutMs: 60_000 });
+      area.tried(`${what} with the payload in repository file names and the service's names, ids, terms and messages: exit ${run.code}, ${lines(run.stdout + run.stderr).length} lines`);
+      area.count('hostile behaviours', 1);
+      checkOutput(what, run, github);
+    }
+    for (const format of ['json', 'pretty']) {
+      const daemon = await daemonStartUp(repo, server.url, ['--log-format', format]);
+      area.tried(`watch --log-format ${format} at start-up with the payload in file names and the service's data: ${lines(daemon.run.stderr).length} lines of log`);
+      checkOutput(`watch --log-format ${format}`, daemon.run);
+    }
+    // A repository whose broken file carries it: every command that reads the repository reports it.
+    const broken = await caseFolders('inject-broken', { ...files, [`glossaries/y${PAYLOAD}.yaml`]: 'kind: glossary\nname: [\n' });
+    for (const argv of [['validate'], ['plan'], ['apply'], ['pull'], ['import'], ['verify']]) {
+      const run = await area.run([...argv, '--dir', '.'], { cwd: broken.repo, env, timeoutMs: 60_000 });
+      area.tried(`${argv[0] ?? ''} on a repository whose broken file carries the payload in its name: exit ${run.code}`);
+      if (run.code !== 3) problems.push(`${argv[0] ?? ''} on the broken repository: exit ${run.code} (expected 3)`);
+      checkOutput(`${argv[0] ?? ''} (broken repository)`, run);
+    }
     expect(problems).toEqual([]);
   });
 });

@@ -26,6 +26,7 @@ import {
   type JsonParts,
 } from '../print-outcome.js';
 import { withHelpFooter } from '../help-text.js';
+import { errorLine } from '../report-error.js';
 
 interface ApplyOptions extends CommonOptions, VerifyOptions {
   readonly format: 'text' | 'json';
@@ -118,9 +119,7 @@ async function runApply(ctx: CommandContext, file: string | undefined, options: 
     } catch (error) {
       // The service was written (or already matched): the exit code must not say otherwise.
       const shown = shownPath(idsPath, io.cwd);
-      io.stderr(
-        `Error: the apply ran (see the result above), but the ids could not be written to ${shown} (${(error as Error).message}); run \`apply --ids-out ${shown}\` again to write them\n`,
-      );
+      io.stderr(errorLine(`the apply ran (see the result above), but the ids could not be written to ${shown} (${(error as Error).message}); run \`apply --ids-out ${shown}\` again to write them`));
       code = Math.max(code, ExitCode.applyIncomplete);
     }
   }

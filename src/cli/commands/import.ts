@@ -1,6 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { Option, type Command } from 'commander';
+import { displayText } from '../../lib/display.js';
 import { InputError, isTermsyncError } from '../../lib/errors.js';
 import { ExitCode } from '../../lib/exit-codes.js';
 import { fetchLive } from '../../live/fetch-live.js';
@@ -16,6 +17,7 @@ import { resolveInside, writeInside } from '../../lib/write-inside.js';
 import { checkOutputFolder } from '../output-files.js';
 import { configPathOf, createCliLogger, printDiagnostics, printTargetOutcome, repositoryDir, runProblem, serviceContext } from '../print-outcome.js';
 import { withHelpFooter } from '../help-text.js';
+import { errorLine } from '../report-error.js';
 
 interface ImportOptions extends CommonOptions {
   readonly outDir?: string;
@@ -76,7 +78,7 @@ async function runImport(ctx: CommandContext, options: ImportOptions): Promise<n
   const { io } = ctx;
   /** Says why nothing is written for a target (the summary, then each problem on its line): exit 3. */
   const refuse = (summary: string, problems: readonly string[]): number => {
-    io.stderr(`Error: ${summary}\n${unwritableLines(problems).map((l) => `${l}\n`).join('')}`);
+    io.stderr(`${errorLine(summary)}${unwritableLines(problems).map((l) => `${l}\n`).join('')}`);
     return ExitCode.invalidInput;
   };
   const root = repositoryDir(io, options);
@@ -93,7 +95,7 @@ async function runImport(ctx: CommandContext, options: ImportOptions): Promise<n
   // The folder is checked before anything is sent (it may not exist yet: it is created).
   await checkInsideRepository(root, outDir, options.outDir);
   if (!resourceFolders.some((f) => relOut === f.replace(/\/+$/, '') || relOut.startsWith(`${f.replace(/\/+$/, '')}/`))) {
-    io.stderr(`warning: ${relOut} is not under a folder the config lists in \`resources\` (${resourceFolders.join(', ')}); plan will not read the imported files\n`);
+    io.stderr(`warning: ${displayText(relOut)} is not under a folder the config lists in \`resources\` (${displayText(resourceFolders.join(', '))}); plan will not read the imported files\n`);
   }
   await checkOutputFolder(outDir, options.outDir === undefined ? 'import into' : '--out-dir', io.cwd);
   const targets = selectTargets(desired, options.target);
@@ -104,14 +106,14 @@ async function runImport(ctx: CommandContext, options: ImportOptions): Promise<n
       const live = await fetchLive(client, (glossaries) => dictionariesOfSelection(selectUndeclared(desired, { glossaries, styleRules: [] })));
       const selection = selectUndeclared(desired, live);
       for (const name of selection.duplicates) {
-        io.stderr(`warning: target "${target.name}" has several resources named "${name}"; only the oldest was imported\n`);
+        io.stderr(`warning: target "${displayText(target.name)}" has several resources named "${displayText(name)}"; only the oldest was imported\n`);
       }
       // What the files cannot hold is refused before anything is written, each named on the service.
       const unwritable = unwritableSelection(selection, live.entries);
       if (unwritable.length > 0) return refuse(unwritableMessage('import', unwritable.length), unwritable);
       const format = (options.format ?? 'tsv') as ImportFormat;
       const files = createImportFiles(selection, live.entries, await existingNames(outDir), format, (name) => {
-        io.stderr(`warning: glossary "${name}" has dictionaries from several source languages, which one ${format === 'tbx' ? 'TBX file' : 'workbook'} cannot hold exactly (it is read back as pairs from one language): written as TSV files\n`);
+        io.stderr(`warning: glossary "${displayText(name)}" has dictionaries from several source languages, which one ${format === 'tbx' ? 'TBX file' : 'workbook'} cannot hold exactly (it is read back as pairs from one language): written as TSV files\n`);
       });
       const invalid = invalidFiles(relOut, files);
       if (invalid.length > 0) return refuse(unwritableMessage('import', invalid.length, 'files'), invalid);
@@ -119,8 +121,8 @@ async function runImport(ctx: CommandContext, options: ImportOptions): Promise<n
       const count = selection.glossaries.length + selection.styleRules.length;
       io.stdout(
         count === 0
-          ? `Target "${target.name}": nothing to import; the repository declares every live resource.\n`
-          : `Target "${target.name}": imported ${selection.glossaries.length} glossar${selection.glossaries.length === 1 ? 'y' : 'ies'} and ${selection.styleRules.length} style rule list${selection.styleRules.length === 1 ? '' : 's'} into ${relOut} (${files.length} files).\n`,
+          ? `Target "${displayText(target.name)}": nothing to import; the repository declares every live resource.\n`
+          : `Target "${displayText(target.name)}": imported ${selection.glossaries.length} glossar${selection.glossaries.length === 1 ? 'y' : 'ies'} and ${selection.styleRules.length} style rule list${selection.styleRules.length === 1 ? '' : 's'} into ${displayText(relOut)} (${files.length} files).\n`,
       );
       return undefined;
     });
