@@ -273,6 +273,7 @@ describe('hostile data from the service and the repository', () => {
     const PAYLOAD = '\n::error title=PWNED::owned\n';
     const problems: string[] = [];
     /** Lines as a CI runner splits them (CR, LF, CRLF), and the other line breaks a terminal or a log viewer may honour. */
+    // eslint-disable-next-line no-control-regex
     const lines = (text: string): string[] => text.split(/\r\n|[\r\n\u2028\u2029\u0085\u000b\u000c]/);
     const checkOutput = (what: string, run: RunResult, github = false): void => {
       for (const [stream, text] of [['stdout', run.stdout], ['stderr', run.stderr]] as const) {
