@@ -346,4 +346,11 @@ describe('hostile data from the service and the repository', () => {
     }
     expect(problems).toEqual([]);
   });
+
+  it('the key appears in none of the outputs of this check', async () => {
+    const { places, hits } = await area.searchForKey();
+    area.tried(`searched ${places} files for the key: ${hits.length} found`);
+    expect(places).toBeGreaterThan(10);
+    expect(hits).toEqual([]);
+  });
 });
