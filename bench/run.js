@@ -8,7 +8,10 @@
 // bytes sent and received (counted by a TCP relay in this process), wall time, CPU seconds and peak
 // RSS of the client process (/usr/bin/time; the emulator is not counted), and the ratios to the
 // lower bounds (writes: the dictionaries and resources that differ; time: calls ÷ rate).
-// Then the rows of the performance issue's table, each repeated (min/median/max), with their targets.
+// Then the rows of the performance goals, each repeated (min/median/max), with their targets (the
+// README lists them). Every row of results.md states its conditions: the pace the client ran at,
+// a cold or warm start, full or quick sizes; each target says whether it is judged on CPU or wall
+// time (start-up on both, as two targets).
 //
 //   node bench/run.js [--quick] [--runs N] [--only s1,s2,...,s8,rows,rates,random,startup]
 //                     [--random-concurrency N]
@@ -19,7 +22,7 @@
 // account of its own. Accounts that a scenario needs filled are set up by an unmeasured run of the
 // baseline script (cheaper than a termsync apply); in --quick all set-ups run at the start, together.
 //
-// Full (default): the issue's sizes, every row --runs times (default 5), median (min–max).
+// Full (default): the goals' sizes, every row --runs times (default 5), median (min–max).
 // --quick: reduced sizes (stated in the output), one run each, under two minutes on a quiet
 // machine; exits 1 when a target is missed. Results go to bench/out/ only (results.md,
 // results.json); committing one as bench/results.md / bench/results.json is a deliberate step.
@@ -53,6 +56,14 @@ const SIZE = QUICK
   : { cold: [200, 3, 1000], many: [1000, 2, 1000], limit: [300, 1, 100], faults: [40, 3, 1000], rateCalls: 400, randomCalls: 200 };
 const RATE = 100; // termsync's configured rate where the scenario sets none (no limit on the service)
 const CONCURRENCY = 8;
+// The conditions every row of results.md states: the pace the client ran at, a cold or warm start,
+// what a target is judged on (CPU or wall), and full or quick sizes.
+const SIZES = QUICK ? 'quick' : 'full';
+const paced = (rate, concurrency) => `${rate}/s, ${concurrency} at once`;
+const SCRIPT_PACE = '8 at once, no rate (the script)';
+const NO_REQUESTS = 'no requests';
+const COLD = 'cold';
+const COLD_EMPTY = 'cold, empty account';
 // The random-429 row runs at the concurrency a user gets without setting one (unless --random-concurrency).
 const { defaultConcurrency } = await import(pathToFileURL(path.join(ROOT, 'dist', 'lib', 'defaults.js')).href);
 const RANDOM_CONCURRENCY = args['random-concurrency'] === undefined ? undefined : Number(args['random-concurrency']);
@@ -187,10 +198,10 @@ async function setRate(root, rate, concurrency = CONCURRENCY) {
 // ---------------------------------------------------------------- measuring a strategy
 
 /** Runs the steps of one strategy and adds up what they cost (peak RSS: the largest). */
-async function strategy(name, emulator, relay, steps, { rate, lowerWrites }) {
+async function strategy(name, emulator, relay, steps, { rate, lowerWrites, pace, start = COLD }) {
   let mark = lastSeq(await emulator.log());
   relay.take();
-  const total = { strategy: name, cpu: 0, rssMb: 0, wall: 0, steps: [] };
+  const total = { strategy: name, pace, start, sizes: SIZES, cpu: 0, rssMb: 0, wall: 0, steps: [] };
   for (const step of steps) {
     const m = await step();
     if (m.since !== undefined) mark = m.since;
@@ -222,15 +233,15 @@ function scenarioTable(s) {
   const f = (v, d = 2) => (Number.isFinite(v) ? v.toFixed(d) : '∞');
   const rows = s.results.map(
     (r) =>
-      `| ${r.strategy} | ${r.writes} | ${r.lowerWrites} | ${f(r.writesRatio)} | ${r.reads} | ${r.refused} | ${f(r.sentMb, 1)} | ${f(r.receivedMb, 1)} | ${f(r.wall)} | ${f(r.lowerWall)} | ${f(r.wallRatio)} | ${f(r.cpu)} | ${f(r.rssMb, 0)} |`,
+      `| ${r.strategy} | ${r.pace} | ${r.start} | ${r.sizes} | ${r.writes} | ${r.lowerWrites} | ${f(r.writesRatio)} | ${r.reads} | ${r.refused} | ${f(r.sentMb, 1)} | ${f(r.receivedMb, 1)} | ${f(r.wall)} | ${f(r.lowerWall)} | ${f(r.wallRatio)} | ${f(r.cpu)} | ${f(r.rssMb, 0)} |`,
   );
   return [
     `### ${s.name}`,
     '',
     s.note,
     '',
-    '| strategy | writes | lower bound | × | reads | refused | MB sent | MB received | wall s | calls ÷ rate s | × | CPU s | peak RSS MB |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| strategy | rate | start | sizes | writes | lower bound | × | reads | refused | MB sent | MB received | wall s | calls ÷ rate s | × | CPU s | peak RSS MB |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows,
     '',
   ].join('\n');
@@ -275,8 +286,9 @@ const lastSeq = (log) => log.at(-1)?.seq ?? 0;
 
 // ---------------------------------------------------------------- targets
 
-function target(row, measured, goal, met, how = '') {
-  json.targets.push({ row, measured, goal, met, how });
+/** A target: `on` what it is judged (CPU, wall, a ratio of wall times), at what pace, from what start. */
+function target(row, measured, goal, met, { on, pace, start = COLD, how = '' }) {
+  json.targets.push({ row, measured, goal, met, how, on, pace, start, sizes: SIZES });
 }
 
 // ---------------------------------------------------------------- the run
@@ -297,6 +309,7 @@ log('');
 log(`${json.date}, node ${process.version}, ${cpus().length} CPUs, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}; emulator in its own process, latency 20-40 ms.`);
 log(`termsync: \`plan\` then \`apply\` (two processes, summed; peak RSS the larger), rate ${RATE}/s and concurrency ${CONCURRENCY} unless stated. Baseline: bench/baseline.js (PUT every dictionary, create missing glossaries, 8 at once, Retry-After honoured). The baseline runs after termsync on the same account (its work does not depend on what the service holds); in (1) on an empty account of its own.`);
 log('Reads/writes/refused from the emulator\'s request log; bytes through a TCP relay (HTTP headers included); CPU and peak RSS of the client process only (/usr/bin/time).');
+log(`Every row states its conditions. Rate: the pace the client ran at (requests per second and at once, as its config says; "no rate": only the number at once bounds it). Start: "cold" is a process started for the run (Node starts and loads the CLI each time; the operating system's file cache is warm, the files were just written or read), "empty account" a service that holds nothing yet, "warm" a process that was already running and had done the same work once (the daemon in (8)). CPU s and wall s are separate columns; each target says which it is judged on. Sizes: ${SIZES}${QUICK ? ' (reduced, one run each)' : ' (the sizes of the performance goals, every row of the rows table repeated)'}.`);
 if (QUICK) {
   log(
     `Quick sizes: (1)–(3), (8) ${SIZE.cold.join(' × ')}; (4) one 10 MiB dictionary (as full); (5) ${SIZE.many.join(' × ')}; (6) ${SIZE.limit.join(' × ')}; (7) ${SIZE.faults.join(' × ')}; ` +
@@ -381,16 +394,16 @@ try {
     if (want('s1')) {
       await phase('(1) cold start', () =>
         scenario(`(1) cold start, ${G} glossaries × ${D} dictionaries × ${E} entries`, 'The service is empty: every glossary is created.', emulator, relay, async () => [
-          await strategy('termsync', emulator, relay, planApply(cold, relay.url, T), { rate: RATE, lowerWrites: G }),
-          await strategy('baseline', emulator, relay, baseline(cold, relay.url, 'cold-baseline'), { rate: RATE, lowerWrites: G }),
+          await strategy('termsync', emulator, relay, planApply(cold, relay.url, T), { rate: RATE, lowerWrites: G, pace: paced(RATE, CONCURRENCY), start: COLD_EMPTY }),
+          await strategy('baseline', emulator, relay, baseline(cold, relay.url, 'cold-baseline'), { rate: RATE, lowerWrites: G, pace: SCRIPT_PACE, start: COLD_EMPTY }),
         ]),
       );
     }
     if (want('s2')) {
       await phase('(2) no change', () =>
         scenario('(2) no change since the last apply', 'Same repository, the service already equal to it.', emulator, relay, async () => [
-          await strategy('termsync', emulator, relay, planApply(cold, relay.url, T), { rate: RATE, lowerWrites: 0 }),
-          await strategy('baseline', emulator, relay, baseline(cold, relay.url, T), { rate: RATE, lowerWrites: 0 }),
+          await strategy('termsync', emulator, relay, planApply(cold, relay.url, T), { rate: RATE, lowerWrites: 0, pace: paced(RATE, CONCURRENCY) }),
+          await strategy('baseline', emulator, relay, baseline(cold, relay.url, T), { rate: RATE, lowerWrites: 0, pace: SCRIPT_PACE }),
         ]),
       );
     }
@@ -399,8 +412,8 @@ try {
         scenario(`(3) 1 % of the terms changed in ${changedDicts} dictionaries`, `${perDict} terms changed in each of ${changedDicts} dictionaries.`, emulator, relay, async () => {
           await editTerms(cold, changedDicts, perDict, E);
           return [
-            await strategy('termsync', emulator, relay, planApply(cold, relay.url, T), { rate: RATE, lowerWrites: changedDicts }),
-            await strategy('baseline', emulator, relay, baseline(cold, relay.url, T), { rate: RATE, lowerWrites: changedDicts }),
+            await strategy('termsync', emulator, relay, planApply(cold, relay.url, T), { rate: RATE, lowerWrites: changedDicts, pace: paced(RATE, CONCURRENCY) }),
+            await strategy('baseline', emulator, relay, baseline(cold, relay.url, T), { rate: RATE, lowerWrites: changedDicts, pace: SCRIPT_PACE }),
           ];
         }),
       );
@@ -414,8 +427,8 @@ try {
           relay,
           async () => {
             const file = path.join(cold, 'glossaries', 'entries', `g${Math.min(3, G - 1)}.en-de.tsv`);
-            const a = await strategy('termsync', emulator, relay, [() => watchEdit(cold, relay, file, T)], { rate: RATE, lowerWrites: 1 });
-            const b = await strategy('baseline', emulator, relay, baseline(cold, relay.url, T), { rate: RATE, lowerWrites: 1 });
+            const a = await strategy('termsync', emulator, relay, [() => watchEdit(cold, relay, file, T)], { rate: RATE, lowerWrites: 1, pace: paced(RATE, CONCURRENCY), start: 'warm (the daemon, its first reconcile done)' });
+            const b = await strategy('baseline', emulator, relay, baseline(cold, relay.url, T), { rate: RATE, lowerWrites: 1, pace: SCRIPT_PACE });
             return [a, b];
           },
         ),
@@ -434,7 +447,7 @@ try {
     // The first apply, each run on an empty account; the last run's is the one the rest uses.
     const n = want('rows') ? RUNS : 1;
     const applyRow = await phase('(4) first apply of 10 MiB', () =>
-      repeat('first `apply` of one 10 MiB dictionary', n, (i) => termsync(['apply', '--dir', big], { env: env(relay.url, i === n - 1 ? T : `big-first-apply-${i}`) })),
+      repeat('first `apply` of one 10 MiB dictionary', n, (i) => termsync(['apply', '--dir', big], { env: env(relay.url, i === n - 1 ? T : `big-first-apply-${i}`) }), { pace: paced(RATE, CONCURRENCY), start: COLD_EMPTY }),
     );
     // The plan of 100 changed terms is measured RUNS times; with the scenario, its plan is the last of them.
     let changed = [];
@@ -442,7 +455,7 @@ try {
     if (want('rows') && !QUICK) {
       await phase('(4) plan rows, 10 MiB', async () => {
         await editBigTerms(big, true);
-        noneRow = await repeat('`plan`, 10 MiB dictionary, no change', RUNS, () => bigPlan(0));
+        noneRow = await repeat('`plan`, 10 MiB dictionary, no change', RUNS, () => bigPlan(0), { pace: paced(RATE, CONCURRENCY) });
         await editBigTerms(big);
         changed = await samplesOf(want('s4') ? RUNS - 1 : RUNS, () => bigPlan(2));
       });
@@ -450,16 +463,20 @@ try {
     if (want('s4')) {
       await phase('(4) 10 MiB, 100 changed', () =>
         scenario(`(4) one 10 MiB dictionary (${bigEntries} entries), 100 terms changed`, 'One glossary, one dictionary.', emulator, relay, async () => {
-          const a = await strategy('termsync', emulator, relay, planApply(big, relay.url, T), { rate: RATE, lowerWrites: 1 });
-          const b = await strategy('baseline', emulator, relay, baseline(big, relay.url, T), { rate: RATE, lowerWrites: 1 });
+          const a = await strategy('termsync', emulator, relay, planApply(big, relay.url, T), { rate: RATE, lowerWrites: 1, pace: paced(RATE, CONCURRENCY) });
+          const b = await strategy('baseline', emulator, relay, baseline(big, relay.url, T), { rate: RATE, lowerWrites: 1, pace: SCRIPT_PACE });
           changed.push(a.steps[0]);
           return [a, b];
         }),
       );
     }
-    if (changed.length > 0) changedRow = record(`\`plan\`, 10 MiB dictionary, 100 changed terms${want('s4') ? ' (the last run the scenario\'s)' : ''}`, changed);
+    if (changed.length > 0) changedRow = record(`\`plan\`, 10 MiB dictionary, 100 changed terms${want('s4') ? ' (the last run the scenario\'s)' : ''}`, changed, { pace: paced(RATE, CONCURRENCY) });
     if (want('rows')) {
-      target('first apply, 10 MiB dictionary', `${applyRow.cpu.median.toFixed(2)} s CPU, ${applyRow.rssMb.max.toFixed(0)} MB peak`, '< 2 s CPU, < 200 MB', applyRow.cpu.median < 2 && applyRow.rssMb.max < 200);
+      target('first apply, 10 MiB dictionary', `${applyRow.cpu.median.toFixed(2)} s CPU, ${applyRow.rssMb.max.toFixed(0)} MB peak`, '< 2 s CPU, < 200 MB', applyRow.cpu.median < 2 && applyRow.rssMb.max < 200, {
+        on: 'CPU (median), peak RSS (max)',
+        pace: paced(RATE, CONCURRENCY),
+        start: COLD_EMPTY,
+      });
       if (changedRow !== undefined) {
         const both = [changedRow, ...(noneRow === undefined ? [] : [noneRow])];
         target(
@@ -467,7 +484,7 @@ try {
           both.map((r) => r.cpu.median.toFixed(2)).join(' / ') + ' s CPU',
           '< 1.5 s CPU',
           both.every((r) => r.cpu.median < 1.5),
-          QUICK ? 'quick: the changed plan only, one run' : '',
+          { on: 'CPU (median)', pace: paced(RATE, CONCURRENCY), how: QUICK ? 'quick: the changed plan only, one run' : '' },
         );
       }
     }
@@ -486,8 +503,8 @@ try {
     if (want('s5')) {
       await phase('(5) many, no change', () =>
         scenario(`(5) ${MG} glossaries × ${MD} × ${ME} entries, no change`, 'The service already equal to the repository.', emulator, relay, async () => {
-          const a = await strategy('termsync', emulator, relay, planApply(many, relay.url, T), { rate: RATE, lowerWrites: 0 });
-          const b = await strategy('baseline', emulator, relay, baseline(many, relay.url, T), { rate: RATE, lowerWrites: 0 });
+          const a = await strategy('termsync', emulator, relay, planApply(many, relay.url, T), { rate: RATE, lowerWrites: 0, pace: paced(RATE, CONCURRENCY) });
+          const b = await strategy('baseline', emulator, relay, baseline(many, relay.url, T), { rate: RATE, lowerWrites: 0, pace: SCRIPT_PACE });
           planRuns.push(a.steps[0]);
           replaceRuns.push(b.steps[0]);
           return [a, b];
@@ -501,17 +518,17 @@ try {
         // once and no rate (1000/s is never reached). The same requests spread out at 100/s cost any
         // client about a fifth more CPU (bench/floor-many.js: a plain reader paced at 100/s), so
         // the scenario's plan at the bench's rate of 100/s is shown on a row of its own.
-        const paced = planRuns.splice(0);
+        const scenarioPlans = planRuns.splice(0);
         await setRate(many, 1000);
         try {
           planRuns.push(...(await samplesOf(RUNS, () => termsync(['plan', '--detailed-exitcode', '--dir', many], { env: env(relay.url, T), expect: [0] }))));
         } finally {
           await setRate(many, RATE);
         }
-        const plan = record(`\`plan\` with no change, ${MG} × ${MD} × ${ME}, ${CONCURRENCY} at once, no rate (as the script)`, planRuns);
-        if (paced.length > 0) record(`\`plan\` with no change, ${MG} × ${MD} × ${ME}, at ${RATE} requests/s (the scenario's)`, paced);
+        const plan = record(`\`plan\` with no change, ${MG} × ${MD} × ${ME}, ${CONCURRENCY} at once, no rate (as the script)`, planRuns, { pace: `${CONCURRENCY} at once, no rate (1000/s, never reached)` });
+        if (scenarioPlans.length > 0) record(`\`plan\` with no change, ${MG} × ${MD} × ${ME}, at ${RATE} requests/s (the scenario's)`, scenarioPlans, { pace: paced(RATE, CONCURRENCY) });
         replaceRuns.push(...(await samplesOf(RUNS - replaceRuns.length, () => run([BASELINE, '--dir', many], { env: env(relay.url, T) }))));
-        const replace = record(`replace-all script, ${MG} × ${MD} × ${ME}${scenarios}`, replaceRuns);
+        const replace = record(`replace-all script, ${MG} × ${MD} × ${ME}${scenarios}`, replaceRuns, { pace: SCRIPT_PACE });
         // RSS scales with the repository: at the reduced size the budget is 100 MB (the process with
         // its libraries) plus the share of the other 200 MB that the reduced repository is.
         const rssBudget = QUICK ? 100 + (200 * MG) / 1000 : 300;
@@ -520,11 +537,19 @@ try {
           `${plan.cpu.median.toFixed(2)} s CPU (replace-all ${replace.cpu.median.toFixed(2)} s), ${plan.rssMb.max.toFixed(0)} MB peak`,
           `≤ the replace-all script's CPU, < ${rssBudget.toFixed(0)} MB`,
           plan.cpu.median <= replace.cpu.median && plan.rssMb.max < rssBudget,
-          QUICK ? `quick: ${MG} of the 1,000 glossaries, one run; CPU against the script on the same data, RSS budget scaled` : '',
+          {
+            on: "CPU (median, against the script's), peak RSS (max)",
+            pace: `both ${CONCURRENCY} at once, no rate`,
+            how: QUICK ? `quick: ${MG} of the 1,000 glossaries, one run; CPU against the script on the same data, RSS budget scaled` : '',
+          },
         );
-        const validate = await repeat(`\`validate\`, ${MG} × ${MD} × ${ME}`, RUNS, () => termsync(['validate', '--dir', many]));
+        const validate = await repeat(`\`validate\`, ${MG} × ${MD} × ${ME}`, RUNS, () => termsync(['validate', '--dir', many]), { pace: NO_REQUESTS });
         const wallBudget = QUICK ? 0.6 + (3 - 0.6) * (MG / 1000) : 3;
-        target(`validate, ${MG} × ${MD} × ${ME}`, `${validate.wall.median.toFixed(2)} s wall`, `< ${wallBudget.toFixed(2)} s wall`, validate.wall.median < wallBudget, QUICK ? 'reduced: budget scaled with the glossaries above a 0.6 s start-up' : '');
+        target(`validate, ${MG} × ${MD} × ${ME}`, `${validate.wall.median.toFixed(2)} s wall`, `< ${wallBudget.toFixed(2)} s wall`, validate.wall.median < wallBudget, {
+          on: 'wall (median)',
+          pace: NO_REQUESTS,
+          how: QUICK ? 'reduced: budget scaled with the glossaries above a 0.6 s start-up' : '',
+        });
       });
     }
     await release();
@@ -548,8 +573,8 @@ try {
           await emulator.faults('429=0.2,529=0.05,latency=20-40');
           try {
             return [
-              await strategy('termsync', emulator, relay, planApply(dir, relay.url, 'faults'), { rate: 20, lowerWrites: n }),
-              await strategy('baseline', emulator, relay, baseline(dir, relay.url, 'faults'), { rate: 20, lowerWrites: n }),
+              await strategy('termsync', emulator, relay, planApply(dir, relay.url, 'faults'), { rate: 20, lowerWrites: n, pace: `${paced(20, 20)}; 25 % of answers 429/529` }),
+              await strategy('baseline', emulator, relay, baseline(dir, relay.url, 'faults'), { rate: 20, lowerWrites: n, pace: `${SCRIPT_PACE}; 25 % of answers 429/529` }),
             ];
           } finally {
             await emulator.faults('latency=20-40');
@@ -575,8 +600,8 @@ try {
         async () => {
           await editTerms(dir, n, 1, LE);
           return [
-            await strategy('termsync', limited, limitedRelay, planApply(dir, limitedRelay.url, 'limit'), { rate: 20, lowerWrites: n }),
-            await strategy('baseline', limited, limitedRelay, baseline(dir, limitedRelay.url, 'limit'), { rate: 20, lowerWrites: n }),
+            await strategy('termsync', limited, limitedRelay, planApply(dir, limitedRelay.url, 'limit'), { rate: 20, lowerWrites: n, pace: `${paced(40, CONCURRENCY)}; service limit 20/s` }),
+            await strategy('baseline', limited, limitedRelay, baseline(dir, limitedRelay.url, 'limit'), { rate: 20, lowerWrites: n, pace: `${SCRIPT_PACE}; service limit 20/s` }),
           ];
         },
       ),
@@ -587,7 +612,9 @@ try {
     await ready('rates');
     for (const configured of [25, 40]) {
       await setRate(dirs.rates, configured, null); // the concurrency a user gets without setting one
-      const r = await phase(`rate row ${configured}`, () => rateRow(`configured ${configured} requests/s (default concurrency, ${defaultConcurrency(configured)}), service limit 20`, limited, dirs.rates, 'rates', 20, configured));
+      const r = await phase(`rate row ${configured}`, () =>
+        rateRow(`configured ${configured} requests/s (default concurrency, ${defaultConcurrency(configured)}), service limit 20`, limited, dirs.rates, 'rates', 20, configured, `${paced(configured, defaultConcurrency(configured))}; service limit 20/s`),
+      );
       if (QUICK) {
         // A short run cannot pay back the one-off cost of finding the limit (two pauses of the 1 s
         // the service asks for): take those out, and require that finding it took no more.
@@ -596,7 +623,7 @@ try {
           `${r.ratio.median.toFixed(2)} × calls ÷ limit (request phase); ${r.learned.median.toFixed(2)} × without the first two pauses; ${r.rounds.max} pauses, ${r.early} sends during a pause`,
           '≤ 1.2 × (without the first two pauses), ≤ 3 pauses',
           r.learned.median <= 1.2 && r.rounds.max <= 3 && r.early === 0,
-          `quick: about ${SIZE.rateCalls + 3} calls`,
+          { on: 'wall of the request phase ÷ (calls ÷ limit) (median)', pace: r.pace, how: `quick: about ${SIZE.rateCalls + 3} calls` },
         );
       } else {
         target(
@@ -604,6 +631,7 @@ try {
           `${r.ratio.median.toFixed(2)} × calls ÷ limit, request phase (${show(r.ratio)}), ${r.rounds.median} pauses, ${r.early} sends during a pause`,
           '≤ 1.2 ×',
           r.ratio.median <= 1.2 && r.early === 0,
+          { on: 'wall of the request phase ÷ (calls ÷ limit) (median)', pace: r.pace },
         );
       }
     }
@@ -616,7 +644,7 @@ try {
     await emulator.faults('429=0.2,latency=20-40');
     let r;
     try {
-      r = await phase('random-429 row', () => rateRow(`20 % random 429 (Retry-After: 1), 20 requests/s, ${how}`, emulator, dirs.random, 'random', 20, 20));
+      r = await phase('random-429 row', () => rateRow(`20 % random 429 (Retry-After: 1), 20 requests/s, ${how}`, emulator, dirs.random, 'random', 20, 20, `${paced(20, RANDOM_CONCURRENCY ?? defaultConcurrency(20))}; 20 % of answers 429`));
     } finally {
       await emulator.faults('latency=20-40');
     }
@@ -625,19 +653,27 @@ try {
       `${r.ratio.median.toFixed(2)} × calls ÷ rate, request phase (${show(r.ratio)}), ${r.unasked} pauses not asked for, ${r.early} sends during a pause`,
       '≤ 3 ×, no pause the service did not ask for',
       r.ratio.median <= 3 && r.unasked === 0 && r.early === 0,
-      QUICK ? `quick: about ${SIZE.randomCalls + 3} calls, one run` : '',
+      { on: 'wall of the request phase ÷ (calls ÷ rate) (median)', pace: r.pace, how: QUICK ? `quick: about ${SIZE.randomCalls + 3} calls, one run` : '' },
     );
   }
 
   if (want('startup')) {
     await phase('start-up rows', async () => {
       const n = Math.max(RUNS * 2, 3);
-      const bare = await repeat('bare `node -e ""`', n, () => run(['-e', '']));
-      const version = await repeat('`termsync --version`', n, () => termsync(['--version']));
-      const validate = await repeat('`termsync validate` of the example repository', n, () => termsync(['validate', '--dir', ROOT]));
-      const v = version.wall.median / bare.wall.median;
-      const w = validate.wall.median / bare.wall.median;
-      target('start-up: --version, validate of the example', `${v.toFixed(2)} ×, ${w.toFixed(2)} × a bare node (wall; CPU ${(version.cpu.median / bare.cpu.median).toFixed(2)} ×, ${(validate.cpu.median / bare.cpu.median).toFixed(2)} ×)`, '≤ 2 × a bare node', v <= 2 && w <= 2);
+      const none = { pace: NO_REQUESTS };
+      const bare = await repeat('bare `node -e ""`', n, () => run(['-e', '']), none);
+      const version = await repeat('`termsync --version`', n, () => termsync(['--version']), none);
+      const validate = await repeat('`termsync validate` of the example repository', n, () => termsync(['validate', '--dir', ROOT]), none);
+      // Judged on wall time and on CPU time, each a target of its own: a start-up can hide CPU work
+      // in the wall time of another core, or wait on the disk without using the CPU.
+      for (const [measure, on] of [
+        ['wall', 'wall (median) ÷ a bare node\'s'],
+        ['cpu', 'CPU (median) ÷ a bare node\'s'],
+      ]) {
+        const v = version[measure].median / bare[measure].median;
+        const w = validate[measure].median / bare[measure].median;
+        target(`start-up (${measure === 'cpu' ? 'CPU' : 'wall'}): --version, validate of the example`, `${v.toFixed(2)} ×, ${w.toFixed(2)} × a bare node`, '≤ 2 × a bare node', v <= 2 && w <= 2, { on, pace: NO_REQUESTS });
+      }
     });
   }
 } finally {
@@ -650,8 +686,8 @@ try {
 
 // ---------------------------------------------------------------- helpers that need the above
 
-async function repeat(name, n, fn) {
-  return record(name, await samplesOf(n, fn));
+async function repeat(name, n, fn, conditions) {
+  return record(name, await samplesOf(n, fn), conditions);
 }
 
 async function samplesOf(n, fn) {
@@ -660,8 +696,9 @@ async function samplesOf(n, fn) {
   return samples;
 }
 
-function record(name, samples) {
-  const r = { name, cpu: stats(samples.map((m) => m.cpu)), rssMb: stats(samples.map((m) => m.rssMb)), wall: stats(samples.map((m) => m.wall)) };
+/** A row of the rows table: `pace` the client ran at, `start` cold (a process started for the run) unless said. */
+function record(name, samples, { pace, start = COLD }) {
+  const r = { name, pace, start, sizes: SIZES, cpu: stats(samples.map((m) => m.cpu)), rssMb: stats(samples.map((m) => m.rssMb)), wall: stats(samples.map((m) => m.wall)) };
   json.rows.push(r);
   void flush(true);
   console.log(`  ${name}: CPU ${show(r.cpu)} s, peak RSS ${show(r.rssMb, 0)} MB, wall ${show(r.wall)} s`);
@@ -673,7 +710,7 @@ function show(s, digits = 2) {
 }
 
 /** `plan` against a throttling service: wall ÷ (calls ÷ rate), and pauses nobody asked for. */
-async function rateRow(name, service, dir, key, bound, configured) {
+async function rateRow(name, service, dir, key, bound, configured, pace) {
   const samples = [];
   let unasked = 0;
   let early = 0;
@@ -692,6 +729,9 @@ async function rateRow(name, service, dir, key, bound, configured) {
   }
   const r = {
     name,
+    pace,
+    start: COLD,
+    sizes: SIZES,
     configured,
     calls: stats(samples.map((s) => s.calls)),
     refused: stats(samples.map((s) => s.refused)),
@@ -763,20 +803,20 @@ async function procUsage(pid) {
 // ---------------------------------------------------------------- report
 
 const wallTotal = (performance.now() - started) / 1000;
-log('## Rows of the issue\'s table (median (min–max) of the runs)');
+log('## Rows of the performance goals (median (min–max) of the runs)');
 log('');
-log('| row | CPU s | peak RSS MB | wall s | n |');
-log('|---|---|---|---|---|');
+log('| row | rate | start | sizes | CPU s | peak RSS MB | wall s | n |');
+log('|---|---|---|---|---|---|---|---|');
 for (const r of json.rows) {
   const extra = r.ratio === undefined ? '' : ` — request phase ${show(r.ratio)} × calls ÷ limit/rate (whole process ${show(r.processRatio)} ×), ${r.calls.median} calls, ${r.refused.median} refused in ${r.rounds.median} pauses`;
-  log(`| ${r.name}${extra} | ${show(r.cpu)} | ${show(r.rssMb, 0)} | ${show(r.wall)} | ${r.cpu.n} |`);
+  log(`| ${r.name}${extra} | ${r.pace} | ${r.start} | ${r.sizes} | ${show(r.cpu)} | ${show(r.rssMb, 0)} | ${show(r.wall)} | ${r.cpu.n} |`);
 }
 log('');
 log('## Targets');
 log('');
-log('| row | measured | target | |');
-log('|---|---|---|---|');
-for (const t of json.targets) log(`| ${t.row} | ${t.measured} | ${t.goal}${t.how ? ` (${t.how})` : ''} | ${t.met ? 'met' : '**missed**'} |`);
+log('| row | judged on | rate | start | sizes | measured | target | |');
+log('|---|---|---|---|---|---|---|---|');
+for (const t of json.targets) log(`| ${t.row} | ${t.on} | ${t.pace} | ${t.start} | ${t.sizes} | ${t.measured} | ${t.goal}${t.how ? ` (${t.how})` : ''} | ${t.met ? 'met' : '**missed**'} |`);
 log('');
 log('## Where the time went (wall seconds, set-up included)');
 log('');

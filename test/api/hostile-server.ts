@@ -11,13 +11,29 @@ export interface HostileServer {
   readonly requests: string[];
   /** Bytes of answer body written so far (for the endless and trickling bodies). */
   written(): number;
+  /**
+   * Resolves once a connection has been accepted and every accepted connection has closed (the
+   * client dropped it, or the server ended it): an event to wait on, not a guess of how long it takes.
+   */
+  allClosed(): Promise<void>;
   close(): Promise<void>;
 }
 
 async function listen(server: Server, sockets: Set<Socket>, requests: string[], written: () => number): Promise<HostileServer> {
+  let accepted = 0;
+  let waiting: (() => void)[] = [];
+  const settle = (): void => {
+    if (accepted === 0 || sockets.size > 0) return;
+    for (const resolve of waiting) resolve();
+    waiting = [];
+  };
   server.on('connection', (socket: Socket) => {
+    accepted += 1;
     sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
+    socket.on('close', () => {
+      sockets.delete(socket);
+      settle();
+    });
     socket.on('error', () => undefined);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -27,6 +43,11 @@ async function listen(server: Server, sockets: Set<Socket>, requests: string[], 
     url: `http://127.0.0.1:${port}`,
     requests,
     written,
+    allClosed: () =>
+      new Promise<void>((resolve) => {
+        waiting.push(resolve);
+        settle();
+      }),
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -31,9 +31,14 @@ function planOf(operations: Operation[], guards: Plan['guards'] = []): Plan {
   };
 }
 
-/** A fake client recording calls; `fail` names calls (by `method:arg`) that throw. */
-function fakeClient(fail: Record<string, Error> = {}): { client: ApplyWriter; calls: string[] } {
+/**
+ * A fake client recording calls; `fail` names calls (by `method:arg`) that throw. `answered` keeps
+ * the id each call answered with, by call: what a test expects the result to report comes from
+ * here, never from the result itself.
+ */
+function fakeClient(fail: Record<string, Error> = {}): { client: ApplyWriter; calls: string[]; answered: Map<string, string> } {
   const calls: string[] = [];
+  const answered = new Map<string, string>();
   let next = 0;
   const call = async (name: string): Promise<{ id: string }> => {
     calls.push(name);
@@ -41,6 +46,7 @@ function fakeClient(fail: Record<string, Error> = {}): { client: ApplyWriter; ca
     const error = fail[name];
     if (error) throw error;
     next += 1;
+    answered.set(name, `new-${next}`);
     return { id: `new-${next}` };
   };
   const client: ApplyWriter = {
@@ -63,7 +69,7 @@ function fakeClient(fail: Record<string, Error> = {}): { client: ApplyWriter; ca
       return { customInstructions: [{ id: 'i-kept' }] };
     },
   };
-  return { client, calls };
+  return { client, calls, answered };
 }
 
 const dict = { sourceLang: 'en', targetLang: 'de', entries: [['a', 'b']] as const };
@@ -98,7 +104,9 @@ describe('executePlan', () => {
     expect(calls.indexOf('createGlossaryV2:Legacy')).toBeLessThan(calls.indexOf('deleteGlossaryV2:old-v2'));
     expect(calls).toHaveLength(3);
     expect(result.applied).toBe(3);
-    expect(result.ids.glossaries).toEqual({ Legacy: result.outcomes[0]?.createdId, Product: 'g-1' });
+    // The new glossary's id is the one the create answered with (the fake's first answer).
+    expect(result.ids.glossaries).toEqual({ Legacy: 'new-1', Product: 'g-1' });
+    expect(result.outcomes[0]?.createdId).toBe('new-1');
     expect(result.outcomes.map((o) => o.request)).toEqual(['POST /v2/glossaries', 'DELETE /v2/glossaries/old-v2', 'PUT /v3/glossaries/g-1/dictionaries']);
   });
 
@@ -203,10 +211,11 @@ describe('executePlan: deleting one custom instruction (capabilities.delete_cust
   const httpError = (status: number): ServiceError => new ServiceError(`http_${status}`, { method: 'DELETE', path: '/x', status }, `HTTP ${status}`);
 
   /** A client whose instruction DELETE answers `status` (or 204) and whose lists hold `present`. */
-  function instructionClient(status: number | undefined, present: readonly string[]): { client: ApplyWriter; calls: string[] } {
-    const { client, calls } = fakeClient();
+  function instructionClient(status: number | undefined, present: readonly string[]): { client: ApplyWriter; calls: string[]; answered: Map<string, string> } {
+    const { client, calls, answered } = fakeClient();
     return {
       calls,
+      answered,
       client: {
         ...client,
         deleteInstruction: async (id, instructionId) => {
@@ -243,7 +252,7 @@ describe('executePlan: deleting one custom instruction (capabilities.delete_cust
   });
 
   it.each([404, 405, 501])('%i with the instruction still there: the list is replaced, the answer remembered for the other lists and the next instruction', async (status) => {
-    const { client, calls } = instructionClient(status, ['i1', 'i2', 'i3']);
+    const { client, calls, answered } = instructionClient(status, ['i1', 'i2', 'i3']);
     const plan = planOf([remove('op-1', 's1', 'i1'), remove('op-2', 's1', 'i3', ['op-1']), remove('op-3', 's2', 'i2')]);
     const { result } = await executePlan({ plan, client, live: styleLive, managed: styleManaged });
     // The route is tried once in the run; each list is replaced once.
@@ -252,10 +261,17 @@ describe('executePlan: deleting one custom instruction (capabilities.delete_cust
     expect(calls.filter((c) => c.startsWith('deleteStyleRules')).sort()).toEqual(['deleteStyleRules:s1', 'deleteStyleRules:s2']);
     expect(calls.indexOf('createStyleRules:M')).toBeLessThan(calls.indexOf('deleteStyleRules:s1'));
     const [first, second, third] = result.outcomes;
+    // The replacements' ids are those the creates answered with.
+    const newM = answered.get('createStyleRules:M');
+    const newN = answered.get('createStyleRules:N');
+    expect(newM).toMatch(/^new-\d+$/);
+    expect(newN).toMatch(/^new-\d+$/);
+    expect(newM).not.toBe(newN);
     expect(first?.note).toMatch(new RegExp(`^the service has no route to delete a custom instruction \\(HTTP ${status}\\): replaced the list instead, deleting the old one \\(s1\\)$`));
-    expect(second).toMatchObject({ status: 'applied', note: `done by the replace of the list (now ${first?.createdId ?? ''})` });
-    expect(third?.createdId).toBeDefined();
-    expect(result.ids.style_rules).toEqual({ M: first?.createdId, N: third?.createdId });
+    expect(first?.createdId).toBe(newM);
+    expect(second).toMatchObject({ status: 'applied', note: `done by the replace of the list (now ${newM ?? ''})` });
+    expect(third?.createdId).toBe(newN);
+    expect(result.ids.style_rules).toEqual({ M: newM, N: newN });
   });
 
   it('without a fallback (capability yes): a missing route fails the operation (exit 6) and names the setting', async () => {

@@ -1,6 +1,8 @@
+import { createServer, request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
 import { createWorld, type World } from '../e2e/harness.js';
+import { listenOnLoopback } from '../e2e/loopback.js';
 
 let world: World | undefined;
 afterEach(async () => {
@@ -28,27 +30,53 @@ describe('apply messages a CI log can trust', () => {
   });
 
   it('interrupted: what had not started is listed as skipped, one line says the run was interrupted', async () => {
-    world = await createWorld('basic', { emulator: { faults: 'latency=50-60' } });
+    world = await createWorld('basic');
+    const w = world;
     const controller = new AbortController();
+    // In front of the emulator: reads pass through; the first write is held (never answered) and
+    // the run interrupted the moment it arrives, so that write is in flight and the others (which
+    // wait for the first write to be accepted) have not started. No timing involved.
+    const upstream = new URL(w.emulator.url);
+    const held: string[] = [];
+    const proxy = await listenOnLoopback(
+      createServer((req, res) => {
+        if (req.method !== 'GET') {
+          held.push(`${req.method ?? '?'} ${req.url ?? '?'}`);
+          req.resume();
+          controller.abort(new Error('received SIGINT'));
+          return;
+        }
+        const forward = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        });
+        req.pipe(forward);
+      }),
+    );
     let stdout = '';
     let stderr = '';
-    const w = world;
-    const code = await runCli(['apply', '--dir', w.dir], {
-      stdout: (t) => {
-        stdout += t;
-        // Interrupt as soon as the plan is shown, before the writes have gone out.
-        if (t.includes('Plan:')) setTimeout(() => controller.abort(), 20);
-      },
-      stderr: (t) => {
-        stderr += t;
-      },
-      env: { TERMSYNC_BASE_URL: w.emulator.url, TERMSYNC_API_KEY: w.key },
-      cwd: w.dir,
-      signal: controller.signal,
-    });
-    expect(code).toBe(130);
-    expect(stdout).toMatch(/skipped \(not started\)/);
-    expect(stdout).toMatch(/^Apply interrupted: \d+ applied, \d+ failed, \d+ skipped \(\d+ not started\)\. Run apply again to finish\.$/m);
+    try {
+      const code = await runCli(['apply', '--dir', w.dir], {
+        stdout: (t) => {
+          stdout += t;
+        },
+        stderr: (t) => {
+          stderr += t;
+        },
+        env: { TERMSYNC_BASE_URL: proxy.url, TERMSYNC_API_KEY: w.key },
+        cwd: w.dir,
+        signal: controller.signal,
+      });
+      expect(code).toBe(130);
+    } finally {
+      await proxy.close();
+    }
+    expect(held).toEqual(['POST /v2/glossaries']);
+    expect(stdout).toMatch(/^ {2}✗ op-1 POST \/v2\/glossaries .*aborted/m);
+    expect(stdout.match(/skipped \(not started\)/g)).toHaveLength(2);
+    expect(stdout).toMatch(/^Apply interrupted: 0 applied, 1 failed, 2 skipped \(2 not started\)\. Run apply again to finish\.$/m);
     expect(`${stdout}${stderr}`.match(/interrupted/g)).toHaveLength(1);
+    // Nothing was written: the one write that went out never reached the service.
+    expect(w.writesSince(0)).toEqual([]);
   });
 });

@@ -74,7 +74,14 @@ async function packagesLoaded(args: readonly string[]): Promise<{ run: Run; pack
       (error, stdout, stderr) => resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr }),
     );
   });
-  const files = (await readFile(list, 'utf8').catch(() => '')).split('\n').filter((l) => l !== '' && !l.startsWith('node:') && !l.includes(path.basename(work)));
+  const recorded = await readFile(list, 'utf8').catch(() => '');
+  const files = recorded.split('\n').filter((l) => l !== '' && !l.startsWith('node:') && !l.includes(path.basename(work)));
+  // A recording that saw nothing would pass every "loads no X" check: both recorders must have
+  // written, the loader hook (URLs: it sees the CLI's entry, bin/termsync.js, first) and
+  // Module._load (paths and node: names of what is required).
+  const lines = recorded.split('\n').filter((l) => l !== '');
+  expect(lines, 'the loader hook recorded bin/termsync.js').toContain(pathToFileURL(BIN).href);
+  expect(lines.filter((l) => !l.startsWith('file:')).length, 'Module._load recorded what was required').toBeGreaterThan(0);
   const packages = new Set(files.flatMap((f) => /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(decodeURIComponent(f))?.[1] ?? []));
   return { run, packages, files };
 }

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDaemonMetrics } from '../../src/daemon/daemon-metrics.js';
 import { startDaemon, type Daemon, type DaemonOptions } from '../../src/daemon/start-daemon.js';
 import { startEmulator } from '../../src/emulator/index.js';
-import { silentLogger } from '../../src/lib/logger.js';
+import { createLogger, silentLogger, type Logger } from '../../src/lib/logger.js';
 import { PROJECT_ROOT, type Emulator } from '../e2e/harness.js';
 
 const KEY = 'daemon-test-key-5f1c9e';
@@ -46,6 +46,21 @@ async function nextRun(d: Daemon, count: number, timeoutMs = 8000): Promise<NonN
 
 function requestsSince(mark: number): { method: string; path: string; query: string }[] {
   return emulator.requests().slice(mark);
+}
+
+/** The entries of one dictionary of a glossary the daemon manages, as the service holds them. */
+async function entriesOnService(d: Daemon, glossary: string, sourceLang: string, targetLang: string): Promise<string> {
+  const id = d.status.ids.get('default')?.glossaries[glossary];
+  if (id === undefined) return '';
+  const res = await fetch(`${emulator.url}/v3/glossaries/${id}/entries?source_lang=${sourceLang}&target_lang=${targetLang}`, { headers: { authorization: `Service-Auth-Key ${KEY}` } });
+  return ((await res.json()) as { dictionaries: { entries: string }[] }).dictionaries[0]?.entries ?? '';
+}
+
+/** A daemon logger at debug level whose records the test reads (the daemon logs each retry it arms). */
+function recordingLogger(): { logger: Logger; records: { level: number; msg: string }[] } {
+  const records: { level: number; msg: string }[] = [];
+  const logger = createLogger({ level: 'debug' }, { write: (line: string) => void records.push(JSON.parse(line) as { level: number; msg: string }) });
+  return { logger, records };
 }
 
 async function get(d: Daemon, path: string): Promise<{ status: number; text: string }> {
@@ -138,11 +153,25 @@ describe('termsync watch (the daemon)', () => {
       await writeFile(file, `${base}burst term ${i}\tBurstbegriff ${i}\n`);
       await new Promise((r) => setTimeout(r, 5));
     }
-    await nextRun(d, 1);
-    // Let any follow-up run (queued by writes that arrived during the first) start and finish.
-    await new Promise((r) => setTimeout(r, 800));
+    // The burst's last state reaches the service.
+    await until('the last write of the burst applied', async () => d.status.running === undefined && (await entriesOnService(d, 'Northwind Storefront UI', 'en', 'de')).includes('burst term 19\t'));
     await d.idle();
-    const fileRuns = d.status.runs.filter((r) => r.trigger === 'files');
+    // Then a marker: a term appended to another file. The watcher reports a file once its size
+    // has held still for writeFinishMs, checking the files it waits on in the order their changes
+    // came; the burst's last change came a whole run (read, plan, PATCH) before the marker's. So
+    // whatever the watcher still had of the burst is reported before the marker or in its batch:
+    // once the marker's run is done, every run the burst causes has been recorded.
+    const before = d.status.runs.length;
+    await appendFile(join(dir, 'glossaries/entries/storefront-ui.en-fr.tsv'), 'marker term\tterme repère\n');
+    await until('the marker applied', async () => d.status.running === undefined && (await entriesOnService(d, 'Northwind Storefront UI', 'en', 'fr')).includes('marker term\t'));
+    await d.idle();
+    const [marker, ...earlier] = d.status.runs;
+    // The marker's run read the marker's file alone, nothing of the burst ran after it, and no
+    // retry is armed (the daemon's other timers start runs only on the schedule or a moved root).
+    expect(marker).toMatchObject({ trigger: 'files', result: 'changed', files: 1 });
+    expect(d.status.runs.slice(0, d.status.runs.length - before).filter((r) => r.trigger === 'files')).toEqual([marker]);
+    expect(d.status.nextRetryAt).toBeUndefined();
+    const fileRuns = earlier.filter((r) => r.trigger === 'files');
     expect(fileRuns.length).toBeGreaterThanOrEqual(1);
     expect(fileRuns.length).toBeLessThanOrEqual(2);
     // The last state of the file is what the service holds.
@@ -183,7 +212,8 @@ describe('termsync watch (the daemon)', () => {
   });
 
   it('an invalid edit makes /readyz fail and changes nothing on the service; fixing it recovers', async () => {
-    const d = await start();
+    const { logger, records } = recordingLogger();
+    const d = await start({ logger });
     await nextRun(d, 0);
     const file = join(dir, 'glossaries/entries/storefront-ui.en-de.tsv');
     const good = await readFile(file, 'utf8');
@@ -198,8 +228,11 @@ describe('termsync watch (the daemon)', () => {
     const status = JSON.parse((await get(d, '/status')).text) as { repository: { valid: boolean; diagnostics: { file: string; line: number }[] } };
     expect(status.repository.valid).toBe(false);
     expect(status.repository.diagnostics[0]).toMatchObject({ file: 'glossaries/entries/storefront-ui.en-de.tsv' });
-    // Not retried in a loop: it waits for the next change.
-    await new Promise((r) => setTimeout(r, 500));
+    // Not retried in a loop: it waits for the next change. The run is recorded, so its end
+    // (which arms a retry after a failed run) has run: no retry is armed, none was logged.
+    await d.idle();
+    expect(d.status.nextRetryAt).toBeUndefined();
+    expect(records.filter((r) => r.msg.startsWith('reconcile failed; retrying'))).toEqual([]);
     expect(d.status.runs).toHaveLength(2);
 
     await writeFile(file, `${good}loyalty points\tTreuepunkte\n`);
@@ -209,14 +242,18 @@ describe('termsync watch (the daemon)', () => {
   });
 
   it('reports a guard-blocked plan once, without retrying it and without writing', async () => {
-    const d = await start();
+    const { logger, records } = recordingLogger();
+    const d = await start({ logger });
     await nextRun(d, 0);
     const mark = emulator.requests().length;
     await writeFile(join(dir, 'glossaries/entries/storefront-ui.en-de.tsv'), 'cart\tWarenkorb\n');
     const blocked = await nextRun(d, 1);
     expect(blocked.result).toBe('blocked');
     expect(blocked.targets[0]?.guards?.[0]).toMatch(/loses/);
-    await new Promise((r) => setTimeout(r, 500));
+    // The blocked run is recorded, so its end (which arms a retry after a failed run) has run.
+    await d.idle();
+    expect(d.status.nextRetryAt).toBeUndefined();
+    expect(records.filter((r) => r.msg.startsWith('reconcile failed; retrying'))).toEqual([]);
     expect(d.status.runs).toHaveLength(2);
     expect(requestsSince(mark).filter((r) => r.method !== 'GET')).toEqual([]);
     expect((await get(d, '/readyz')).status).toBe(503);
@@ -244,8 +281,14 @@ describe('termsync watch (the daemon)', () => {
     // The running reconcile finished (or stopped before its next operation); the lock is gone.
     await expect(stat(join(dir, '.termsync.lock'))).rejects.toMatchObject({ code: 'ENOENT' });
     const mark = emulator.requests().length;
+    const runs = d.status.runs.length;
     await appendFile(join(dir, 'glossaries/entries/storefront-ui.en-de.tsv'), 'after stop\tnach dem Stopp\n');
-    await new Promise((r) => setTimeout(r, 400));
+    // Every way a run starts (the watcher's report of that file, the schedule, SIGHUP, a retry),
+    // asked for directly: a stopped daemon queues none of them.
+    for (const trigger of ['files', 'schedule', 'reload', 'retry', 'git'] as const) d.trigger(trigger, ['glossaries/entries/storefront-ui.en-de.tsv']);
+    await d.idle();
+    expect(d.status.running).toBeUndefined();
+    expect(d.status.runs).toHaveLength(runs);
     expect(requestsSince(mark)).toEqual([]);
   });
 });

@@ -187,15 +187,20 @@ describe('deploy/kubernetes', () => {
           else expect(deployable.images.has(c.image ?? ''), `${resource.where}: ${c.name} image ${c.image} has no kustomize images entry`).toBe(true);
         }
       }
+      const urls: string[] = [];
       for (const data of deployable.configMaps.values()) {
         const url = data.get('TERMSYNC_BASE_URL');
         if (url === undefined) continue;
+        urls.push(url);
         expect(url).toMatch(/^https:\/\//);
         // termsync's own check, as at run time: the URL of the ConfigMap is one its key may go to.
         const fenced = { TERMSYNC_BASE_URL: url, TERMSYNC_ALLOWED_HOSTS: data.get('TERMSYNC_ALLOWED_HOSTS') };
         expect(readAllowedHosts(fenced), `${deployable.dir}: TERMSYNC_ALLOWED_HOSTS`).toBeDefined();
         expect(() => checkAllowedHost(fenced, { name: 'default', baseUrlEnv: 'TERMSYNC_BASE_URL' }, url)).not.toThrow();
       }
+      // The checks above ran: every deployable's termsync ConfigMap holds the URL its pods read.
+      expect(urls, `${deployable.dir}: the URLs checked`).toEqual([deployable.configMaps.get('termsync')?.get('TERMSYNC_BASE_URL')]);
+      expect(urls[0], `${deployable.dir}: TERMSYNC_BASE_URL`).toBeDefined();
     }
   });
 
@@ -229,6 +234,8 @@ describe('deploy/kubernetes', () => {
     expect(deployables.base.namespace).toBeUndefined();
     expect(overlay.resources.map((r) => r.where)).toEqual(deployables.base.resources.map((r) => r.where));
     const url = (d: Deployable): string | undefined => d.configMaps.get('termsync')?.get('TERMSYNC_BASE_URL');
+    expect(url(overlay)).toMatch(/^https:\/\//);
+    expect(url(deployables.base)).toMatch(/^https:\/\//);
     expect(url(overlay)).not.toBe(url(deployables.base));
     expect(overlay.kustomization.labels?.[0]?.pairs['app.kubernetes.io/instance']).toBeDefined();
     // Selectors are immutable once applied: the instance label goes on objects and pods, not selectors.

@@ -43,13 +43,22 @@ afterEach(async () => {
 
 describe('reconcile: one outcome per target, as a value', () => {
   it('changed on the first apply, converged on the second, and a plan of a converged service is converged', async () => {
+    const mark = world.mark();
     const first = only(await run());
     expect(first.kind).toBe('changed');
-    expect(first.kind === 'changed' && first.result.applied).toBe(first.kind === 'changed' ? first.plan.operations.length : -1);
+    // The fixture's three resources are created, one call each, as the service saw them.
+    expect(world.writesSince(mark).sort()).toEqual(['POST /v2/glossaries', 'POST /v3/glossaries', 'POST /v3/style_rules']);
+    expect(first.kind === 'changed' && { applied: first.result.applied, failed: first.result.failed, skipped: first.result.skipped }).toEqual({ applied: 3, failed: 0, skipped: 0 });
     const second = only(await run());
     expect(second.kind).toBe('converged');
-    // An apply that had nothing to do still reports the ids of what the repository manages.
-    expect(second.kind === 'converged' && Object.keys(second.result?.ids.glossaries ?? {}).sort()).toEqual(['Legacy terms', 'Product terms']);
+    // An apply that had nothing to do still reports the ids of what the repository manages: those the service lists.
+    const listed = async (api: 'v2' | 'v3'): Promise<{ glossary_id: string; name: string }[]> => {
+      const res = await fetch(`${world.emulator.url}/${api}/glossaries`, { headers: { authorization: `Service-Auth-Key ${world.key}` } });
+      return ((await res.json()) as { glossaries: { glossary_id: string; name: string }[] }).glossaries;
+    };
+    const live = Object.fromEntries([...(await listed('v3')), ...(await listed('v2'))].map((g) => [g.name, g.glossary_id]));
+    expect(Object.keys(live).sort()).toEqual(['Legacy terms', 'Product terms']);
+    expect(second.kind === 'converged' && second.result?.ids.glossaries).toEqual(live);
     expect(only(await run({ mode: 'plan' })).kind).toBe('converged');
   });
 
