@@ -8,7 +8,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { createArea, filesUnder, looksLikeStackTrace, serviceEnv, writeRepo, type RepoFiles, type RunResult } from './harness.js';
+import { createArea, filesUnder, looksLikeStackTrace, SECRET_KEY, serviceEnv, writeRepo, type RepoFiles, type RunResult } from './harness.js';
 import { hostileService, type Hostile, type HostileGlossary } from './hostile-servers.js';
 
 const area = createArea('hostile-data');
@@ -181,6 +181,13 @@ describe('hostile data from the service and the repository', () => {
   it('every write stays in the repository: links of the repository and --out-dir cannot carry one out; --out and --ids-out the user names elsewhere still work', async () => {
     const problems: string[] = [];
     const env = serviceEnv(emulator.url);
+    // A glossary the repositories do not declare: what import writes (into the folder it is given).
+    const seeded = await fetch(`${emulator.url}/v3/glossaries`, {
+      method: 'POST',
+      headers: { Authorization: `Service-Auth-Key ${SECRET_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Imported terms', dictionaries: [{ source_lang: 'en', target_lang: 'de', entries: 'account\tKonto', entries_format: 'tsv' }] }),
+    });
+    expect(seeded.status).toBe(201);
     const check = async (what: string, argv: readonly string[], files: RepoFiles, expected: { code: number; says?: RegExp }): Promise<{ repo: string; outside: string }> => {
       const { repo, outside } = await caseFolders(`confined-${what.replace(/[^a-z0-9]+/gi, '-')}`, files);
       const before = await snapshot(outside);
