@@ -5,6 +5,11 @@ import type { ExpectedLiteral } from '../model/live.js';
 /** A nonce no answer can guess (made once per process): a short value of an answer never passes for a placeholder. */
 const TAG = `\u0000termsync-${randomBytes(9).toString('hex')}-`;
 
+/** Whether a string of a parsed answer is the placeholder of a long string (see parseJsonWithLongStrings). */
+export function isLongPlaceholder(value: string): boolean {
+  return value.startsWith(TAG);
+}
+
 /** String values of at least this many characters are kept in place instead of decoded. */
 const LONG = 4096;
 

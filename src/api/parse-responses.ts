@@ -2,6 +2,7 @@ import * as z from 'zod';
 import type { LiveDictionary, LiveGlossary, LiveInstruction, LiveStyleRules } from '../model/live.js';
 import { canonicalLang } from '../lib/canonical.js';
 import { ServiceError } from './errors.js';
+import { isLongPlaceholder } from './json-long-strings.js';
 import { clip, hideKey, withoutKey } from './send-request.js';
 
 /**
@@ -12,7 +13,46 @@ import { clip, hideKey, withoutKey } from './send-request.js';
 
 export type LiveGlossaryInfo = LiveGlossary & { readonly ready?: boolean };
 
-const lang = z.string().min(1).transform(canonicalLang);
+/**
+ * A language code as BCP 47 writes one: subtags of 1 to 8 ASCII letters or digits joined by
+ * hyphens (`de`, `en-US`, `zh-Hans`), at most 35 characters in all (the length RFC 5646 asks every
+ * implementation to handle). Codes become file names (`pull`, `import`), YAML values and request
+ * parameters: anything else from the service — a path (`../../x`), a NUL, a line break — is refused
+ * here, before any of those uses.
+ */
+const LANGUAGE_CODE = /^[a-z0-9]{1,8}(?:-[a-z0-9]{1,8})*$/i;
+export const MAX_LANGUAGE_CODE = 35;
+
+/** The canonical (trimmed, lowercase) form of a language code from the service, or undefined when it does not have a language code's shape. */
+export function serviceLanguage(code: string): string | undefined {
+  const canonical = canonicalLang(code);
+  return canonical.length <= MAX_LANGUAGE_CODE && LANGUAGE_CODE.test(canonical) ? canonical : undefined;
+}
+
+/** How a refused code is shown in the message: clipped, control characters as `?`; a long string cut out of the answer by its size. */
+function shownLanguage(code: string): string {
+  return isLongPlaceholder(code) ? 'a string of over 4096 characters' : `"${clip(code, 40)}"`;
+}
+
+function toLanguage(code: string, ctx: z.RefinementCtx): string {
+  const canonical = serviceLanguage(code);
+  if (canonical !== undefined) return canonical;
+  // The code travels raw in `params`: parseWith takes the key out of it before it is clipped (a
+  // key cut in half by the clip would no longer be recognised where the message is printed).
+  ctx.addIssue({ code: 'custom', message: languageMessage(code), params: { languageCode: code } });
+  return z.NEVER;
+}
+
+function languageMessage(code: string): string {
+  return `expected a language code (letters, digits and hyphens, at most ${MAX_LANGUAGE_CODE} characters), got ${shownLanguage(code)}`;
+}
+
+const lang = z.string().transform(toLanguage);
+/** An optional language (an instruction's `source_language`): absent, null or empty is none. */
+const optionalLang = z
+  .string()
+  .nullish()
+  .transform((code, ctx) => (code === undefined || code === null || code === '' ? undefined : toLanguage(code, ctx)));
 const count = z.number().int().nonnegative();
 
 const dictionaryMeta = z.object({ source_lang: lang, target_lang: lang, entry_count: count });
@@ -41,7 +81,7 @@ const instruction = z.object({
   id: z.string().min(1),
   label: z.string(),
   prompt: z.string(),
-  source_language: z.string().nullish(),
+  source_language: optionalLang,
 });
 
 const styleRules = z.object({
@@ -70,7 +110,7 @@ export const schemas = {
   styleRulesList: z.object({ style_rules: z.array(styleRules) }),
   instruction,
   languages: z.array(z.unknown()),
-  translations: z.object({ translations: z.array(z.object({ text: z.string(), detected_source_language: z.string().optional() })) }),
+  translations: z.object({ translations: z.array(z.object({ text: z.string(), detected_source_language: optionalLang })) }),
 } as const;
 
 /** The service's error body; every field optional (a proxy may answer with anything). */
@@ -116,11 +156,13 @@ export function parseWith<S extends z.ZodType>(
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const field = issue && issue.path.length > 0 ? `\`${hideKey(issue.path.join('.'), apiKey)}\`` : 'the body';
+  const languageCode: unknown = issue?.code === 'custom' ? issue.params?.['languageCode'] : undefined;
+  const message = typeof languageCode === 'string' ? languageMessage(hideKey(languageCode, apiKey)) : (issue?.message ?? 'invalid');
   const more = result.error.issues.length > 1 ? ` (and ${result.error.issues.length - 1} more problems)` : '';
   throw new ServiceError(
     'invalid_response',
     { method: where.method, path: where.path, ...(where.traceId === undefined ? {} : { traceId: where.traceId }) },
-    `unexpected response: ${field}: ${issue?.message ?? 'invalid'}${more}`,
+    `unexpected response: ${field}: ${message}${more}`,
   );
 }
 
@@ -155,7 +197,7 @@ export function toInstruction(raw: z.output<typeof instruction>): LiveInstructio
     id: raw.id,
     label: raw.label,
     prompt: raw.prompt,
-    ...(raw.source_language ? { sourceLanguage: canonicalLang(raw.source_language) } : {}),
+    ...(raw.source_language ? { sourceLanguage: raw.source_language } : {}),
   };
 }
 

@@ -2,8 +2,10 @@ import { stringify } from 'yaml';
 import { formatTbx, formatTsv, toConceptTable, toEntryList, toSheetRows } from '../config/index.js';
 import type { DesiredState } from '../model/desired.js';
 import type { DictionaryKey, LiveGlossary, LiveState, LiveStyleRules } from '../model/live.js';
-import type { Entries } from '../model/entries.js';
+import type { Entries, LanguagePair } from '../model/entries.js';
+import { pairSlug, slugify } from '../lib/file-name.js';
 import { dictionaryKey, type DictionaryToRead } from '../live/fetch-live.js';
+import { unwritableEntries, unwritableInstruction, unwritableName } from '../pull/index.js';
 
 /** How the entries of an imported glossary are written: TSV per dictionary, or one TBX file or workbook. */
 export type ImportFormat = 'tsv' | 'tbx' | 'xlsx';
@@ -19,6 +21,8 @@ export interface ImportFile {
   readonly name: string;
   /** Text, or a workbook the caller renders (see create-workbook.ts). */
   readonly content: string | SheetContent;
+  /** A per-dictionary entries file: its dictionary's pair. */
+  readonly pair?: LanguagePair;
 }
 
 export interface ImportSelection {
@@ -26,19 +30,6 @@ export interface ImportSelection {
   readonly styleRules: readonly LiveStyleRules[];
   /** Live names seen more than once: only the oldest of each is imported. */
   readonly duplicates: readonly string[];
-}
-
-/** `Product terms (DE)` → `product-terms-de`: file names people can read. */
-export function slugify(name: string): string {
-  const slug = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60)
-    .replace(/-+$/g, '');
-  return slug === '' ? 'resource' : slug;
 }
 
 function oldestFirst<T extends { readonly creationTime: string; readonly id: string }>(a: T, b: T): number {
@@ -69,6 +60,26 @@ export function selectUndeclared(desired: DesiredState, live: Pick<LiveState, 'g
     styleRules: pick(live.styleRules, declared(desired.styleRules)),
     duplicates: [...new Set(duplicates)].sort(),
   };
+}
+
+/**
+ * What the selected live resources hold that the repository's files cannot (see
+ * pull/find-unwritable.ts): names, entries, instructions, each named on the service. Import writes
+ * nothing when there is any.
+ */
+export function unwritableSelection(selection: ImportSelection, entries: ReadonlyMap<DictionaryKey, Entries>): string[] {
+  const problems: string[] = [];
+  for (const g of selection.glossaries) {
+    const resource = { kind: 'glossary' as const, name: g.name, id: g.id };
+    problems.push(...unwritableName(resource));
+    for (const d of g.dictionaries) problems.push(...unwritableEntries(resource, d, entries.get(dictionaryKey(g.id, d.sourceLang, d.targetLang)) ?? new Map<string, string>()));
+  }
+  for (const s of selection.styleRules) {
+    const resource = { kind: 'style_rules' as const, name: s.name, id: s.id };
+    problems.push(...unwritableName(resource));
+    for (const i of s.customInstructions) problems.push(...unwritableInstruction(resource, i));
+  }
+  return problems;
 }
 
 export function dictionariesOfSelection(selection: ImportSelection): DictionaryToRead[] {
@@ -111,7 +122,7 @@ export function createImportFiles(
       files.push({ name: `${stem}.${format}`, content: format === 'tbx' ? formatTbx(g.name, table) : { sheet: 'Terms', rows: toSheetRows(table) } });
       continue;
     }
-    const pairs = g.dictionaries.map((d) => `${d.sourceLang}-${d.targetLang}`);
+    const pairs = g.dictionaries.map(pairSlug);
     const stem = claim(slugify(g.name), (s) => [`${s}.yaml`, ...pairs.map((p) => `${s}.${p}.tsv`)]);
     const resource = {
       kind: 'glossary',
@@ -120,13 +131,13 @@ export function createImportFiles(
       dictionaries: g.dictionaries.map((d) => ({
         source_lang: d.sourceLang,
         target_lang: d.targetLang,
-        entries_file: `${stem}.${d.sourceLang}-${d.targetLang}.tsv`,
+        entries_file: `${stem}.${pairSlug(d)}.tsv`,
       })),
     };
     files.push({ name: `${stem}.yaml`, content: stringify(resource) });
     for (const d of g.dictionaries) {
       const dictionary = entries.get(dictionaryKey(g.id, d.sourceLang, d.targetLang)) ?? new Map<string, string>();
-      files.push({ name: `${stem}.${d.sourceLang}-${d.targetLang}.tsv`, content: formatTsv(toEntryList(dictionary)) });
+      files.push({ name: `${stem}.${pairSlug(d)}.tsv`, content: formatTsv(toEntryList(dictionary)), pair: d });
     }
   }
   for (const s of selection.styleRules) {

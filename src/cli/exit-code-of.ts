@@ -67,9 +67,12 @@ export function pullExitCode(outcome: PullOutcome): ExitCode {
     case 'checked':
       return hasDrift(outcome.drift) ? ExitCode.changesPresent : ExitCode.ok;
     case 'pulled':
-      return ExitCode.ok;
+      // Never 0 with a repository validate refuses (the checks before writing make it unlikely).
+      return outcome.errorsAfter === undefined ? ExitCode.ok : ExitCode.invalidInput;
     case 'locked':
       return ExitCode.staleOrLocked;
+    case 'unwritable':
+      return ExitCode.invalidInput;
     default:
       return exitCodeOf(outcome);
   }

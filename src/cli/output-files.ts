@@ -1,12 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { access, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { access, realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, sep } from 'node:path';
-import { InputError } from '../lib/errors.js';
+import { InputError, isTermsyncError } from '../lib/errors.js';
+import { resolveInside, writeInside } from '../lib/write-inside.js';
 
 /**
  * Files the CLI writes besides the repository (`plan --out`, `apply --ids-out`) and the folder
- * `import` writes into: checked before anything is sent, written whole or not at all.
+ * `import` writes into: checked before anything is sent, written whole or not at all, through
+ * writeInside like every file termsync writes.
  */
 
 function errnoOf(error: unknown): string {
@@ -41,11 +42,28 @@ async function writable(path: string): Promise<string | undefined> {
   }
 }
 
+function isInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+/**
+ * The folder a file the user names on the command line (`--out`, `--ids-out`, absolute) is confined
+ * to. Inside the repository (as `--dir` names it, or its real path): the repository, so that no
+ * symbolic link of the repository carries the write out of it. Elsewhere (`$RUNNER_TEMP/plan.json`
+ * in CI): the folder the user named, so that a link at the file's own name cannot carry it further.
+ */
+export async function outputRoot(path: string, repository: string): Promise<string> {
+  const real = await realpath(repository).catch(() => repository);
+  return isInside(repository, path) || isInside(real, path) ? repository : dirname(path);
+}
+
 /**
  * `option` names the flag (`--out`): its file must be writable — its folder exists and may be
- * written, and the file, if it exists, is a file that may be replaced. Exit 3 otherwise.
+ * written, and the file, if it exists, is a file that may be replaced — and it must stay within
+ * its root (see outputRoot). Exit 3 otherwise.
  */
-export async function checkOutputFile(path: string, option: string, cwd: string): Promise<void> {
+export async function checkOutputFile(path: string, option: string, cwd: string, repository: string): Promise<void> {
   const shown = shownPath(path, cwd);
   const folder = dirname(path);
   const folderKind = await kindOf(folder);
@@ -65,6 +83,12 @@ export async function checkOutputFile(path: string, option: string, cwd: string)
       'output_not_writable',
       `${option} ${shown}: ${kind === 'file' ? 'the file' : `the folder ${shownPath(folder, cwd)}`} is not writable (${denied}); nothing was sent to the service`,
     );
+  }
+  try {
+    await resolveInside(await outputRoot(path, repository), path, `${option} ${shown}`);
+  } catch (error) {
+    if (!isTermsyncError(error)) throw new InputError('output_unusable', `cannot use ${option} ${shown}: ${errnoOf(error)}`);
+    throw new InputError(error.code, `${error.message.replace(/; nothing was written$/, '')}; nothing was sent to the service`);
   }
 }
 
@@ -92,37 +116,15 @@ export async function checkOutputFolder(path: string, option: string, cwd: strin
 }
 
 /**
- * `mkdir -p`, one level at a time; returns the first folder it made (undefined: all existed). Not
- * `mkdir(…, { recursive: true })`: on a file system that answers ENOENT for a name it lists (as
- * /proc does), Node's recursive mkdir never returns.
+ * Writes `content` to `path` whole or not at all (writeInside, confined to its root: see
+ * outputRoot). Throws the errno code (`EACCES`, `ENOSPC` …), or why the path was refused, as an
+ * InputError; the caller says what it means for the run.
  */
-export async function makeFolders(path: string): Promise<string | undefined> {
-  const missing: string[] = [];
-  for (let current = path; (await kindOf(current)) === 'missing'; current = dirname(current)) {
-    if (dirname(current) === current) break;
-    missing.unshift(current);
-  }
-  for (const folder of missing) {
-    try {
-      await mkdir(folder);
-    } catch (error) {
-      if (errnoOf(error) !== 'EEXIST') throw error;
-    }
-  }
-  return missing[0];
-}
-
-/**
- * Writes `content` to `path` whole or not at all: a file beside it, renamed over it. Throws the
- * errno code (`EACCES`, `ENOSPC` …) as an InputError; the caller says what it means for the run.
- */
-export async function writeOutputFile(path: string, content: string): Promise<void> {
-  const temporary = `${path}.${randomBytes(4).toString('hex')}.tmp`;
+export async function writeOutputFile(path: string, content: string, repository: string): Promise<void> {
   try {
-    await writeFile(temporary, content, { flag: 'wx' });
-    await rename(temporary, path);
+    // The folder was checked before anything was sent; one removed since is not made again.
+    await writeInside(await outputRoot(path, repository), [{ path, content, mode: 'replace' }], { makeFolders: false });
   } catch (error) {
-    await rm(temporary, { force: true }).catch(() => undefined);
-    throw new InputError('output_write_failed', errnoOf(error));
+    throw new InputError('output_write_failed', isTermsyncError(error) ? error.message : errnoOf(error));
   }
 }

@@ -5,7 +5,9 @@ import { diagnosticPlace, sortDiagnostics } from '../lib/diagnostics.js';
 import { createLogger, type Logger } from '../lib/logger.js';
 import type { RunOutcome, ServiceContext, TargetOutcome } from '../reconcile/index.js';
 import { renderApplyResultJson, renderApplyResultText } from '../report/index.js';
+import { displayText } from '../lib/display.js';
 import type { CliIo, CommonOptions } from './io.js';
+import { errorLine } from './report-error.js';
 
 export function repositoryDir(io: CliIo, options: Pick<CommonOptions, 'dir'>): string {
   return resolve(io.cwd, options.dir);
@@ -20,7 +22,7 @@ export function formatDiagnostic(d: Diagnostic, dir: string): string {
   const base = dir.replace(/\\/g, '/');
   const file = base === '.' || base === './' || base === '' ? d.file : posix.join(base, d.file);
   const where = d.line > 0 || d.cell !== undefined ? `${file}:${diagnosticPlace(d)}` : file;
-  return `${where}: ${d.severity}: [${d.code}] ${d.message}`;
+  return `${displayText(where)}: ${d.severity}: [${d.code}] ${displayText(d.message)}`;
 }
 
 /** Errors always; warnings unless their code is in `quiet` (not worth printing for this command). */
@@ -73,7 +75,7 @@ export function runProblem(run: RunOutcome): string | undefined {
     }
     case 'rejected':
     case 'locked':
-      return `Error: ${run.error.message}\n`;
+      return errorLine(run.error.message);
     case 'done':
       return undefined;
   }
@@ -96,25 +98,25 @@ export function printTargetOutcome(
   }
   switch (outcome.kind) {
     case 'refused':
-      if (outcome.error !== undefined) io.stderr(`Error: ${where}${outcome.error.message}\n`);
+      if (outcome.error !== undefined) io.stderr(errorLine(`${where}${outcome.error.message}`));
       else if (outcome.refusal === 'unreachable') {
-        io.stderr(`Error: the service of target "${outcome.target}" could not be reached while applying (see the failed operations above). Run apply again once it is reachable.\n`);
+        io.stderr(`Error: the service of target "${displayText(outcome.target)}" could not be reached while applying (see the failed operations above). Run apply again once it is reachable.\n`);
       } else {
         io.stderr(
-          `Error: the service refused the writes for target "${outcome.target}" (see the failed operations above): the key may read but not write (a read-scoped key?), or it was rejected. Use a key with write access.\n`,
+          `Error: the service refused the writes for target "${displayText(outcome.target)}" (see the failed operations above): the key may read but not write (a read-scoped key?), or it was rejected. Use a key with write access.\n`,
         );
       }
       return;
     case 'unreachable':
     case 'misconfigured':
-      io.stderr(`Error: ${where}${outcome.error.message}\n`);
+      io.stderr(errorLine(`${where}${outcome.error.message}`));
       return;
     case 'stale':
-      io.stderr(`Error: ${where}Saved plan is stale: the service changed since the plan was made (${outcome.differences.join('; ')}). Run plan again.\n`);
+      io.stderr(errorLine(`${where}Saved plan is stale: the service changed since the plan was made (${outcome.differences.join('; ')}). Run plan again.`));
       return;
     case 'interrupted':
       // An apply's result says it was interrupted, and what was not started; otherwise say it here.
-      if (outcome.result === undefined) io.stderr(`Error: ${where}interrupted before anything was written to the service\n`);
+      if (outcome.result === undefined) io.stderr(errorLine(`${where}interrupted before anything was written to the service`));
       return;
     case 'blocked':
     case 'converged':

@@ -1,6 +1,12 @@
 import { isTermsyncError } from '../lib/errors.js';
 import { ExitCode } from '../lib/exit-codes.js';
+import { displayText } from '../lib/display.js';
 import type { CliIo } from './io.js';
+
+/** `Error: MESSAGE` as the CLI prints it: one line, whatever the message holds (displayText). */
+export function errorLine(message: string): string {
+  return `Error: ${displayText(message)}\n`;
+}
 
 /**
  * The exit code of an error a command threw, said on stderr: a TermsyncError carries its own;
@@ -10,11 +16,11 @@ import type { CliIo } from './io.js';
  */
 export function exitCodeOfError(error: unknown, io: CliIo): number {
   if (isTermsyncError(error)) {
-    io.stderr(`Error: ${error.message}\n`);
+    io.stderr(errorLine(error.message));
     return error.exitCode;
   }
   const message = error instanceof Error ? error.message : String(error);
-  io.stderr(`Internal error (a bug in termsync, please report it): ${message}\n`);
+  io.stderr(`Internal error (a bug in termsync, please report it): ${displayText(message)}\n`);
   if (io.env['TERMSYNC_DEBUG'] && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
   return ExitCode.internal;
 }

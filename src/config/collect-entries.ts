@@ -116,6 +116,31 @@ function isPlainAt(text: string, start: number, end: number): boolean {
   return first > 0x20 && first !== 0xa0 && last > 0x20 && last !== 0xa0;
 }
 
+/**
+ * What makes a (canonical) phrase unusable, by the rules of an entries file: empty, a tab or a line
+ * break (no entries format carries one), a control character the service refuses (C0, DEL, C1 with
+ * U+0085, U+2028/U+2029, an unpaired surrogate), or over the service's length. Undefined for a good
+ * phrase. The one table of these rules: the loader reports them at the file's line, `pull` and
+ * `import` at the entry on the service before they would write it.
+ */
+export function phraseProblem(phrase: string, role: 'source' | 'target'): { readonly code: string; readonly message: string } | undefined {
+  if (phrase === '') return { code: `entries/empty-${role}`, message: `empty ${role} phrase` };
+  if (phrase.includes('\t') || phrase.includes('\n')) {
+    const what = phrase.includes('\t') ? 'a tab' : 'a line break';
+    return { code: 'entries/tab-or-newline', message: `${role} phrase ${show(phrase)} contains ${what}, which the entry formats cannot carry` };
+  }
+  const bad = findControlCharacter(phrase);
+  if (bad !== -1) {
+    const name = codePointName(phrase, bad);
+    const surrogate = /^U\+D[89A-F]/.test(name) ? ' (an unpaired surrogate)' : '';
+    return { code: 'entries/control-character', message: `${role} phrase contains the control character ${name}${surrogate} at character ${bad + 1}; the service rejects the dictionary` };
+  }
+  if (exceedsBytes(phrase, MAX_PHRASE_BYTES)) {
+    return { code: 'entries/phrase-too-long', message: `${role} phrase is ${Buffer.byteLength(phrase, 'utf8')} UTF-8 bytes; the limit is ${MAX_PHRASE_BYTES}` };
+  }
+  return undefined;
+}
+
 /** Texts longer than this (UTF-16 code units) are counted in lines before their entries are collected. */
 const LARGE_TEXT = 256 * 1024;
 
@@ -384,31 +409,9 @@ export class EntryCollector {
 
   private checkPhrase(phrase: string, role: 'source' | 'target', line: number, at: Column): boolean {
     if (phrase !== '' && !(phrase.length * 3 > MAX_PHRASE_BYTES) && !NEEDS_CHECK.test(phrase)) return true;
-    const column = columnOf(at);
-    if (phrase === '') {
-      this.diagnostics.push(error(`entries/empty-${role}`, `empty ${role} phrase`, this.file, line, column));
-      return false;
-    }
-    if (phrase.includes('\t') || phrase.includes('\n')) {
-      const what = phrase.includes('\t') ? 'a tab' : 'a line break';
-      this.diagnostics.push(error('entries/tab-or-newline', `${role} phrase ${show(phrase)} contains ${what}, which the entry formats cannot carry`, this.file, line, column));
-      return false;
-    }
-    const bad = findControlCharacter(phrase);
-    if (bad !== -1) {
-      const name = codePointName(phrase, bad);
-      const surrogate = /^U\+D[89A-F]/.test(name) ? ' (an unpaired surrogate)' : '';
-      this.diagnostics.push(
-        error('entries/control-character', `${role} phrase contains the control character ${name}${surrogate} at character ${bad + 1}; the service rejects the dictionary`, this.file, line, column),
-      );
-      return false;
-    }
-    if (exceedsBytes(phrase, MAX_PHRASE_BYTES)) {
-      this.diagnostics.push(
-        error('entries/phrase-too-long', `${role} phrase is ${Buffer.byteLength(phrase, 'utf8')} UTF-8 bytes; the limit is ${MAX_PHRASE_BYTES}`, this.file, line, column),
-      );
-      return false;
-    }
-    return true;
+    const problem = phraseProblem(phrase, role);
+    if (problem === undefined) return true;
+    this.diagnostics.push(error(problem.code, problem.message, this.file, line, columnOf(at)));
+    return false;
   }
 }

@@ -48,7 +48,8 @@ export function readYaml(absolute: string, file: string, diagnostics: Diagnostic
   return parseYaml(read.text, file, diagnostics);
 }
 
-function parseYaml(text: string, file: string, diagnostics: Diagnostic[]): YamlFile | undefined {
+/** Parses the text of a YAML file (its credentials checked too, as every YAML file's). */
+export function parseYaml(text: string, file: string, diagnostics: Diagnostic[]): YamlFile | undefined {
   const { yaml, diagnostics: found } = parseYamlFile(text, file);
   appendDiagnostics(diagnostics, found);
   appendDiagnostics(diagnostics, yaml ? detectSecrets(yaml, text) : detectSecretsInText(text, file));

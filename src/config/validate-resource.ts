@@ -117,24 +117,27 @@ const NOT_IN_NAME = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]|\p{Cs}/u;
 const NOT_IN_PROMPT = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]|\p{Cs}/u;
 
 /**
- * A raw NUL or another control character in a name, label or prompt is an error, located at the
- * value: it would reach the service (and every plan, log line and comment) as it is.
+ * What makes a name, label or prompt unusable: a raw NUL or another control character (it would
+ * reach the service, and every plan, log line and comment, as it is). Undefined for a good value.
+ * The one table of this rule: the loader reports it at the value, `pull` and `import` at the
+ * resource on the service before they would write it.
  */
+export function plainTextProblem(value: string, what: string, multiline = false): { readonly code: string; readonly message: string } | undefined {
+  const found = (multiline ? NOT_IN_PROMPT : NOT_IN_NAME).exec(value);
+  if (found === null) return undefined;
+  const surrogate = /^U\+D[89A-F]/.test(codePointName(value, found.index)) ? ' (an unpaired surrogate)' : '';
+  return {
+    code: 'resource/control-character',
+    message: `${what} contains the control character ${codePointName(value, found.index)}${surrogate} at character ${found.index + 1}; ${multiline ? 'a prompt is text (tabs and line breaks allowed)' : 'it must be one line of plain text'}`,
+  };
+}
+
 function checkPlainText(yaml: YamlFile, value: string | undefined, path: readonly PropertyKey[], what: string, diagnostics: Diagnostic[], multiline = false): void {
   if (value === undefined) return;
-  const found = (multiline ? NOT_IN_PROMPT : NOT_IN_NAME).exec(value);
-  if (found === null) return;
+  const problem = plainTextProblem(value, what, multiline);
+  if (problem === undefined) return;
   const at = ref(yaml, path);
-  const surrogate = /^U\+D[89A-F]/.test(codePointName(value, found.index)) ? ' (an unpaired surrogate)' : '';
-  diagnostics.push(
-    error(
-      'resource/control-character',
-      `${what} contains the control character ${codePointName(value, found.index)}${surrogate} at character ${found.index + 1}; ${multiline ? 'a prompt is text (tabs and line breaks allowed)' : 'it must be one line of plain text'}`,
-      yaml.file,
-      at.line,
-      at.column,
-    ),
-  );
+  diagnostics.push(error(problem.code, problem.message, yaml.file, at.line, at.column));
 }
 
 function byteLength(text: string): number {

@@ -1,7 +1,8 @@
-import { readFile, unlink, writeFile } from 'node:fs/promises';
+import { readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { TermsyncError } from '../lib/errors.js';
 import { gitEnv, runGit, type GitEnv } from '../lib/run-git.js';
+import { removeInside, writeInside } from '../lib/write-inside.js';
 
 /** The branches drift goes to: never the one the daemon reads. */
 export const DRIFT_BRANCH_PREFIX = 'termsync/drift-';
@@ -117,7 +118,7 @@ export async function setOverlayAside(dir: string, overlay: Overlay, options: Gi
   const env = gitEnv(options.env);
   const timeout = options.timeoutMs ?? 120_000;
   for (const [file, entry] of overlay) {
-    if (entry.base === undefined) await unlink(path.join(dir, file)).catch(() => undefined);
+    if (entry.base === undefined) await removeInside(dir, file).catch(() => undefined);
     else await runGit(dir, ['checkout', 'HEAD', '--', file], env, timeout);
   }
 }
@@ -131,7 +132,7 @@ export async function restoreOverlay(dir: string, overlay: Overlay, options: Git
   const env = gitEnv(options.env);
   const timeout = options.timeoutMs ?? 120_000;
   for (const [file, entry] of [...overlay]) {
-    if ((await headBlob(dir, file, env, timeout)) === entry.base) await writeFile(path.join(dir, file), entry.content);
+    if ((await headBlob(dir, file, env, timeout)) === entry.base) await writeInside(dir, [{ path: file, content: entry.content, mode: 'replace' }]);
     else overlay.delete(file);
   }
 }

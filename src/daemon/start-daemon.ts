@@ -4,6 +4,7 @@ import { createTask, type ScheduledTask } from 'node-cron';
 import type { Clock } from '../lib/clock.js';
 import { systemClock } from '../lib/clock.js';
 import type { Diagnostic } from '../lib/diagnostics.js';
+import { displayText } from '../lib/display.js';
 import { isTermsyncError, TermsyncError } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
 import type { KeyRedactor } from '../lib/redact-keys.js';
@@ -209,8 +210,9 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     lastDiagnostics = key;
     for (const d of diagnostics) {
       const entry = { file: d.file, line: d.line, column: d.column, ...(d.cell === undefined ? {} : { cell: d.cell }), code: d.code };
-      if (d.severity === 'error') log.error(entry, d.message);
-      else log.warn(entry, d.message);
+      // The message is the line a pretty log prints as it is: one line, whatever it names (displayText).
+      if (d.severity === 'error') log.error(entry, displayText(d.message));
+      else log.warn(entry, displayText(d.message));
     }
   };
 
@@ -438,7 +440,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       const error = 'error' in outcome && outcome.error !== undefined ? outcome.error.message : outcome.kind;
       status.drift = { at, target: target.name, result: 'failed', error };
       metrics.recordDriftPull(target.name, 'failed');
-      log.warn({ target: target.name, err: error }, 'drift pull failed');
+      const problems = outcome.kind === 'unwritable' && outcome.problems !== undefined ? { problems: outcome.problems.slice(0, 20), problemCount: outcome.problems.length } : {};
+      log.warn({ target: target.name, err: error, ...problems }, 'drift pull failed');
       return false;
     }
     const { drift } = outcome;

@@ -4,3 +4,4 @@ export { planFileEdits, type FileEdit, type FileEdits } from './plan-file-edits.
 export { rewriteResourceYaml, type GlossaryYamlEdit, type ResourceYamlEdit, type StyleRulesYamlEdit } from './rewrite-resource-yaml.js';
 export { rewriteCsv } from './rewrite-csv.js';
 export { rewriteTsv } from './rewrite-tsv.js';
+export { unwritableEntries, unwritableInstruction, unwritableLines, unwritableMessage, unwritableName } from './find-unwritable.js';

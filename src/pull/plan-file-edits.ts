@@ -1,8 +1,10 @@
 import path from 'node:path';
-import { canonicalLang, pairKey } from '../lib/canonical.js';
+import { pairKey } from '../lib/canonical.js';
+import { pairSlug } from '../lib/file-name.js';
 import type { Drift, DriftNote, GlossaryDrift } from '../model/drift.js';
 import type { Entries, LanguagePair } from '../model/entries.js';
 import { ENTRIES_WRITERS, writerFor, type DictionaryContent, type EntriesWriter } from './entries-writers.js';
+import { unwritableEntries, unwritableInstruction } from './find-unwritable.js';
 import type { GlossaryYamlEdit, ResourceYamlEdit } from './rewrite-resource-yaml.js';
 
 /** One file pull writes (repository-relative paths). */
@@ -18,6 +20,11 @@ export interface FileEdits {
   readonly edits: readonly FileEdit[];
   /** Differences pull leaves alone, and why. */
   readonly notes: readonly DriftNote[];
+  /**
+   * What the service holds that these edits would write but the files cannot hold (see
+   * find-unwritable.ts), each located on the service: when any, pull must write nothing.
+   */
+  readonly unwritable: readonly string[];
 }
 
 const PAIR_SUFFIX = /\.[a-z]{2,3}-[a-z]{2,3}$/i;
@@ -32,15 +39,18 @@ function newEntriesFile(glossary: GlossaryDrift, pair: LanguagePair, isTaken: (f
   if (sibling === undefined) return undefined;
   const extension = path.posix.extname(sibling);
   const stem = path.posix.basename(sibling, extension).replace(PAIR_SUFFIX, '');
-  const base = path.posix.join(path.posix.dirname(sibling), `${stem}.${canonicalLang(pair.sourceLang)}-${canonicalLang(pair.targetLang)}`);
+  const base = path.posix.join(path.posix.dirname(sibling), `${stem}.${pairSlug(pair)}`);
   for (let n = 1; ; n++) {
     const candidate = `${base}${n === 1 ? '' : `-${n}`}${extension}`;
     if (!isTaken(candidate)) return candidate;
   }
 }
 
-function glossaryEdits(glossary: GlossaryDrift, isTaken: (file: string) => boolean, writers: readonly EntriesWriter[], notes: DriftNote[]): FileEdit[] {
+function glossaryEdits(glossary: GlossaryDrift, isTaken: (file: string) => boolean, writers: readonly EntriesWriter[], notes: DriftNote[], unwritable: string[]): FileEdit[] {
   const d = glossary.declared;
+  const written = (pair: LanguagePair, live: Entries): void => {
+    unwritable.push(...unwritableEntries({ kind: 'glossary', name: d.name, id: glossary.liveId }, pair, live));
+  };
   const resourceFile = d.origin.file;
   const edits: FileEdit[] = [];
   const byFile = new Map<string, DictionaryContent[]>();
@@ -67,6 +77,7 @@ function glossaryEdits(glossary: GlossaryDrift, isTaken: (file: string) => boole
     }
     const live = drift.live ?? new Map<string, string>();
     if (drift.action === 'add') {
+      written(pair, live);
       const file = newEntriesFile(glossary, pair, (f) => isTaken(f) || byFile.has(f) || edits.some((e) => e.file === f), writers);
       if (file === undefined) yaml.add.push({ pair, entries: live });
       else {
@@ -77,6 +88,7 @@ function glossaryEdits(glossary: GlossaryDrift, isTaken: (file: string) => boole
     }
     const file = drift.declared?.entriesFile;
     if (file === undefined) {
+      written(pair, live);
       yaml.inline.push({ pair, live });
       continue;
     }
@@ -84,6 +96,7 @@ function glossaryEdits(glossary: GlossaryDrift, isTaken: (file: string) => boole
       note(`pull cannot write ${path.posix.extname(file) || 'extension-less'} entries files yet: ${file} (${pairKey(pair)}) left as it is`);
       continue;
     }
+    written(pair, live);
     byFile.set(file, [...(byFile.get(file) ?? []), { pair, live }]);
   }
   for (const [file, dictionaries] of byFile) edits.push({ kind: 'entries', file, writer: writerFor(file, writers) as EntriesWriter, dictionaries });
@@ -101,13 +114,15 @@ function glossaryEdits(glossary: GlossaryDrift, isTaken: (file: string) => boole
  */
 export function planFileEdits(drift: Drift, isTaken: (file: string) => boolean, writers: readonly EntriesWriter[] = ENTRIES_WRITERS): FileEdits {
   const notes: DriftNote[] = [];
-  const edits: FileEdit[] = drift.glossaries.flatMap((g) => glossaryEdits(g, isTaken, writers, notes));
+  const unwritable: string[] = [];
+  const edits: FileEdit[] = drift.glossaries.flatMap((g) => glossaryEdits(g, isTaken, writers, notes, unwritable));
   for (const s of drift.styleRules) {
+    for (const i of s.instructions) if (i.after !== undefined) unwritable.push(...unwritableInstruction({ kind: 'style_rules', name: s.declared.name, id: s.liveId }, i.after));
     edits.push({
       kind: 'resource',
       file: s.declared.origin.file,
       edit: { kind: 'style_rules', ...(s.configuredRules === undefined ? {} : { configuredRules: s.configuredRules.after }), instructions: s.instructions },
     });
   }
-  return { edits, notes };
+  return { edits, notes, unwritable };
 }

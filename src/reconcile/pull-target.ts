@@ -1,14 +1,16 @@
-import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { acquireLock, type HeldLock } from '../apply/lock.js';
-import { isTermsyncError, type TermsyncError } from '../lib/errors.js';
+import { writtenTextErrors } from '../config/check-written-text.js';
+import { InputError, isTermsyncError, type TermsyncError } from '../lib/errors.js';
+import { writeInside, type FileToWrite } from '../lib/write-inside.js';
 import { declaredV2Names, fetchLive } from '../live/fetch-live.js';
 import type { DesiredState, TargetConfig } from '../model/desired.js';
 import { hasDrift, type Drift, type DriftNote } from '../model/drift.js';
+import type { LanguagePair } from '../model/entries.js';
 import type { LiveState } from '../model/live.js';
-import { createDrift, dictionariesToPull, ENTRIES_WRITERS, planFileEdits, rewriteResourceYaml, type EntriesWriter, type FileEdit } from '../pull/index.js';
+import { createDrift, dictionariesToPull, ENTRIES_WRITERS, planFileEdits, rewriteResourceYaml, unwritableMessage, type EntriesWriter, type FileEdit } from '../pull/index.js';
 import type { ServiceContext } from './open-client.js';
 import type { TargetFailure } from './outcome.js';
 import { withTargetClient } from './reconcile-target.js';
@@ -30,9 +32,17 @@ export type PullOutcome =
       readonly written: readonly string[];
       readonly notes: readonly DriftNote[];
       readonly remaining: readonly string[];
+      /** Errors validate reports in the repository as written (none unless a check before writing missed one). */
+      readonly errorsAfter?: number;
     }
   /** Another run holds the repository's lock: nothing was written. */
   | { readonly kind: 'locked'; readonly target: string; readonly error: TermsyncError }
+  /**
+   * What pull would write cannot be written: values of the service the files cannot hold, files
+   * validate would refuse, a path that leads out of the repository, a write that failed. Nothing
+   * was written; `problems` lists each (located on the service, or in the file as it would be).
+   */
+  | { readonly kind: 'unwritable'; readonly target: string; readonly error: TermsyncError; readonly problems?: readonly string[] }
   | TargetFailure;
 
 export interface PullRequest {
@@ -50,40 +60,46 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && Buffer.compare(a, b) === 0;
 }
 
-/** The new content of each file an edit touches; files that would not change are left out. */
-async function newContents(root: string, edits: readonly FileEdit[]): Promise<{ file: string; bytes: Uint8Array }[]> {
-  const out: { file: string; bytes: Uint8Array }[] = [];
+/**
+ * The new content of each file an edit touches, with the pairs of the entries it feeds; files that
+ * would not change are left out. A new entries file is created, never written over one.
+ */
+async function newContents(root: string, edits: readonly FileEdit[]): Promise<{ write: FileToWrite; pairs: readonly LanguagePair[] }[]> {
+  const out: { write: FileToWrite; pairs: readonly LanguagePair[] }[] = [];
   for (const edit of edits) {
     const absolute = path.join(root, edit.file);
     if (edit.kind === 'new_entries') {
-      out.push({ file: edit.file, bytes: await edit.writer.create(edit.dictionaries) });
+      out.push({ write: { path: edit.file, content: await edit.writer.create(edit.dictionaries), mode: 'create' }, pairs: edit.dictionaries.map((d) => d.pair) });
       continue;
     }
     const old = await readFile(absolute);
     const bytes = edit.kind === 'entries' ? await edit.writer.rewrite(old, edit.dictionaries) : Buffer.from(rewriteResourceYaml(old.toString('utf8'), edit.edit), 'utf8');
-    if (!sameBytes(old, bytes)) out.push({ file: edit.file, bytes });
+    if (!sameBytes(old, bytes)) out.push({ write: { path: edit.file, content: bytes, mode: 'replace' }, pairs: edit.kind === 'entries' ? edit.dictionaries.map((d) => d.pair) : [] });
   }
   return out;
 }
 
+/** The errors validate would report in the files as pull would write them, each located in its file (`file:line:col: [code] message`). */
+function invalidContents(contents: readonly { write: FileToWrite; pairs: readonly LanguagePair[] }[]): string[] {
+  return contents.flatMap(({ write, pairs }) =>
+    writtenTextErrors(write.path, Buffer.from(write.content).toString('utf8'), pairs).map((d) => `${d.file}:${d.line}:${d.column}: [${d.code}] ${d.message}`),
+  );
+}
+
 /**
- * Writes every file or none: each new content goes to a temporary file beside its target first,
- * and only when all are written are they renamed into place (a rename replaces a file atomically).
+ * Writes every file or none, inside the repository (writeInside): a path that leads out of it is
+ * refused before anything is written, and a write that fails removes what was written.
  */
-async function writeAll(root: string, contents: readonly { file: string; bytes: Uint8Array }[]): Promise<void> {
-  const suffix = `.termsync-pull-${randomBytes(4).toString('hex')}`;
-  const written: string[] = [];
+async function writeAll(root: string, contents: readonly FileToWrite[]): Promise<TermsyncError | undefined> {
   try {
-    for (const { file, bytes } of contents) {
-      const temporary = path.join(root, file + suffix);
-      await writeFile(temporary, bytes, { flag: 'wx' });
-      written.push(temporary);
-    }
+    await writeInside(root, contents);
+    return undefined;
   } catch (error) {
-    await Promise.all(written.map((t) => unlink(t).catch(() => undefined)));
-    throw error;
+    if (isTermsyncError(error)) return error;
+    const code = (error as NodeJS.ErrnoException | undefined)?.code;
+    if (typeof code !== 'string') throw error;
+    return new InputError('pull_write_failed', `pull could not write the repository's files (${code}); nothing was written`);
   }
-  for (const { file } of contents) await rename(path.join(root, file + suffix), path.join(root, file));
 }
 
 function remainingOf(drift: Drift): string[] {
@@ -108,9 +124,13 @@ export async function pullTarget(request: PullRequest, ctx: ServiceContext): Pro
   const { live } = read;
   const drift = createDrift(target.name, desired, live);
   if (request.check === true) return { kind: 'checked', target: target.name, drift };
-  const { edits, notes } = planFileEdits(drift, (file) => existsSync(path.join(desired.root, file)), request.writers ?? ENTRIES_WRITERS);
+  const { edits, notes, unwritable } = planFileEdits(drift, (file) => existsSync(path.join(desired.root, file)), request.writers ?? ENTRIES_WRITERS);
   // Nothing to write: in sync, or every difference is one pull leaves alone (each has its note).
   if (!hasDrift(drift) || edits.length === 0) return { kind: 'pulled', target: target.name, drift, written: [], notes, remaining: [] };
+  // Values the files cannot hold: refused before anything is written, each named on the service.
+  if (unwritable.length > 0) {
+    return { kind: 'unwritable', target: target.name, error: new InputError('pull_unwritable', unwritableMessage('pull', unwritable.length)), problems: unwritable };
+  }
 
   let lock: HeldLock | undefined;
   if (request.lock ?? true) {
@@ -124,15 +144,19 @@ export async function pullTarget(request: PullRequest, ctx: ServiceContext): Pro
   let written: string[];
   try {
     const contents = await newContents(desired.root, edits);
-    await writeAll(desired.root, contents);
-    written = contents.map((c) => c.file);
+    // The files as they would be written, by validate's rules for each: never a repository it refuses.
+    const invalid = invalidContents(contents);
+    if (invalid.length > 0) {
+      return { kind: 'unwritable', target: target.name, error: new InputError('pull_unwritable', unwritableMessage('pull', invalid.length, 'files')), problems: invalid };
+    }
+    const failed = await writeAll(desired.root, contents.map((c) => c.write));
+    if (failed !== undefined) return { kind: 'unwritable', target: target.name, error: failed };
+    written = contents.map((c) => c.write.path);
   } finally {
     await lock?.release();
   }
   const reread = await loadDesired(desired.root, path.join(desired.root, desired.configFile));
-  const remaining =
-    reread.desired === undefined
-      ? [`the repository has errors after pull (${reread.diagnostics.filter((d) => d.severity === 'error').length}): run validate`]
-      : remainingOf(createDrift(target.name, reread.desired, live));
-  return { kind: 'pulled', target: target.name, drift, written, notes, remaining };
+  const errorsAfter = reread.diagnostics.filter((d) => d.severity === 'error').length;
+  const remaining = reread.desired === undefined ? [`the repository has errors after pull (${errorsAfter}): run validate`] : remainingOf(createDrift(target.name, reread.desired, live));
+  return { kind: 'pulled', target: target.name, drift, written, notes, remaining, ...(errorsAfter > 0 ? { errorsAfter } : {}) };
 }

@@ -1,3 +1,4 @@
+import { displayText } from '../lib/display.js';
 import type { DictionaryChange, DuplicateGroup, EntryChange, LiveCopy, Plan, PlanSummary, ResourceAction, ResourceChange } from '../model/index.js';
 
 /** Shared wording of the text and markdown renderers. */
@@ -15,16 +16,11 @@ export const ACTION_SYMBOL: Readonly<Record<ResourceAction, string>> = { create:
 
 const DICTIONARY_SYMBOL: Readonly<Record<DictionaryChange['action'], string>> = { create: '+', update: '~', delete: '-' };
 
-/** Control characters (tabs, newlines, ...) shown as escapes, so one term stays on one line. */
-export function displayPhrase(phrase: string): string {
-  // eslint-disable-next-line no-control-regex
-  return phrase.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) => {
-    if (c === '\n') return '\\n';
-    if (c === '\t') return '\\t';
-    if (c === '\r') return '\\r';
-    return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
-  });
-}
+/**
+ * Text from the repository or the service in a report: the one display function (lib/display.ts),
+ * so one value stays on one line and cannot start another.
+ */
+export const displayPhrase = displayText;
 
 /**
  * Unicode spaces and invisible characters that look like a plain space or like nothing (NBSP, thin

@@ -6,14 +6,14 @@ import { stableJson } from './stable-json.js';
 const STATUS_SYMBOL: Readonly<Record<OperationOutcome['status'], string>> = { applied: '✓', failed: '✗', skipped: '-' };
 
 function outcomeLine(o: OperationOutcome): string {
-  const what = `${o.key} ${o.request}  ${o.resource.kind} "${displayPhrase(o.resource.name)}"`;
+  const what = `${o.key} ${displayPhrase(o.request)}  ${o.resource.kind} "${displayPhrase(o.resource.name)}"`;
   if (o.status === 'applied') {
-    return `  ${STATUS_SYMBOL.applied} ${what}${o.createdId === undefined ? '' : ` → id ${o.createdId}`}${o.note === undefined ? '' : ` (${displayPhrase(o.note)})`}`;
+    return `  ${STATUS_SYMBOL.applied} ${what}${o.createdId === undefined ? '' : ` → id ${displayPhrase(o.createdId)}`}${o.note === undefined ? '' : ` (${displayPhrase(o.note)})`}`;
   }
   if (o.status === 'failed') {
     // The service error's message names its trace id already; others get it once, here.
-    const trace = o.error?.traceId === undefined || o.error.message.includes(o.error.traceId) ? '' : ` (trace id ${o.error.traceId})`;
-    const error = o.error === undefined ? 'failed' : `${o.error.code}: ${displayPhrase(o.error.message)}${trace}`;
+    const trace = o.error?.traceId === undefined || o.error.message.includes(o.error.traceId) ? '' : ` (trace id ${displayPhrase(o.error.traceId)})`;
+    const error = o.error === undefined ? 'failed' : `${displayPhrase(o.error.code)}: ${displayPhrase(o.error.message)}${trace}`;
     return `  ${STATUS_SYMBOL.failed} ${what}: ${error}`;
   }
   // Not started because of an interruption: the totals line says so once.

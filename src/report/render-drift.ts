@@ -29,7 +29,7 @@ function dictionaryLines(d: DictionaryDrift): string[] {
   const pair = `${d.sourceLang} → ${d.targetLang}`;
   if (d.action === 'add') return [`    + ${pair}: only on the service (${plural(d.entryChanges.length, 'entry', 'entries')})`, ...d.entryChanges.map(entryLine)];
   if (d.action === 'remove') return [`    - ${pair}: no longer on the service (the repository has ${plural(d.entryChanges.length, 'entry', 'entries')})`];
-  const where = d.declared?.entriesFile === undefined ? 'inline entries' : d.declared.entriesFile;
+  const where = d.declared?.entriesFile === undefined ? 'inline entries' : displayPhrase(d.declared.entriesFile);
   return [`    ~ ${pair} (${where}): ${counts(d.entryChanges)} on the service`, ...d.entryChanges.map(entryLine)];
 }
 
@@ -47,16 +47,16 @@ function ruleLines(before: ConfiguredRules, after: ConfiguredRules): string[] {
     const was = b.get(key);
     const now = a.get(key);
     if (was === now) continue;
-    if (was === undefined) lines.push(`    + ${key} = ${now ?? ''}`);
-    else if (now === undefined) lines.push(`    - ${key} = ${was}`);
-    else lines.push(`    ~ ${key}: ${was} → ${now}`);
+    if (was === undefined) lines.push(`    + ${displayPhrase(key)} = ${displayPhrase(now ?? '')}`);
+    else if (now === undefined) lines.push(`    - ${displayPhrase(key)} = ${displayPhrase(was)}`);
+    else lines.push(`    ~ ${displayPhrase(key)}: ${displayPhrase(was)} → ${displayPhrase(now)}`);
   }
   return lines;
 }
 
 function noteLine(note: DriftNote): string {
   const kind = note.kind === 'glossary' ? 'glossary' : 'style rule list';
-  return `  ${kind} ${q(note.name)}${note.file === undefined ? '' : ` (${note.file})`}: ${displayPhrase(note.reason)}`;
+  return `  ${kind} ${q(note.name)}${note.file === undefined ? '' : ` (${displayPhrase(note.file)})`}: ${displayPhrase(note.reason)}`;
 }
 
 /** The drift, from the repository's point of view: what the service holds that the files lack, term by term. */
@@ -65,11 +65,11 @@ export function renderDriftText(drift: Drift, extraNotes: readonly DriftNote[] =
   if (hasDrift(drift)) {
     lines.push(`Drift on target "${displayPhrase(drift.target)}": the service holds edits the repository lacks.`, '');
     for (const g of drift.glossaries) {
-      lines.push(`~ glossary ${q(g.declared.name)} (${g.declared.origin.file})`);
+      lines.push(`~ glossary ${q(g.declared.name)} (${displayPhrase(g.declared.origin.file)})`);
       for (const d of g.dictionaries) for (const line of dictionaryLines(d)) lines.push(line);
     }
     for (const s of drift.styleRules) {
-      lines.push(`~ style rule list ${q(s.declared.name)} (${s.declared.origin.file})`);
+      lines.push(`~ style rule list ${q(s.declared.name)} (${displayPhrase(s.declared.origin.file)})`);
       if (s.configuredRules !== undefined) lines.push(...ruleLines(s.configuredRules.before, s.configuredRules.after));
       for (const i of s.instructions) {
         const what = i.action === 'add' ? '+' : i.action === 'remove' ? '-' : '~';

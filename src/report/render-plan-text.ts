@@ -25,7 +25,7 @@ function kindName(kind: string): string {
 }
 
 function header(change: ResourceChange): string {
-  const facts = [change.api, change.liveId === undefined ? undefined : `id ${change.liveId}`].filter((f) => f !== undefined);
+  const facts = [change.api, change.liveId === undefined ? undefined : `id ${displayPhrase(change.liveId)}`].filter((f) => f !== undefined);
   const suffix = facts.length === 0 ? '' : ` (${facts.join(', ')})`;
   return `${ACTION_SYMBOL[change.action]} ${kindLabel(change)} "${displayPhrase(change.address.name)}"${suffix}`;
 }

@@ -27,7 +27,7 @@ function title(result: CheckResult): string {
   const c = result.check;
   const pair = `${c.sourceLang} → ${c.targetLang}`;
   if (c.kind === 'test') {
-    const where = c.origin === undefined ? '' : `  (${c.origin.file}:${c.origin.line})`;
+    const where = c.origin === undefined ? '' : `  (${displayPhrase(c.origin.file)}:${c.origin.line})`;
     return `${displayPhrase(c.glossary)} · test ${c.index ?? '?'} · ${pair}${where}`;
   }
   const [source = '', target = ''] = c.entry ?? [];

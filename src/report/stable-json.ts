@@ -1,3 +1,5 @@
+import { displayJson } from '../lib/display.js';
+
 /**
  * JSON with a stable key order (identifying keys first, then alphabetical) and two-space indents;
  * arrays of plain values (an entry `[source, target]`, a list of keys) stay on one line, so a plan
@@ -34,6 +36,7 @@ function write(value: unknown, indent: string): string {
   return `{\n${keys.map((k) => `${inner}${JSON.stringify(k)}: ${write(object[k], inner)}`).join(',\n')}\n${indent}}`;
 }
 
+/** Written for a terminal or a CI log too: line separators and other controls inside strings as `\uXXXX` escapes (displayJson). */
 export function stableJson(value: unknown): string {
-  return `${write(value, '')}\n`;
+  return `${displayJson(write(value, ''))}\n`;
 }

@@ -329,11 +329,12 @@ describe('a server that writes the key back with JSON escapes', () => {
     expect(error.message).toContain('[redacted]');
   });
 
-  it('a language code of an entries answer: out before it is lowercased and clipped', async () => {
+  it('a language code of an entries answer: out before it is clipped into the message', async () => {
     const { client } = await against(answering(200, `{"dictionaries":[{"source_lang":"${escapeFirst(KEY)}","target_lang":"fr","entries":"a\\tb"}]}`), { apiKey: KEY });
     const error = await failure(client.readEntries('g1', 'en', 'de'));
     keyless(error.message);
-    expect(error.message).toContain('(it holds [redacted] → fr)');
+    expect(error.message).toContain('`dictionaries.0.source_lang`: expected a language code');
+    expect(error.message).toContain('got "[redacted]"');
   });
 
   it('control characters of an error body, a trace id and a Content-Type are replaced', async () => {
@@ -347,5 +348,57 @@ describe('a server that writes the key back with JSON escapes', () => {
     // eslint-disable-next-line no-control-regex
     expect(notJson.message).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
     expect(notJson.message).toContain('Content-Type "text/plain; x=?2J"');
+  });
+});
+
+describe('language codes from the service', () => {
+  /** A server answering `body` to every GET, and the client's call of `call` against it. */
+  const json = (body: unknown): Promise<HostileServer> =>
+    startHttpServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    });
+  const glossary = (target: string): object => ({ glossary_id: 'g1', name: 'Shop', ready: true, creation_time: '2026-01-01T00:00:00Z', dictionaries: [{ source_lang: 'en', target_lang: target, entry_count: 1 }] });
+  const list = (language: string, sourceLanguage?: string): { style_rules: object[] } => ({
+    style_rules: [
+      {
+        style_id: 's1', name: 'n', language, version: 1, configured_rules: {}, creation_time: 'c', updated_time: 'u',
+        custom_instructions: [{ id: 'i1', label: 'l', prompt: 'p', ...(sourceLanguage === undefined ? {} : { source_language: sourceLanguage }) }],
+      },
+    ],
+  });
+
+  it('a path, a NUL, a line break or an over-long code is an invalid_response naming the field and the code, clipped', async () => {
+    const cases: [string, (client: ServiceClient) => Promise<unknown>, object, string][] = [
+      ['v3 listing', (c) => c.listGlossaries(), { glossaries: [glossary('../../../../tmp/pwned')] }, '`glossaries.0.dictionaries.0.target_lang`: expected a language code (letters, digits and hyphens, at most 35 characters), got "../../../../tmp/pwned"'],
+      ['v3 listing, NUL', (c) => c.listGlossaries(), { glossaries: [glossary('de\u0000x')] }, 'got "de?x"'],
+      ['v3 listing, line break inside', (c) => c.listGlossaries(), { glossaries: [glossary('de\n::error::x')] }, 'got "de?::error::x"'],
+      ['v3 listing, too long', (c) => c.listGlossaries(), { glossaries: [glossary(`de-${'abcdefgh-'.repeat(4)}x`)] }, 'got "de-abcdefgh-abcdefgh-abcdefgh-abcdefgh-x"'],
+      ['v3 listing, a subtag too long', (c) => c.listGlossaries(), { glossaries: [glossary('deutschland')] }, 'got "deutschland"'],
+      ['v3 listing, empty', (c) => c.listGlossaries(), { glossaries: [glossary('')] }, 'got ""'],
+      ['v2 listing', (c) => c.listGlossariesV2(), { glossaries: [{ glossary_id: 'g', name: 'n', ready: true, source_lang: 'en/../..', target_lang: 'de', creation_time: 'c', entry_count: 1 }] }, '`glossaries.0.source_lang`'],
+      ['style rule list', (c) => c.listStyleRules(), list('de\\x'), '`style_rules.0.language`'],
+      ['instruction source language', (c) => c.listStyleRules(), list('de', 'en/x'), '`style_rules.0.custom_instructions.0.source_language`'],
+      ['entries answer', (c) => c.readEntries('g1', 'en', 'de'), { dictionaries: [{ source_lang: 'en', target_lang: 'de\u0000', entries: 'a\tb' }] }, '`dictionaries.0.target_lang`'],
+    ];
+    for (const [what, call, body, says] of cases) {
+      const { client } = await against(json(body));
+      const error = await failure(call(client));
+      expect(error.code, what).toBe('invalid_response');
+      expect(error.message, what).toContain(says);
+      // eslint-disable-next-line no-control-regex
+      expect(error.message, what).not.toMatch(/[\u0000-\u001f]/);
+    }
+  });
+
+  it('codes of the shape pass, trimmed and lowercased; an empty or null instruction source language is none', async () => {
+    const { client } = await against(json({ glossaries: [glossary(' zh-Hans ')] }));
+    expect((await client.listGlossaries())[0]?.dictionaries[0]?.targetLang).toBe('zh-hans');
+    for (const source of ['', null]) {
+      const { client: rules } = await against(json({ style_rules: [{ ...list('DE').style_rules[0], custom_instructions: [{ id: 'i', label: 'l', prompt: 'p', source_language: source }] }] }));
+      const [read] = await rules.listStyleRules();
+      expect(read?.language).toBe('de');
+      expect(read?.customInstructions[0]).toEqual({ id: 'i', label: 'l', prompt: 'p' });
+    }
   });
 });

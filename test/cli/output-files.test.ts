@@ -116,7 +116,7 @@ describe('a write that fails anyway', () => {
         { name: 'first.yaml', content: 'kind: glossary\n' },
         { name: 'taken.tsv', content: 'x\ty\n' },
       ];
-      await expect(writeImportFiles(join(dir, 'repo', 'new'), [files[0], { ...files[1], name: '../taken.tsv' }] as never, 'repo/new')).rejects.toThrow(
+      await expect(writeImportFiles(join(dir, 'repo'), join(dir, 'repo', 'new'), [files[0], { ...files[1], name: '../taken.tsv' }] as never, 'repo/new')).rejects.toThrow(
         'cannot write the imported files into repo/new (EEXIST); nothing was written',
       );
       expect(await readdir(join(dir, 'repo'))).toEqual(['taken.tsv']); // the folder it made is gone too

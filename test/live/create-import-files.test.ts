@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { createImportFiles, selectUndeclared, slugify, type ImportFile } from '../../src/cli/create-import-files.js';
+import { createImportFiles, selectUndeclared, type ImportFile } from '../../src/cli/create-import-files.js';
+import { pairSlug, slugify } from '../../src/lib/file-name.js';
 import type { DesiredState } from '../../src/model/desired.js';
 import type { LiveGlossary, LiveStyleRules } from '../../src/model/live.js';
 
@@ -38,6 +39,15 @@ describe('slugify', () => {
   it('makes readable, safe file names', () => {
     expect(slugify('Café Terms (DE) / 2026')).toBe('cafe-terms-de-2026');
     expect(slugify('日本語')).toBe('resource');
+  });
+
+  it('leaves nothing of a path, a hidden name or a control character, for names and language pairs alike', () => {
+    for (const name of ['../../../../etc/passwd', '.bashrc', 'a/b\\c', 'x\n::error title=PWNED::y', 'nul\u0000byte', '\u202eevil']) {
+      expect(slugify(name)).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+    }
+    expect(pairSlug({ sourceLang: 'en', targetLang: 'zh-hans' })).toBe('en-zh-hans');
+    expect(pairSlug({ sourceLang: 'en', targetLang: '../../x' })).toBe('en-x');
+    expect(pairSlug({ sourceLang: '', targetLang: '..' })).toBe('x-x');
   });
 });
 

@@ -135,3 +135,86 @@ export const BEHAVIOURS: readonly Behaviour[] = [
     says: /unexpected|expected/i,
   },
 ];
+
+/** A dictionary a hostile service holds: its languages and its entries as TSV text (sent as they are). */
+export interface HostileDictionary {
+  readonly source: string;
+  readonly target: string;
+  readonly entries: string;
+}
+
+export interface HostileGlossary {
+  readonly id: string;
+  readonly name: string;
+  readonly dictionaries: readonly HostileDictionary[];
+}
+
+export interface HostileStyleList {
+  readonly id: string;
+  readonly name: string;
+  readonly language: string;
+  readonly instructions?: readonly { id: string; label: string; prompt: string }[];
+}
+
+/**
+ * A service that speaks the API's shapes (the listings, the entries of one dictionary, style rule
+ * lists) but fills them with what a compromised server or a proxy someone controls could send:
+ * path-shaped or NUL-holding language codes, names with line breaks, entries no file can hold. The
+ * emulator stays a faithful implementation of the spec; this is the other side. Writes are
+ * answered 500 and recorded (`requests`): a check can tell that none was sent.
+ */
+export function hostileService(content: { glossaries?: readonly HostileGlossary[]; styleLists?: readonly HostileStyleList[]; errorMessage?: string }): Promise<Hostile> {
+  const glossaries = content.glossaries ?? [];
+  return httpServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://service');
+    if (req.method !== 'GET') {
+      json(res, 500, JSON.stringify({ message: content.errorMessage ?? 'this service takes no writes' }));
+      return;
+    }
+    if (url.pathname === '/v3/glossaries') {
+      const listed = glossaries.map((g) => ({
+        glossary_id: g.id,
+        name: g.name,
+        ready: true,
+        creation_time: '2026-01-01T00:00:00Z',
+        dictionaries: g.dictionaries.map((d) => ({ source_lang: d.source, target_lang: d.target, entry_count: d.entries.split('\n').filter((l) => l !== '').length })),
+      }));
+      json(res, 200, JSON.stringify({ glossaries: listed }));
+      return;
+    }
+    if (url.pathname === '/v2/glossaries') {
+      json(res, 200, JSON.stringify({ glossaries: [] }));
+      return;
+    }
+    if (url.pathname === '/v3/style_rules') {
+      const page = Number(url.searchParams.get('page') ?? '0');
+      const lists = (page === 0 ? content.styleLists ?? [] : []).map((s) => ({
+        style_id: s.id,
+        name: s.name,
+        language: s.language,
+        version: 1,
+        creation_time: '2026-01-01T00:00:00Z',
+        updated_time: '2026-01-01T00:00:00Z',
+        configured_rules: {},
+        custom_instructions: s.instructions ?? [],
+      }));
+      json(res, 200, JSON.stringify({ style_rules: lists }));
+      return;
+    }
+    const entries = /^\/v3\/glossaries\/([^/]+)\/entries$/.exec(url.pathname);
+    if (entries !== null) {
+      const glossary = glossaries.find((g) => g.id === decodeURIComponent(entries[1] ?? ''));
+      const source = url.searchParams.get('source_lang') ?? '';
+      const target = url.searchParams.get('target_lang') ?? '';
+      const same = (a: string, b: string): boolean => a.trim().toLowerCase() === b.trim().toLowerCase();
+      const found = glossary?.dictionaries.find((d) => same(d.source, source) && same(d.target, target));
+      if (found === undefined) {
+        json(res, 404, JSON.stringify({ message: 'no such dictionary' }));
+        return;
+      }
+      json(res, 200, JSON.stringify({ dictionaries: [{ source_lang: found.source, target_lang: found.target, entries: found.entries, entries_format: 'tsv' }] }));
+      return;
+    }
+    json(res, 404, JSON.stringify({ message: 'not found' }));
+  });
+}

@@ -26,6 +26,7 @@ import {
   type JsonParts,
 } from '../print-outcome.js';
 import { withHelpFooter } from '../help-text.js';
+import { errorLine } from '../report-error.js';
 
 interface ApplyOptions extends CommonOptions, VerifyOptions {
   readonly format: 'text' | 'json';
@@ -67,7 +68,7 @@ async function runApply(ctx: CommandContext, file: string | undefined, options: 
   const savedPlan = file === undefined ? undefined : await readSavedPlan(resolve(io.cwd, file));
   // Where the ids go is checked before anything is sent.
   const idsPath = options.idsOut === undefined ? undefined : resolve(io.cwd, options.idsOut);
-  if (idsPath !== undefined) await checkOutputFile(idsPath, '--ids-out', io.cwd);
+  if (idsPath !== undefined) await checkOutputFile(idsPath, '--ids-out', io.cwd, repositoryDir(io, options));
   // Among live duplicates of a declared name, keep the one the last ids file names: `--ids`, or the
   // file `--ids-out` is about to overwrite (absent on the first run).
   const keepPath = options.ids === undefined ? idsPath : resolve(io.cwd, options.ids);
@@ -122,13 +123,11 @@ async function runApply(ctx: CommandContext, file: string | undefined, options: 
   let code: number = runExitCode(run);
   if (idsPath !== undefined && result !== undefined) {
     try {
-      await writeOutputFile(idsPath, `${JSON.stringify(result.ids, null, 2)}\n`);
+      await writeOutputFile(idsPath, `${JSON.stringify(result.ids, null, 2)}\n`, repositoryDir(io, options));
     } catch (error) {
       // The service was written (or already matched): the exit code must not say otherwise.
       const shown = shownPath(idsPath, io.cwd);
-      io.stderr(
-        `Error: the apply ran (see the result above), but the ids could not be written to ${shown} (${(error as Error).message}); run \`apply --ids-out ${shown}\` again to write them\n`,
-      );
+      io.stderr(errorLine(`the apply ran (see the result above), but the ids could not be written to ${shown} (${(error as Error).message}); run \`apply --ids-out ${shown}\` again to write them`));
       code = Math.max(code, ExitCode.applyIncomplete);
     }
   }

@@ -1,12 +1,13 @@
-import { readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { LOCK_FILE } from '../../apply/lock.js';
 import { DEFAULTS } from '../../lib/defaults.js';
-import { InputError } from '../../lib/errors.js';
+import { InputError, isTermsyncError } from '../../lib/errors.js';
 import { ExitCode } from '../../lib/exit-codes.js';
 import type { CommandContext } from '../io.js';
-import { makeFolders, shownPath } from '../output-files.js';
+import { writeInside, type FileToWrite } from '../../lib/write-inside.js';
+import { shownPath } from '../output-files.js';
 import { withHelpFooter } from '../help-text.js';
 
 interface InitOptions {
@@ -128,26 +129,18 @@ async function runInit(ctx: CommandContext, options: InitOptions): Promise<numbe
   }
   const ignorePath = join(root, '.gitignore');
   const ignoreLines = await missingIgnoreLines(ignorePath);
-  const written: string[] = [];
-  let made: string | undefined;
+  const writes: FileToWrite[] = FILES.map((file) => ({ path: file.path, content: file.content, mode: 'create' }));
+  if (ignoreLines.length > 0) {
+    const before = (await exists(ignorePath)) ? await readFile(ignorePath, 'utf8') : '';
+    const separator = before === '' || before.endsWith('\n') ? '' : '\n';
+    writes.push({ path: '.gitignore', content: `${before}${separator}${before === '' ? '' : '\n'}${ignoreLines.join('\n')}\n`, mode: 'replace' });
+  }
   try {
-    made = await makeFolders(join(root, 'glossaries'));
-    for (const file of FILES) {
-      const path = join(root, file.path);
-      await makeFolders(join(path, '..'));
-      // `wx`: never overwrite, even a file created since the check.
-      await writeFile(path, file.content, { flag: 'wx' });
-      written.push(path);
-    }
-    if (ignoreLines.length > 0) {
-      const before = (await exists(ignorePath)) ? await readFile(ignorePath, 'utf8') : '';
-      const separator = before === '' || before.endsWith('\n') ? '' : '\n';
-      await writeFile(ignorePath, `${before}${separator}${before === '' ? '' : '\n'}${ignoreLines.join('\n')}\n`);
-    }
+    // Every file or none, inside the folder (a link there cannot carry a write out of it); `create`:
+    // never over a file, even one made since the check.
+    await writeInside(root, writes, { folders: ['glossaries'] });
   } catch (error) {
-    for (const path of written) await rm(path, { force: true }).catch(() => undefined);
-    // The first folder it made: nothing else is in it.
-    if (made !== undefined) await rm(made, { recursive: true, force: true }).catch(() => undefined);
+    if (isTermsyncError(error)) throw error;
     throw new InputError('init_write_failed', `init could not write into ${shownRoot} (${errnoOf(error)}); nothing was written`);
   }
   const dirOption = options.dir === '.' ? '' : ` --dir ${options.dir}`;

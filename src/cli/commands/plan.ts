@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { readIdsFile } from '../read-ids-file.js';
 import { readChangedFiles } from '../../config/read-changed-files.js';
+import { displayText } from '../../lib/display.js';
 import { InputError } from '../../lib/errors.js';
 import { ExitCode } from '../../lib/exit-codes.js';
 import type { Plan } from '../../model/plan.js';
@@ -22,6 +23,7 @@ import {
   withNewline,
 } from '../print-outcome.js';
 import { withHelpFooter } from '../help-text.js';
+import { errorLine } from '../report-error.js';
 
 interface PlanOptions extends CommonOptions {
   readonly format: 'text' | 'markdown' | 'json';
@@ -61,7 +63,7 @@ async function runPlan(ctx: CommandContext, options: PlanOptions): Promise<numbe
   const refresh = await refreshRequest(ctx, options);
   // Where the plan goes is checked before anything is sent.
   const outPath = options.out === undefined ? undefined : resolve(io.cwd, options.out);
-  if (outPath !== undefined) await checkOutputFile(outPath, '--out', io.cwd);
+  if (outPath !== undefined) await checkOutputFile(outPath, '--out', io.cwd, repositoryDir(io, options));
   const keepIds = options.ids === undefined ? undefined : await readIdsFile(resolve(io.cwd, options.ids), { missingOk: false });
   const run = await reconcile(
     {
@@ -87,7 +89,7 @@ async function runPlan(ctx: CommandContext, options: PlanOptions): Promise<numbe
     {
       loaded: (diagnostics) => printDiagnostics(io, diagnostics, options.dir),
       planned: (target, plan) => {
-        if (multi && options.format !== 'json') io.stdout(`Target "${target}":\n`);
+        if (multi && options.format !== 'json') io.stdout(`Target "${displayText(target)}":\n`);
         io.stdout(renderPlan(plan, options.format));
       },
       finished: (outcome) => printTargetOutcome(io, outcome, { multi }),
@@ -99,9 +101,9 @@ async function runPlan(ctx: CommandContext, options: PlanOptions): Promise<numbe
   const code = runExitCode(run, { detailedExitcode: options.detailedExitcode === true });
   if (outPath !== undefined && plan !== undefined) {
     try {
-      await writeOutputFile(outPath, withNewline(renderPlanJson(plan)));
+      await writeOutputFile(outPath, withNewline(renderPlanJson(plan)), repositoryDir(io, options));
     } catch (error) {
-      io.stderr(`Error: the plan could not be saved to ${shownPath(outPath, io.cwd)} (${(error as Error).message}); nothing was changed on the service\n`);
+      io.stderr(errorLine(`the plan could not be saved to ${shownPath(outPath, io.cwd)} (${(error as Error).message}); nothing was changed on the service`));
       return Math.max(code, ExitCode.invalidInput);
     }
   }

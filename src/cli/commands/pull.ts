@@ -1,14 +1,17 @@
 import type { Command } from 'commander';
+import { displayText } from '../../lib/display.js';
 import { InputError } from '../../lib/errors.js';
 import { ExitCode } from '../../lib/exit-codes.js';
 import { hasDrift } from '../../model/drift.js';
 import { loadDesired, pullTarget, selectTargets, type PullOutcome } from '../../reconcile/index.js';
+import { unwritableLines } from '../../pull/index.js';
 import { renderDriftText } from '../../report/index.js';
 import { addCommonOptions } from '../common-options.js';
 import { pullExitCode } from '../exit-code-of.js';
 import type { CliIo, CommandContext, CommonOptions } from '../io.js';
 import { configPathOf, createCliLogger, printDiagnostics, printTargetOutcome, repositoryDir, runProblem, serviceContext } from '../print-outcome.js';
 import { withHelpFooter } from '../help-text.js';
+import { errorLine } from '../report-error.js';
 
 interface PullOptions extends CommonOptions {
   readonly check?: boolean;
@@ -22,13 +25,16 @@ function printPulled(io: CliIo, outcome: PullOutcome): void {
       return;
     case 'pulled':
       io.stdout(renderDriftText(outcome.drift, outcome.notes));
-      if (outcome.written.length > 0) io.stdout(`\nWrote ${outcome.written.length} file${outcome.written.length === 1 ? '' : 's'}:\n${outcome.written.map((f) => `  ${f}\n`).join('')}`);
+      if (outcome.written.length > 0) io.stdout(`\nWrote ${outcome.written.length} file${outcome.written.length === 1 ? '' : 's'}:\n${outcome.written.map((f) => `  ${displayText(f)}\n`).join('')}`);
       if (outcome.remaining.length > 0) {
-        io.stderr(`Warning: pull could not write everything back; a plan would still change: ${outcome.remaining.join(', ')}\n`);
+        io.stderr(`Warning: pull could not write everything back; a plan would still change: ${displayText(outcome.remaining.join(', '))}\n`);
       } else if (outcome.written.length > 0) io.stdout('Pull complete: the next plan shows no changes for what was pulled. Review the files and commit them.\n');
       return;
     case 'locked':
-      io.stderr(`Error: ${outcome.error.message}\n`);
+      io.stderr(errorLine(outcome.error.message));
+      return;
+    case 'unwritable':
+      io.stderr(`${errorLine(outcome.error.message)}${unwritableLines(outcome.problems ?? []).map((l) => `${l}\n`).join('')}`);
       return;
     default:
       printTargetOutcome(io, outcome, { multi: false });
@@ -51,7 +57,7 @@ async function runPull(ctx: CommandContext, options: PullOptions): Promise<numbe
   const logger = createCliLogger(io, options.logLevel);
   let code: number = ExitCode.ok;
   for (const target of targets) {
-    if (targets.length > 1) io.stdout(`Target "${target.name}":\n`);
+    if (targets.length > 1) io.stdout(`Target "${displayText(target.name)}":\n`);
     const outcome = await pullTarget({ desired, target, check }, serviceContext(io, logger));
     printPulled(io, outcome);
     code = Math.max(code, pullExitCode(outcome));

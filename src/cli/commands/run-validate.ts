@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { loadRepository } from '../../config/index.js';
 import { diagnosticPlace, type Diagnostic } from '../../lib/diagnostics.js';
+import { displayJson, displayText } from '../../lib/display.js';
 import { ExitCode } from '../../lib/exit-codes.js';
 import type { CommandContext, CommonOptions } from '../io.js';
 
@@ -24,12 +25,14 @@ function position(d: Diagnostic): { line: number; column: number } {
 }
 
 function textLine(d: Diagnostic, file: string): string {
-  return `${file}:${diagnosticPlace(d)}: ${d.severity}: [${d.code}] ${d.message}\n`;
+  return `${displayText(file)}:${diagnosticPlace(d)}: ${d.severity}: [${d.code}] ${displayText(d.message)}\n`;
 }
 
-// Workflow command escaping (data and properties differ: properties also escape `:` and `,`).
+// Workflow command escaping (data and properties differ: properties also escape `:` and `,`), of
+// text already through displayText: no control character is left, line breaks included, so no
+// value can end the command's line or start another one.
 function escapeData(text: string): string {
-  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  return displayText(text).replace(/%/g, '%25');
 }
 function escapeProperty(text: string): string {
   return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
@@ -72,7 +75,7 @@ export async function runValidate(options: CommonOptions, ctx: CommandContext): 
   const warnings = shown.length - errors;
   const fileCount = result.files?.length ?? 0;
   if (format === 'json') {
-    ctx.io.stdout(`${JSON.stringify({ diagnostics: shown, errors, warnings, files: fileCount }, null, 2)}\n`);
+    ctx.io.stdout(`${displayJson(JSON.stringify({ diagnostics: shown, errors, warnings, files: fileCount }, null, 2))}\n`);
   } else {
     for (const d of shown) ctx.io.stdout(format === 'github' ? githubLine(d, d.file) : textLine(d, d.file));
     ctx.io.stdout(summaryLine(errors, warnings, fileCount));
