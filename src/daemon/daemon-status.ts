@@ -1,7 +1,8 @@
 import type { Diagnostic } from '../lib/diagnostics.js';
 import type { PlanSummary } from '../model/plan.js';
 import type { RunOutcome, TargetOutcome, VerifyOutcome } from '../reconcile/index.js';
-import type { RunResult, Trigger } from './daemon-metrics.js';
+import type { RunResult } from './daemon-metrics.js';
+import type { Trigger } from './triggers.js';
 
 /** One target of a run, as `/status` shows it: no entries, no key, no path outside the repository. */
 export interface TargetReport {
@@ -98,6 +99,14 @@ export interface DriftReport {
   readonly error?: string;
 }
 
+/** The last load of the repository, as `/status` shows it. */
+export interface RepositoryReport {
+  readonly valid: boolean;
+  readonly errors: number;
+  readonly warnings: number;
+  readonly diagnostics: readonly DiagnosticLocation[];
+}
+
 const KEEP_RUNS = 20;
 
 /** The checks of a verify outcome as `/status` shows them. */
@@ -150,31 +159,105 @@ export function runResultOf(run: RunOutcome): RunResult {
 /** What `/status` and `/readyz` answer: the daemon's state, updated by its loop. */
 export class DaemonStatus {
   readonly startedAt: string;
-  running: { readonly trigger: Trigger; readonly startedAt: string } | undefined;
-  repository: { readonly valid: boolean; readonly errors: number; readonly warnings: number; readonly diagnostics: readonly DiagnosticLocation[] } | undefined;
   readonly runs: RunReport[] = [];
   readonly ids = new Map<string, { readonly glossaries: Readonly<Record<string, string>>; readonly style_rules: Readonly<Record<string, string>> }>();
-  lastError: { readonly at: string; readonly message: string } | undefined;
-  git: GitReport | undefined;
-  localEdits: LocalEditsReport | undefined;
-  schedule: string | undefined;
-  nextRetryAt: string | undefined;
   /** Per target: the last verify run, and the checks of each glossary as last verified. */
   readonly verify = new Map<string, { last: VerifyReport; checks: Map<string, CheckReport[]> }>();
-  drift: DriftReport | undefined;
+  #running: { readonly trigger: Trigger; readonly startedAt: string } | undefined;
+  #repository: RepositoryReport | undefined;
+  #lastError: { readonly at: string; readonly message: string } | undefined;
+  #git: GitReport | undefined;
+  #localEdits: LocalEditsReport | undefined;
+  #schedule: string | undefined;
+  #drift: DriftReport | undefined;
+  #nextRetry: () => number | undefined = () => undefined;
+  readonly #listeners = new Set<() => void>();
 
   constructor(now: number) {
     this.startedAt = new Date(now).toISOString();
   }
 
+  /**
+   * Calls `listener` after each change of the state (a run started or recorded, a pull, a drift
+   * pull, a verify run …): what a live view of `/status` (server-sent events) follows. Returns the
+   * unsubscribe function.
+   */
+  subscribe(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => void this.#listeners.delete(listener);
+  }
+
+  /** Tells the subscribers that the state changed. */
+  changed(): void {
+    for (const listener of [...this.#listeners]) listener();
+  }
+
+  get running(): { readonly trigger: Trigger; readonly startedAt: string } | undefined {
+    return this.#running;
+  }
+  set running(value: { readonly trigger: Trigger; readonly startedAt: string } | undefined) {
+    this.#running = value;
+    this.changed();
+  }
+  get repository(): RepositoryReport | undefined {
+    return this.#repository;
+  }
+  get lastError(): { readonly at: string; readonly message: string } | undefined {
+    return this.#lastError;
+  }
+  set lastError(value: { readonly at: string; readonly message: string } | undefined) {
+    this.#lastError = value;
+    this.changed();
+  }
+  get git(): GitReport | undefined {
+    return this.#git;
+  }
+  set git(value: GitReport | undefined) {
+    this.#git = value;
+    this.changed();
+  }
+  get localEdits(): LocalEditsReport | undefined {
+    return this.#localEdits;
+  }
+  set localEdits(value: LocalEditsReport | undefined) {
+    this.#localEdits = value;
+    this.changed();
+  }
+  get schedule(): string | undefined {
+    return this.#schedule;
+  }
+  set schedule(value: string | undefined) {
+    this.#schedule = value;
+    this.changed();
+  }
+  get drift(): DriftReport | undefined {
+    return this.#drift;
+  }
+  set drift(value: DriftReport | undefined) {
+    this.#drift = value;
+    this.changed();
+  }
+
+  /** When the next retry of a failed run is due (the work queue's back-off), as ISO 8601. */
+  get nextRetryAt(): string | undefined {
+    const at = this.#nextRetry();
+    return at === undefined ? undefined : new Date(at).toISOString();
+  }
+
+  /** Where `nextRetryAt` is read from: the work queue owns the retry. */
+  followRetries(nextRetry: () => number | undefined): void {
+    this.#nextRetry = nextRetry;
+  }
+
   setRepository(diagnostics: readonly Diagnostic[]): void {
     const errors = diagnostics.filter((d) => d.severity === 'error').length;
-    this.repository = {
+    this.#repository = {
       valid: errors === 0,
       errors,
       warnings: diagnostics.length - errors,
       diagnostics: diagnostics.slice(0, 100).map((d) => ({ severity: d.severity, code: d.code, file: d.file, line: d.line, column: d.column, ...(d.cell === undefined ? {} : { cell: d.cell }) })),
     };
+    this.changed();
   }
 
   recordRun(trigger: Trigger, startedAt: number, durationMs: number, run: RunOutcome | { kind: 'git_failed'; message: string }, files?: number): RunReport {
@@ -195,7 +278,8 @@ export class DaemonStatus {
       for (const t of run.targets) if ('result' in t && t.result !== undefined && (t.kind === 'converged' || t.kind === 'changed')) this.ids.set(t.target, t.result.ids);
     }
     const failure = report.error ?? report.targets.find((t) => t.error !== undefined)?.error;
-    if (failure !== undefined) this.lastError = { at: new Date(startedAt + durationMs).toISOString(), message: failure };
+    if (failure !== undefined) this.#lastError = { at: new Date(startedAt + durationMs).toISOString(), message: failure };
+    this.changed();
     return report;
   }
 
@@ -217,6 +301,7 @@ export class DaemonStatus {
     }
     for (const name of [...entry.checks.keys()]) if (!declared.has(name)) entry.checks.delete(name);
     this.verify.set(outcome.target, entry);
+    this.changed();
   }
 
   /** Passing and failing checks of a target, as last verified. */
