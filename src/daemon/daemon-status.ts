@@ -312,7 +312,8 @@ export class DaemonStatus {
 
   /**
    * Ready: the repository is valid and the last reconcile succeeded, or one is running; with
-   * --git-pull, and fewer than GIT_FAILURES_NOT_READY pulls in a row failed.
+   * --git-pull, and fewer than GIT_FAILURES_NOT_READY pulls in a row failed; with --on-drift pull,
+   * and the last drift pull did not fail (the daemon then writes nothing, see drift-pull.ts).
    */
   readiness(): { ready: boolean; reason: string } {
     if (this.git !== undefined && this.git.failures >= GIT_FAILURES_NOT_READY) {
@@ -320,6 +321,12 @@ export class DaemonStatus {
     }
     if (this.repository === undefined) return { ready: false, reason: 'the repository has not been read yet' };
     if (!this.repository.valid) return { ready: false, reason: `the repository has ${this.repository.errors} error(s)` };
+    if (this.drift?.result === 'failed') {
+      return {
+        ready: false,
+        reason: `the drift pull failed (${this.drift.error ?? 'no reason given'}): nothing is written to the service until the edits made there can be adopted; the next full reconcile tries again`,
+      };
+    }
     if (this.running !== undefined) return { ready: true, reason: 'a reconcile is running' };
     const last = this.runs[0];
     if (last === undefined) return { ready: false, reason: 'no reconcile has run yet' };

@@ -66,8 +66,10 @@ export function createDriftPull(options: DriftPullOptions): DriftPull {
 
   const hold = (target: string, at: string, error: string, fields: Record<string, unknown> = {}): DriftDecision => {
     status.drift = { at, target, result: 'failed', error };
-    if (target === '') log.error(fields, 'on-drift pull needs one target (--target); drift is applied over instead');
-    else log.warn({ target, err: error, ...fields }, 'drift pull failed');
+    log.error(
+      { ...(target === '' ? {} : { target }), err: error, ...fields },
+      'drift pull failed: this run writes nothing to the service, so the edits made there are not overwritten; the next full reconcile tries again',
+    );
     return { kind: 'held', reason: error };
   };
 
@@ -114,7 +116,8 @@ export function createDriftPull(options: DriftPullOptions): DriftPull {
       const { drift } = outcome;
       if (outcome.written.length === 0) {
         metrics.recordDriftPull(target.name, 'in_sync');
-        if (!hasDrift(drift)) status.drift = { at, target: target.name, result: 'in_sync' };
+        // Drift that pull leaves alone (and says so) keeps the report of what was last written; a failure is over.
+        if (!hasDrift(drift) || status.drift?.result === 'failed') status.drift = { at, target: target.name, result: 'in_sync' };
         return { kind: 'in_sync' };
       }
       const counts = driftCounts(drift);

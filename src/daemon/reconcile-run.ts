@@ -96,9 +96,9 @@ export function createRunner(parts: RunParts): (request: RunRequest) => Promise<
   /** `--on-drift pull` on a full run: the repository to apply (read again once the files hold the service's edits), and whether the run may write. */
   const adoptDrift = async (loaded: LoadedRepository & { desired: DesiredState }): Promise<{ loaded: LoadedRepository; mode: ReconcileMode }> => {
     const decision = await parts.drift?.pull(loaded.desired);
-    if (decision?.kind !== 'written') return { loaded, mode: 'apply' };
-    const again = await load(false);
-    return { loaded: again.desired === undefined ? loaded : again, mode: 'apply' };
+    if (decision?.kind === 'held') return { loaded, mode: 'plan' };
+    if (decision?.kind === 'written') return { loaded: await load(false), mode: 'apply' };
+    return { loaded, mode: 'apply' };
   };
 
   const reconcileFiles = async (request: RunRequest, files: readonly string[]): Promise<void> => {
@@ -112,8 +112,9 @@ export function createRunner(parts: RunParts): (request: RunRequest) => Promise<
     if (loaded.desired === undefined) return invalid(trigger, startedAt, loaded, files.length);
     let mode: ReconcileMode = parts.onDrift === 'report' ? 'plan' : 'apply';
     if (parts.onDrift === 'pull' && full) ({ loaded, mode } = await adoptDrift({ ...loaded, desired: loaded.desired }));
+    // The files as pulled have errors (pull checks against that first): nothing is applied over the service.
+    if (loaded.desired === undefined) return invalid(trigger, startedAt, loaded, files.length);
     const desired = loaded.desired;
-    if (desired === undefined) return invalid(trigger, startedAt, loaded, files.length);
     const refresh = full || files.length === 0 ? { kind: 'all' as const } : { kind: 'changed' as const, files };
     const run = await reconcileDesired(desired, loaded.diagnostics, { mode, refresh, lock: true, ...(parts.target === undefined ? {} : { target: parts.target }) }, parts.service, {
       finished: (outcome) => {

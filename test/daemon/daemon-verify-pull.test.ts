@@ -175,3 +175,78 @@ describe('termsync watch --on-drift pull --git-pull', () => {
     expect(await readFile(join(clone, 'glossaries/entries/storefront-ui.en-de.tsv'), 'utf8')).toContain('gift card\tGeschenkgutschein\n');
   }, 60_000);
 });
+
+describe('termsync watch --on-drift pull, when the drift pull fails', () => {
+  /** Merges entries into a dictionary on the service, as its web editor does. */
+  const editOnService = async (id: string, entries: string): Promise<void> => {
+    const res = await fetch(`${emulator.url}/v3/glossaries/${id}`, {
+      method: 'PATCH',
+      headers: { authorization: `Service-Auth-Key ${KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ dictionaries: [{ source_lang: 'en', target_lang: 'de', entries, entries_format: 'tsv' }] }),
+    });
+    expect(res.status).toBe(200);
+  };
+  const entriesOnService = async (id: string): Promise<string> => {
+    const res = await fetch(`${emulator.url}/v3/glossaries/${id}/entries?source_lang=en&target_lang=de`, { headers: { authorization: `Service-Auth-Key ${KEY}` } });
+    return ((await res.json()) as { dictionaries: { entries: string }[] }).dictionaries[0]?.entries ?? '';
+  };
+
+  it('writes nothing to the service (its edits are kept), says why on /readyz, and adopts the edits once the pull can', async () => {
+    const repo = join(dir, 'repo');
+    const tsv = join(repo, 'glossaries/entries/storefront-ui.en-de.tsv');
+    const t = await start(repo, { onDrift: 'pull', target: 'default', verify: false });
+    const d = t.daemon;
+    await d.idle();
+    expect(d.status.runs[0]).toMatchObject({ trigger: 'startup', result: 'changed' });
+    const id = d.status.ids.get('default')?.glossaries['Northwind Storefront UI'] ?? '';
+    expect(id).not.toBe('');
+    const filesBefore = await readFile(tsv, 'utf8');
+
+    // A terminologist changes a term on the service, and someone adds an entry whose target has the
+    // shape of a credential: no file may hold it, so the pull refuses the whole dictionary.
+    await editOnService(id, 'gift card\tGeschenkgutschein\nsupport key\tAKIAIOSFODNN7EXAMPL3');
+    const mark = emulator.requests().length;
+    t.tick();
+    await d.idle();
+    expect(d.status.drift).toMatchObject({ target: 'default', result: 'failed' });
+    expect(d.status.drift?.error).toMatch(/pull refused/);
+    // The run planned and reported the difference, and wrote nothing: the service keeps its edit.
+    expect(d.status.runs[0]).toMatchObject({ trigger: 'schedule', result: 'pending' });
+    expect(emulator.requests().slice(mark).filter((r) => r.method !== 'GET')).toEqual([]);
+    expect(await entriesOnService(id)).toContain('gift card\tGeschenkgutschein');
+    expect(await readFile(tsv, 'utf8')).toBe(filesBefore);
+    const ready = await fetch(`${d.url ?? ''}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(((await ready.json()) as { reason: string }).reason).toMatch(/^the drift pull failed \(pull refused: .*\): nothing is written to the service until the edits made there can be adopted/);
+    expect(await get(d, '/metrics')).toMatch(/termsync_drift_pulls_total\{target="default",result="failed"\} 1/);
+    // Not retried in a loop: the next full reconcile (the schedule, SIGHUP) tries again.
+    expect(d.status.nextRetryAt).toBeUndefined();
+
+    // The value is corrected on the service: the next scheduled run adopts both edits into the file.
+    await editOnService(id, 'support key\tSupportschlüssel');
+    t.tick();
+    await d.idle();
+    expect(d.status.drift).toMatchObject({ target: 'default', result: 'written', files: ['glossaries/entries/storefront-ui.en-de.tsv'] });
+    const file = await readFile(tsv, 'utf8');
+    expect(file).toContain('gift card\tGeschenkgutschein\n');
+    expect(file).toContain('support key\tSupportschlüssel\n');
+    expect(await entriesOnService(id)).toContain('gift card\tGeschenkgutschein');
+    expect(d.status.runs[0]).toMatchObject({ trigger: 'schedule', result: 'converged' });
+    expect((await fetch(`${d.url ?? ''}/readyz`)).status).toBe(200);
+  }, 60_000);
+
+  it('with several targets and no --target, writes nothing either', async () => {
+    const repo = join(dir, 'repo');
+    const config = join(repo, 'config/termsync.yaml');
+    const text = await readFile(config, 'utf8');
+    expect(text).toContain('targets:\n  - name: default\n');
+    await writeFile(config, text.replace('targets:\n', 'targets:\n  - name: staging\n    base_url_env: TERMSYNC_STAGING_URL\n    api_key_env: TERMSYNC_STAGING_KEY\n'));
+    const t = await start(repo, { onDrift: 'pull', verify: false, env: { TERMSYNC_BASE_URL: emulator.url, TERMSYNC_API_KEY: KEY, TERMSYNC_STAGING_URL: emulator.url, TERMSYNC_STAGING_KEY: KEY } });
+    const d = t.daemon;
+    await d.idle();
+    expect(d.status.drift).toMatchObject({ target: '', result: 'failed', error: 'pull adopts the state of one target: start the daemon with --target' });
+    expect(emulator.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+    expect(d.status.runs[0]).toMatchObject({ trigger: 'startup', result: 'pending' });
+    expect((await fetch(`${d.url ?? ''}/readyz`)).status).toBe(503);
+  });
+});
