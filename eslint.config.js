@@ -67,7 +67,15 @@ export default tseslint.config(
   {
     files: ['src/daemon/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/cli/**'], message: 'The daemon does not depend on the CLI.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/cli/**'], message: 'The daemon does not depend on the CLI.' },
+            { group: ['**/lib/virtual-clock*'], message: "The test clock is injected, never imported: the daemon's time is a TimerClock (lib/clock.ts)." },
+          ],
+        },
+      ],
     },
   },
   {
