@@ -107,6 +107,17 @@ export interface RepositoryReport {
   readonly diagnostics: readonly DiagnosticLocation[];
 }
 
+/** What the parts of the daemon set as they go (`DaemonStatus.update`). */
+export interface DaemonState {
+  readonly running?: { readonly trigger: Trigger; readonly startedAt: string } | undefined;
+  readonly lastError?: { readonly at: string; readonly message: string } | undefined;
+  readonly git?: GitReport | undefined;
+  readonly localEdits?: LocalEditsReport | undefined;
+  /** The full-reconcile schedule in force. */
+  readonly schedule?: string | undefined;
+  readonly drift?: DriftReport | undefined;
+}
+
 const KEEP_RUNS = 20;
 
 /** The checks of a verify outcome as `/status` shows them. */
@@ -163,13 +174,8 @@ export class DaemonStatus {
   readonly ids = new Map<string, { readonly glossaries: Readonly<Record<string, string>>; readonly style_rules: Readonly<Record<string, string>> }>();
   /** Per target: the last verify run, and the checks of each glossary as last verified. */
   readonly verify = new Map<string, { last: VerifyReport; checks: Map<string, CheckReport[]> }>();
-  #running: { readonly trigger: Trigger; readonly startedAt: string } | undefined;
+  #state: DaemonState = {};
   #repository: RepositoryReport | undefined;
-  #lastError: { readonly at: string; readonly message: string } | undefined;
-  #git: GitReport | undefined;
-  #localEdits: LocalEditsReport | undefined;
-  #schedule: string | undefined;
-  #drift: DriftReport | undefined;
   #nextRetry: () => number | undefined = () => undefined;
   readonly #listeners = new Set<() => void>();
 
@@ -192,50 +198,32 @@ export class DaemonStatus {
     for (const listener of [...this.#listeners]) listener();
   }
 
-  get running(): { readonly trigger: Trigger; readonly startedAt: string } | undefined {
-    return this.#running;
-  }
-  set running(value: { readonly trigger: Trigger; readonly startedAt: string } | undefined) {
-    this.#running = value;
+  /** Sets what the parts of the daemon report (a field given as undefined is cleared), and tells the subscribers. */
+  update(patch: Partial<DaemonState>): void {
+    this.#state = { ...this.#state, ...patch };
     this.changed();
+  }
+
+  get running(): DaemonState['running'] {
+    return this.#state.running;
+  }
+  get lastError(): DaemonState['lastError'] {
+    return this.#state.lastError;
+  }
+  get git(): GitReport | undefined {
+    return this.#state.git;
+  }
+  get localEdits(): LocalEditsReport | undefined {
+    return this.#state.localEdits;
+  }
+  get schedule(): string | undefined {
+    return this.#state.schedule;
+  }
+  get drift(): DriftReport | undefined {
+    return this.#state.drift;
   }
   get repository(): RepositoryReport | undefined {
     return this.#repository;
-  }
-  get lastError(): { readonly at: string; readonly message: string } | undefined {
-    return this.#lastError;
-  }
-  set lastError(value: { readonly at: string; readonly message: string } | undefined) {
-    this.#lastError = value;
-    this.changed();
-  }
-  get git(): GitReport | undefined {
-    return this.#git;
-  }
-  set git(value: GitReport | undefined) {
-    this.#git = value;
-    this.changed();
-  }
-  get localEdits(): LocalEditsReport | undefined {
-    return this.#localEdits;
-  }
-  set localEdits(value: LocalEditsReport | undefined) {
-    this.#localEdits = value;
-    this.changed();
-  }
-  get schedule(): string | undefined {
-    return this.#schedule;
-  }
-  set schedule(value: string | undefined) {
-    this.#schedule = value;
-    this.changed();
-  }
-  get drift(): DriftReport | undefined {
-    return this.#drift;
-  }
-  set drift(value: DriftReport | undefined) {
-    this.#drift = value;
-    this.changed();
   }
 
   /** When the next retry of a failed run is due (the work queue's back-off), as ISO 8601. */
@@ -278,8 +266,8 @@ export class DaemonStatus {
       for (const t of run.targets) if ('result' in t && t.result !== undefined && (t.kind === 'converged' || t.kind === 'changed')) this.ids.set(t.target, t.result.ids);
     }
     const failure = report.error ?? report.targets.find((t) => t.error !== undefined)?.error;
-    if (failure !== undefined) this.#lastError = { at: new Date(startedAt + durationMs).toISOString(), message: failure };
-    this.changed();
+    if (failure === undefined) this.changed();
+    else this.update({ lastError: { at: new Date(startedAt + durationMs).toISOString(), message: failure } });
     return report;
   }
 

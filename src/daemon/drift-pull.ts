@@ -65,7 +65,7 @@ export function createDriftPull(options: DriftPullOptions): DriftPull {
   let pushedTree: string | undefined;
 
   const hold = (target: string, at: string, error: string, fields: Record<string, unknown> = {}): DriftDecision => {
-    status.drift = { at, target, result: 'failed', error };
+    status.update({ drift: { at, target, result: 'failed', error } });
     log.error(
       { ...(target === '' ? {} : { target }), err: error, ...fields },
       'drift pull failed: this run writes nothing to the service, so the edits made there are not overwritten; the next full reconcile tries again',
@@ -117,7 +117,7 @@ export function createDriftPull(options: DriftPullOptions): DriftPull {
       if (outcome.written.length === 0) {
         metrics.recordDriftPull(target.name, 'in_sync');
         // Drift that pull leaves alone (and says so) keeps the report of what was last written; a failure is over.
-        if (!hasDrift(drift) || status.drift?.result === 'failed') status.drift = { at, target: target.name, result: 'in_sync' };
+        if (!hasDrift(drift) || status.drift?.result === 'failed') status.update({ drift: { at, target: target.name, result: 'in_sync' } });
         return { kind: 'in_sync' };
       }
       const counts = driftCounts(drift);
@@ -125,7 +125,7 @@ export function createDriftPull(options: DriftPullOptions): DriftPull {
       log.info({ target: target.name, files: outcome.written.length, ...counts }, 'drift pulled: the service edits were written into the repository');
       const pushed = options.git === undefined ? {} : await pushBranch(options.git.overlay, target.name, outcome.written, drift);
       const report: DriftReport = { at, target: target.name, result: 'written', files: outcome.written, ...counts, ...pushed };
-      status.drift = report;
+      status.update({ drift: report });
       return { kind: 'written' };
     },
   };

@@ -41,7 +41,7 @@ export interface GitSource {
 function recordGit(options: GitSourceOptions, result: { ok: true; head: string } | { ok: false; error: string }): void {
   const { status, metrics } = options;
   const failures = result.ok ? 0 : (status.git?.failures ?? 0) + 1;
-  status.git = { ...result, at: new Date(options.clock.now()).toISOString(), failures };
+  status.update({ git: { ...result, at: new Date(options.clock.now()).toISOString(), failures } });
   metrics.recordGitPull(result.ok, failures);
   metrics.setReady(status.readiness().ready);
 }
@@ -56,7 +56,7 @@ async function keepCommitted(options: GitSourceOptions): Promise<boolean> {
   try {
     const aside = await setLocalEditsAside(options.dir, new Set(options.overlay.keys()), new Date(clock.now()), { env: options.env, signal: options.signal });
     if (aside !== undefined) {
-      options.status.localEdits = { at: new Date(clock.now()).toISOString(), ...aside };
+      options.status.update({ localEdits: { at: new Date(clock.now()).toISOString(), ...aside } });
       options.metrics.recordLocalEdits(aside.files.length);
       log.warn(
         { files: aside.files.slice(0, 20), count: aside.files.length, stash: aside.stash.slice(0, 12) },

@@ -106,7 +106,7 @@ export function createRunner(parts: RunParts): (request: RunRequest) => Promise<
     // A pull that brought nothing is not a reconcile: the run starts here.
     const startedAt = clock.now();
     await parts.root.note();
-    status.running = { trigger, startedAt: new Date(startedAt).toISOString() };
+    status.update({ running: { trigger, startedAt: new Date(startedAt).toISOString() } });
     let loaded = await load(request.fresh);
     parts.follow(loaded.desired);
     if (loaded.desired === undefined) return invalid(trigger, startedAt, loaded, files.length);
@@ -133,7 +133,7 @@ export function createRunner(parts: RunParts): (request: RunRequest) => Promise<
       const files = parts.git === undefined ? [...request.files] : await parts.git.prepare(request);
       if (files !== undefined) await reconcileFiles(request, files);
     } finally {
-      status.running = undefined;
+      status.update({ running: undefined });
     }
   };
 }

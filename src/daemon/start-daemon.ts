@@ -170,7 +170,7 @@ async function openEndpoints(shared: Shared): Promise<Endpoints | undefined> {
   return endpoints;
 }
 
-/** Waits for the workers to finish their run, at most `graceMs` on the clock; then aborts its requests and waits for it to end. */
+/** Waits for the workers to finish their run, at most the stop's grace period on the clock; then aborts its requests and waits for it to end. */
 async function drainWorkers(shared: Shared, workers: Promise<void>, abort: () => void): Promise<void> {
   const grace = shared.options.stopGraceMs ?? 30_000;
   let timer: ClockTimer | undefined;
@@ -231,7 +231,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const follow = (desired: DesiredState | undefined): void => {
     watchPaths(desired);
     const expression = options.schedule ?? desired?.config.schedule;
-    if (schedule.follow(expression)) status.schedule = expression;
+    if (schedule.follow(expression)) status.update({ schedule: expression });
   };
   const run = createRun(shared, root, follow, (end) => {
     if (end === 'failed') retry();
@@ -250,7 +250,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     crashed: ({ request }, error) => {
       // A bug: logged with its stack, reported, retried like any failed run.
       log.error({ err: error }, 'reconcile crashed');
-      status.lastError = { at: new Date(clock.now()).toISOString(), message: error instanceof Error ? error.message : String(error) };
+      status.update({ lastError: { at: new Date(clock.now()).toISOString(), message: error instanceof Error ? error.message : String(error) } });
       metrics.recordRun(request.trigger, 'rejected', 0);
       retry();
     },

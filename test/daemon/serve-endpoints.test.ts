@@ -12,7 +12,7 @@ afterEach(async () => {
 describe("the daemon's endpoints", () => {
   it('answer reads with GET and HEAD only, 404 for an unknown path, and serve a further route from the table', async () => {
     const status = new DaemonStatus(Date.UTC(2026, 0, 1));
-    status.lastError = { at: '2026-01-01T00:00:00.000Z', message: 'refused key SECRET-123' };
+    status.update({ lastError: { at: '2026-01-01T00:00:00.000Z', message: 'refused key SECRET-123' } });
     const asked: string[] = [];
     endpoints = await serveEndpoints({ host: '127.0.0.1', port: 0 }, status, createDaemonMetrics({ defaultMetrics: false }), { redact: (t) => t.replaceAll('SECRET-123', '[redacted]') }, [
       {
