@@ -1,10 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { ClientMetricsHooks } from '../api/index.js';
 import type { TargetOutcome } from '../reconcile/index.js';
-
 import type { Trigger } from './triggers.js';
-
-export type { Trigger } from './triggers.js';
 
 /** The result label of a run: the target outcome kind, or why no target was reached. */
 export type RunResult = TargetOutcome['kind'] | 'invalid' | 'locked' | 'rejected' | 'git_failed';
