@@ -109,7 +109,7 @@ describe('workbook cells as Excel saves them', () => {
     ]);
     const { diagnostics, dictionaries } = await load(book);
     expect(shown(diagnostics)).toEqual(['glossaries/t.xlsx:Terms!A5 warning entries/missing-term', 'glossaries/t.xlsx:Terms!C5 error entries/cell-value']);
-    expect(diagnostics[1]?.message).toBe('the cell holds the error value #REF!');
+    expect(diagnostics[1]?.message).toBe('the cell holds the error value #REF!; format the column as Text (Format Cells › Text) and type the term again');
     // The error value in column B, a note column, does not count.
     expect(dictionaries).toEqual({ 'en-de': { cart: 'Wagen', 'wish list': 'Wunschliste' } });
   });
@@ -144,18 +144,31 @@ describe('workbook cells as Excel saves them', () => {
       expect(dictionaries).toEqual({ 'en-de': { cart: 'Wagen' } });
     }
     expect((await load(book, 'en, de', 'sheet: Other\n')).dictionaries).toEqual({ 'en-de': { bag: 'Tasche' } });
-    // The default is the first sheet in tab order.
-    expect(shown((await load(book)).diagnostics)).toEqual(['glossaries/t.xlsx:Notes!A1 error entries/no-header-row']);
+    // By default the first sheet in tab order; it names no language, so the next one that does is read, and named.
+    const byDefault = await load(book);
+    expect(shown(byDefault.diagnostics)).toEqual(["glossaries/t.xlsx:'Q3 terms'!A1 warning entries/sheet-chosen"]);
+    expect(byDefault.diagnostics[0]?.message).toBe('read the sheet "Q3 terms", the first worksheet that names a declared language in its first 10 rows ("Notes" does not); set `sheet` to read another');
+    expect(byDefault.dictionaries).toEqual({ 'en-de': { cart: 'Wagen' } });
+    // A sheet named or a header row given: no other sheet is tried.
+    expect(shown((await load(book, 'en, de', 'sheet: Notes\n')).diagnostics)).toEqual(['glossaries/t.xlsx:Notes!A1 error entries/no-header-row']);
+    expect(shown((await load(book, 'en, de', 'header_row: 1\n')).diagnostics)).toEqual(['glossaries/t.xlsx:Notes!A1 error entries/missing-language-column']);
     const missing = await load(book, 'en, de', 'sheet: q3 terms\n');
     expect(shown(missing.diagnostics)).toEqual(['glossaries/t.xlsx:1:1 error entries/no-such-sheet']);
     expect(missing.diagnostics[0]?.message).toBe('the workbook has no sheet "q3 terms" (did you mean "Q3 terms"? sheet names are matched exactly); its sheets: "Notes", "Q3 terms", "Other"');
   });
 
-  it('presents numbers, dates and booleans as text exactly as the previous reader (exceljs) did', async () => {
+  it('reads an integer in the General format as its digits, and refuses decimals, large numbers, booleans and dates, saying to format the column as Text', async () => {
     const book = await workbookBytes({ Terms: [['en', 'de'], ['2024', 2024], ['one and a half', 1.5], ['tiny', 0.000001], ['big', 123456789012345680], ['yes', true as unknown as string], ['launch', new Date(Date.UTC(2024, 0, 1)) as unknown as string]] });
     const mine = await rowsOf(book);
-    expect(mine).toEqual(await exceljsSheetRows(book));
-    expect(mine.rows.slice(1).map((r) => r.cells[1]?.text)).toEqual(['2024', '1.5', '0.000001', '123456789012345680', 'true', '45292']);
+    expect(mine.rows.slice(1).map((r) => r.cells[1]?.text ?? '')).toEqual(['2024', '', '', '', '', '']);
+    const fix = 'format the column as Text (Format Cells › Text) and type the term again';
+    expect(mine.rows.slice(2).map((r) => r.cells[1]?.problem)).toEqual([
+      `the cell holds the number 1.5, which Excel shows with the decimal separator of the reader's locale (a point or a comma); ${fix} as it should read`,
+      `the cell holds the number 0.000001, which Excel shows with the decimal separator of the reader's locale (a point or a comma); ${fix} as it should read`,
+      `the cell holds the number 123456789012345680, which Excel shows in scientific notation (and keeps only 15 digits of); ${fix}`,
+      `the cell holds the boolean TRUE, not text (Excel turns a typed true or false into one); ${fix}`,
+      `the cell holds a date or time (2024-01-01), not text: Excel stores it as the number 45292 with the format "mm-dd-yy", and turns a term that looks like a date into one; ${fix}`,
+    ]);
   });
 });
 
@@ -205,8 +218,9 @@ describe('hostile or broken workbooks are refused, located, and nothing of them 
     ['a formula whose saved value is 0', '<c r="B2"><f>1-1</f><v>0</v></c>', 'the cell holds a formula (its saved value is "0")'],
     ['a formula, shared, with a saved value', '<c r="B2" t="str"><f t="shared" si="0"/><v>Wagen</v></c>', 'the cell holds a formula (its saved value is "Wagen"): formulas are never evaluated'],
     ['a formula without a saved value', '<c r="B2"><f>1+1</f></c>', 'the cell holds a formula (it has no saved value)'],
-    ['an ISO date cell', '<c r="B2" t="d"><v>2024-01-01T00:00:00Z</v></c>', 'the cell holds a date, not a term'],
-    ['an error value', '<c r="B2" t="e"><v>#DIV/0!</v></c>', 'the cell holds the error value #DIV/0!'],
+    ['an ISO date cell', '<c r="B2" t="d"><v>2024-01-01T00:00:00Z</v></c>', 'the cell holds a date ("2024-01-01T00:00:00Z"), not text; format the column as Text'],
+    ['an error value', '<c r="B2" t="e"><v>#DIV/0!</v></c>', 'the cell holds the error value #DIV/0!; format the column as Text'],
+    ['a boolean', '<c r="B2" t="b"><v>1</v></c>', 'the cell holds the boolean TRUE, not text (Excel turns a typed true or false into one); format the column as Text'],
     ['a shared string the workbook does not hold', '<c r="B2" t="s"><v>7</v></c>', 'the cell refers to shared string "7", which the workbook does not hold'],
   ])('refuses %s in a language column, naming its cell', async (_, cell, message) => {
     const { diagnostics, dictionaries } = await load(await workbookOfParts({ sheets: [{ name: 'Terms', xml: sheetXml(`${header}<row r="2">${inline('cart', 'A2')}${cell}</row>`) }] }));
@@ -251,14 +265,16 @@ describe('hostile or broken workbooks are refused, located, and nothing of them 
     expect(Object.entries(entries).every(([en, de]) => /^語 (\d+) ü$/.test(en) && de === `😀 ${en.split(' ')[1]} ß`)).toBe(true);
   });
 
-  it('refuses a chart sheet as the chosen sheet', async () => {
+  it('refuses a chart sheet as the chosen sheet, and passes over it by default', async () => {
     const workbook = '<workbook xmlns:r="r"><sheets><sheet name="Chart" sheetId="1" r:id="rIdC"/><sheet name="Terms" sheetId="2" r:id="rId1"/></sheets></workbook>';
     const rels =
       '<Relationships><Relationship Id="rIdC" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/chartsheet" Target="chartsheets/sheet1.xml"/><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>';
     const book = await zipBytes({ 'xl/workbook.xml': workbook, 'xl/_rels/workbook.xml.rels': rels, 'xl/chartsheets/sheet1.xml': '<chartsheet/>', 'xl/worksheets/sheet1.xml': sheetXml(header + body) });
-    const { diagnostics } = await load(book);
+    const { diagnostics } = await load(book, 'en, de', 'sheet: Chart\n');
     expect(diagnostics.map((d) => [d.code, d.message])).toEqual([['entries/no-such-sheet', 'the workbook\'s sheet "Chart" is a chartsheet, not a worksheet of cells; its sheets: "Chart", "Terms"']]);
     expect((await load(book, 'en, de', 'sheet: Terms\n')).dictionaries).toEqual({ 'en-de': { cart: 'Wagen' } });
+    // By default the first worksheet: a chart sheet holds no cells to read.
+    expect(await load(book)).toEqual({ diagnostics: [], dictionaries: { 'en-de': { cart: 'Wagen' } } });
   });
 
   it('reports a refusal by the reader as the Refused error, with its rule id', async () => {
@@ -324,6 +340,30 @@ describe('agrees with the previous reader on workbooks exceljs writes (property)
     return Buffer.concat(chunks);
   }
 
+  /**
+   * The previous reader's cells as this reader reads them: the same text, except the cells it
+   * took as text that this one refuses (by the value written: a boolean, a date, a number that is
+   * not an integer of at most 11 digits), and the fix added to the message of an error value.
+   */
+  function asReadNow(previous: { sheet: string; rows: { row: number; cells: CellText[] }[] }, sheets: [string, { number: number; cells: unknown[] }[]][]): typeof previous {
+    const written = sheets.find(([name]) => name === previous.sheet)?.[1] ?? [];
+    const fix = 'format the column as Text (Format Cells › Text) and type the term again';
+    return {
+      sheet: previous.sheet,
+      rows: previous.rows.map(({ row, cells }) => ({
+        row,
+        cells: cells.map((cell) => {
+          const value = written.find((r) => r.number === row)?.cells[cell.column - 1];
+          if (typeof value === 'boolean') return { text: '', column: cell.column, problem: `the cell holds the boolean ${value ? 'TRUE' : 'FALSE'}, not text (Excel turns a typed true or false into one); ${fix}` };
+          if (value instanceof Date) return { text: '', column: cell.column, problem: expect.stringMatching(/^the cell holds a date or time \(\d{4}-\d\d-\d\d( \d\d:\d\d)?\), not text: Excel stores it as the number [\d.]+ with the format "mm-dd-yy"/) as string };
+          if (typeof value === 'number' && !(Number.isInteger(value) && Math.abs(value) < 1e11)) return { text: '', column: cell.column, problem: expect.stringMatching(/^the cell holds the number \S+, which Excel shows with the decimal separator/) as string };
+          if (cell.problem?.startsWith('the cell holds the error value') === true) return { ...cell, problem: `${cell.problem}; ${fix}` };
+          return cell;
+        }),
+      })),
+    };
+  }
+
   it('gives the same sheet and the same cells, row by row, or refuses the same missing sheet', async () => {
     await fc.assert(
       fc.asyncProperty(fc.boolean().chain((shared) => fc.tuple(fc.constant(shared), book(shared))), choice, async ([shared, sheets], wanted) => {
@@ -333,7 +373,7 @@ describe('agrees with the previous reader on workbooks exceljs writes (property)
           await expect(readSheetRows(bytes, wanted, () => true)).rejects.toMatchObject({ code: 'entries/no-such-sheet' });
           return;
         }
-        expect(await rowsOf(bytes, wanted)).toEqual(previous);
+        expect(await rowsOf(bytes, wanted)).toEqual(asReadNow(previous, sheets));
       }),
       { numRuns: 40 },
     );
