@@ -1,5 +1,6 @@
 import { stringify } from 'yaml';
-import { formatTbx, formatTsv, toConceptTable, toEntryList, toSheetRows } from '../config/index.js';
+import { formatTbx, toConceptTable, toEntryList, toSheetRows } from '../config/index.js';
+import { createTsv } from '../pull/index.js';
 import type { DesiredState } from '../model/desired.js';
 import type { DictionaryKey, LiveGlossary, LiveState, LiveStyleRules } from '../model/live.js';
 import type { Entries } from '../model/entries.js';
@@ -126,7 +127,8 @@ export function createImportFiles(
     files.push({ name: `${stem}.yaml`, content: stringify(resource) });
     for (const d of g.dictionaries) {
       const dictionary = entries.get(dictionaryKey(g.id, d.sourceLang, d.targetLang)) ?? new Map<string, string>();
-      files.push({ name: `${stem}.${d.sourceLang}-${d.targetLang}.tsv`, content: formatTsv(toEntryList(dictionary)) });
+      // pull's TSV writer: a file whose first entry reads as a header gets a header line first.
+      files.push({ name: `${stem}.${d.sourceLang}-${d.targetLang}.tsv`, content: createTsv(new Map(toEntryList(dictionary)), d) });
     }
   }
   for (const s of selection.styleRules) {
