@@ -227,7 +227,7 @@ export async function parseTbx(
       } else if (!ignoredStatuses.has(value.toLowerCase())) {
         ignoredStatuses.add(value.toLowerCase());
         diagnostics.push(
-          warning('entries/tbx-status-ignored', `the field ${status.type} holds ${show(value)}, which is no usage status termsync knows: terms with it are read as having no status (said once per value)`, file, status.line, status.column),
+          warning('entries/tbx-status-ignored', `the field ${status.type} holds ${show(value)}, which is no usage status termsync knows, so it does not count as one (said once per value)`, file, status.line, status.column),
         );
       }
       return;

@@ -165,7 +165,24 @@ export function decodeDeclared(bytes: Buffer, encoding: Exclude<TextEncodingName
       return fail(`\`encoding: ${encoding}\`, but the file is UTF-8 (byte ${offset + 1} starts a UTF-8 character): read as ${encoding}, each accented letter would become two (Größe → GrÃ¶ÃŸe); remove \`encoding\``, line, column);
     }
   }
-  return { text: encoding === 'iso-8859-1' ? bytes.toString('latin1') : new TextDecoder('windows-1252').decode(bytes) };
+  return { text: encoding === 'iso-8859-1' ? bytes.toString('latin1') : decodeWindows1252(bytes) };
+}
+
+/**
+ * The characters of Windows-1252 bytes 0x80 to 0x9F (the WHATWG index; 0x81, 0x8D, 0x8F, 0x90 and
+ * 0x9D, undefined, stay the C1 controls, which the entries' checks refuse). Every other byte is the
+ * Latin-1 character of its value.
+ */
+const WINDOWS_1252_HIGH =
+  '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
+
+/**
+ * Windows-1252 text. Not Node's TextDecoder: on Node 20 its `windows-1252` decodes 0x80–0x9F as
+ * Latin-1 (C1 controls where Excel wrote €, “ ” and –; fixed in Node 23), and no library of the
+ * project decodes it.
+ */
+function decodeWindows1252(bytes: Buffer): string {
+  return bytes.toString('latin1').replace(/[\u0080-\u009f]/g, (c) => WINDOWS_1252_HIGH[c.charCodeAt(0) - 0x80] as string);
 }
 
 /** Files up to this size are decoded together (see decodeUtf8Files); larger ones alone. */

@@ -51,6 +51,12 @@ const dictionary = (pair: LanguagePair): fc.Arbitrary<[string, string][]> =>
       return rows.filter(([source]) => !seen.has(source) && seen.add(source) !== undefined);
     });
 
+/** The bytes a text writer wrote (they write synchronously). */
+function written(bytes: Uint8Array | Promise<Uint8Array>): Uint8Array {
+  if (bytes instanceof Uint8Array) return bytes;
+  throw new Error('a text writer returned a promise');
+}
+
 /** What the loader reads from a file's bytes (no error allowed). */
 function readBack(bytes: Uint8Array, format: 'tsv' | 'csv', pair: LanguagePair, delimiter: CsvDelimiter | undefined): Map<string, string> {
   const { entries, diagnostics } = parseEntries(new TextDecoder().decode(bytes), format, pair, `t.${format}`, undefined, delimiter);
@@ -89,7 +95,7 @@ for (const { format, writer, delimiters } of CASES) {
           fc.constantFrom(...PAIRS).chain((pair) => fc.tuple(fc.constant(pair), dictionary(pair), fc.constantFrom(...delimiters))),
           ([pair, rows, delimiter]) => {
             const live = new Map(rows);
-            const bytes = writer.create([{ pair, live, ...(delimiter === undefined ? {} : { delimiter }) }]);
+            const bytes = written(writer.create([{ pair, live, ...(delimiter === undefined ? {} : { delimiter }) }]));
             expect(readBack(bytes, format, pair, delimiter)).toEqual(live);
           },
         ),
@@ -103,7 +109,7 @@ for (const { format, writer, delimiters } of CASES) {
           fc.constantFrom(...PAIRS).chain((pair) => fc.tuple(fc.constant(pair), dictionary(pair), dictionary(pair), fc.constantFrom(...delimiters), layout, fc.array(fc.boolean(), { maxLength: 12 }))),
           ([pair, before, extra, delimiter, style, kept]) => {
             const d = delimiter ?? ',';
-            const original = styled(new TextDecoder().decode(writer.create([{ pair, live: new Map(before), ...(delimiter === undefined ? {} : { delimiter }) }])), format, pair, d, style);
+            const original = styled(new TextDecoder().decode(written(writer.create([{ pair, live: new Map(before), ...(delimiter === undefined ? {} : { delimiter }) }]))), format, pair, d, style);
             // The service's side: some entries of the file removed, some changed, others added.
             const live = new Map<string, string>();
             before.forEach(([source, target], i) => {
@@ -111,7 +117,7 @@ for (const { format, writer, delimiters } of CASES) {
               live.set(source, i % 3 === 2 ? `${target} 2` : target);
             });
             for (const [source, target] of extra) if (!live.has(source) && !before.some(([s]) => s === source)) live.set(source, target);
-            const bytes = writer.rewrite(new TextEncoder().encode(original), [{ pair, live, ...(delimiter === undefined ? {} : { delimiter }) }]) as Uint8Array;
+            const bytes = written(writer.rewrite(new TextEncoder().encode(original), [{ pair, live, ...(delimiter === undefined ? {} : { delimiter }) }]));
             expect(readBack(bytes, format, pair, delimiter)).toEqual(live);
           },
         ),
@@ -123,7 +129,7 @@ for (const { format, writer, delimiters } of CASES) {
 
 describe('the hard cases, written out', () => {
   const de = { sourceLang: 'en', targetLang: 'de' };
-  const text = (bytes: Uint8Array | Promise<Uint8Array>): string => new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes as Uint8Array);
+  const text = (bytes: Uint8Array | Promise<Uint8Array>): string => new TextDecoder('utf-8', { ignoreBOM: true }).decode(written(bytes));
 
   it('a first entry that reads as a header gets a header line before it, and no other file does', () => {
     expect(text(CSV_WRITER.create([{ pair: de, live: new Map([['Source', 'Target'], ['cart', 'Wagen']]) }]))).toBe('source,target\nSource,Target\ncart,Wagen\n');
