@@ -651,7 +651,9 @@ function builtinStyle(id: number): NumberStyle {
 /**
  * A custom number format by what it shows: a date or time when, outside quoted text, escaped
  * characters, fill and padding characters and bracketed parts other than elapsed time (`[h]`),
- * it has a day, month, year, hour or second code (`yyyy-mm-dd`, `DD.MM.YYYY`, `[$-409]mmm d`).
+ * it has a day, month, year, hour or second code (`yyyy-mm-dd`, `DD.MM.YYYY`, `[$-409]mmm d`);
+ * General, `0` and `@` as they are (what LibreOffice writes for plain cells); anything else shows
+ * more or other than the number's digits (`"Model "0`, `00000`, `0.00`).
  */
 function customStyle(code: string): NumberStyle {
   const bare = code
@@ -661,8 +663,9 @@ function customStyle(code: string): NumberStyle {
     .replace(/\[(?![hms]+\])[^\]]*\]/gi, '')
     .replace(/general/gi, '');
   if (/[dmyhs]/i.test(bare)) return { kind: 'date', code };
-  if (bare.includes('@')) return { kind: 'text', code };
-  if (/^\s*0?\s*$/.test(bare) && code.trim() !== '') return { kind: 'general', code };
+  const plain = code.trim().toLowerCase();
+  if (plain === 'general' || plain === '0') return { kind: 'general', code };
+  if (plain === '@') return { kind: 'text', code };
   return { kind: 'other', code };
 }
 

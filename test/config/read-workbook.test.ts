@@ -7,9 +7,12 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CellText } from '../../src/config/collect-rows.js';
 import { loadRepository } from '../../src/config/index.js';
-import { readSheetRows, Refused } from '../../src/config/read-workbook.js';
+import { ConceptCollector } from '../../src/config/collect-concepts.js';
+import { Interrupted } from '../../src/config/read-files.js';
+import { readSheetRows, readWorkbook, Refused } from '../../src/config/read-workbook.js';
 import type { Diagnostic } from '../../src/lib/diagnostics.js';
-import { sheetXml, workbookBytes, workbookOfParts, zipBytes } from '../fixtures/build-files.js';
+import { sheetXml, unzipParts, workbookBytes, workbookOfParts, zipBytes } from '../fixtures/build-files.js';
+import { toolWorkbook } from '../fixtures/tool-workbooks.js';
 import { exceljsSheetRows } from '../fixtures/exceljs-sheet-reader.js';
 
 const CONFIG = 'version: 1\ntargets:\n  - name: default\n    base_url_env: TERMSYNC_BASE_URL\n    api_key_env: TERMSYNC_API_KEY\n';
@@ -172,8 +175,10 @@ describe('workbook cells as Excel saves them', () => {
   });
 });
 
+/** A header row of the languages en and de. */
+const header = `<row r="1">${inline('en', 'A1')}${inline('de', 'B1')}</row>`;
+
 describe('hostile or broken workbooks are refused, located, and nothing of them is used', () => {
-  const header = `<row r="1">${inline('en', 'A1')}${inline('de', 'B1')}</row>`;
   const body = `<row r="2">${inline('cart', 'A2')}${inline('Wagen', 'B2')}</row>`;
   const LAUGHS = '<!DOCTYPE worksheet [<!ENTITY a "haha"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;">]>';
 
@@ -378,4 +383,112 @@ describe('agrees with the previous reader on workbooks exceljs writes (property)
       { numRuns: 40 },
     );
   }, 60_000);
+});
+
+// Number cells through their number format (xl/styles.xml), as each tool writes the styles.
+describe('number formats as Excel, openpyxl and LibreOffice write them', () => {
+  const DATES = [14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 30, 36, 45, 46, 47, 50, 57, 58];
+  const OTHERS = [2, 3, 4, 9, 10, 11, 12, 13, 37, 38, 39, 40, 48];
+
+  it.each(['excel', 'openpyxl', 'libreoffice'] as const)('%s: built-in date and time formats (14–22, 45–47, East Asian 27–36 and 50–58) are dates; other built-ins are formats; General, 0 and @ give an integer\'s digits', async (tool) => {
+    const cells: [number | string, number][] = [...DATES.map((id) => [id, 45413] as [number, number]), ...OTHERS.map((id) => [id, 7] as [number, number]), [0, 2024], [1, 2024], [49, 2024]];
+    const book = await toolWorkbook(tool, [{ name: 'Terms', rows: [['en', 'de'], ...cells.map(([format, number], i) => [`term ${i}`, { number, format }])] }]);
+    const { rows } = await rowsOf(book);
+    const read = rows.slice(1).map((r) => r.cells[1]?.problem?.replace(/^the cell holds (a date or time|the number \S+ shown with the number format) .*$/, '$1') ?? r.cells[1]?.text);
+    expect(read).toEqual([...DATES.map(() => 'a date or time'), ...OTHERS.map(() => 'the number 7 shown with the number format'), '2024', '2024', '2024']);
+  });
+
+  it.each([
+    ['yyyy-mm-dd', 'date'],
+    ['DD.MM.YYYY', 'date'],
+    ['d/m/yy;@', 'date'],
+    ['[$-409]d-mmm-yy;@', 'date'],
+    ['[$-F800]dddd, mmmm dd, yyyy', 'date'],
+    ['h:mm AM/PM', 'date'],
+    ['[h]:mm', 'date'],
+    ['mm:ss.0', 'date'],
+    ['yyyy-mm-dd h:mm:ss', 'date'],
+    ['General', 'text'],
+    ['0', 'text'],
+    ['@', 'text'],
+    ['0.00', 'format'],
+    ['#,##0', 'format'],
+    ['00000', 'format'],
+    ['"Model "0', 'format'],
+    ['[Red]0.00;[Blue]-0.00', 'format'],
+    ['0%', 'format'],
+    ['#,##0 [$€-407]', 'format'],
+    ['"Day "0', 'format'],
+  ])('the custom format %s reads 44927 as %s', async (code, kind) => {
+    const book = await toolWorkbook('excel', [{ name: 'Terms', rows: [['en', 'de'], ['term', { number: 44927, format: code }]] }]);
+    const cell = (await rowsOf(book)).rows[1]?.cells[1];
+    if (kind === 'text') expect(cell).toEqual({ text: '44927', column: 2 });
+    else if (kind === 'date') expect(cell?.problem).toMatch(/^the cell holds a date or time \(2023-01-01( \d\d:\d\d)?\), not text/);
+    else expect(cell?.problem).toBe(`the cell holds the number 44927 shown with the number format ${JSON.stringify(code)}, whose text termsync does not reproduce (it depends on the format and the locale); format the column as Text (Format Cells › Text) and type the term again`);
+  });
+
+  it.each([
+    [1, '1900-01-01'],
+    [59, '1900-02-28'],
+    [60, '1900-02-29'],
+    [61, '1900-03-01'],
+    [45413.75, '2024-05-01 18:00'],
+    [0.25, '06:00'],
+  ])('shows the serial %s as Excel does (%s), 1900 date system and its leap day included', async (serial, shown) => {
+    const book = await toolWorkbook('excel', [{ name: 'Terms', rows: [['en', 'de'], ['term', { number: serial, format: 22 }]] }]);
+    expect((await rowsOf(book)).rows[1]?.cells[1]?.problem).toContain(`holds a date or time (${shown})`);
+  });
+
+  it('counts dates from 1904 in a workbook that says so', async () => {
+    const book = await workbookOfParts({
+      sheets: [{ name: 'Terms', xml: sheetXml(`${header}<row r="2">${inline('term', 'A2')}<c r="B2" s="1"><v>0</v></c></row>`) }],
+      workbook: '<workbook xmlns:r="r"><workbookPr date1904="1"/><sheets><sheet name="Terms" sheetId="1" r:id="rId1"/></sheets></workbook>',
+    });
+    const styles = '<styleSheet><cellXfs count="2"><xf numFmtId="0"/><xf numFmtId="14"/></cellXfs></styleSheet>';
+    const withStyles = await zipBytes({ ...Object.fromEntries(await unzipParts(book)), 'xl/styles.xml': styles });
+    expect((await rowsOf(withStyles)).rows[1]?.cells[1]?.problem).toContain('holds a date or time (1904-01-01)');
+  });
+});
+
+describe('what a workbook expands to is bounded', () => {
+  it('stops at the cell where the language columns pass 10 MiB of text (one long shared string in every row), located', async () => {
+    const long = 'x'.repeat(1024 * 1024);
+    const rows = Array.from({ length: 40 }, (_, i) => `<row r="${i + 2}"><c r="A${i + 2}" t="s"><v>0</v></c><c r="B${i + 2}" t="s"><v>0</v></c></row>`).join('');
+    const book = await workbookOfParts({ sheets: [{ name: 'Terms', xml: sheetXml(header + rows) }], sharedStrings: SST(`<si><t>${long}</t></si>`) });
+    const { diagnostics, dictionaries } = await load(book);
+    const errors = diagnostics.filter((d) => d.code === 'entries/too-much-text');
+    expect(errors.map((d) => d.cell)).toEqual(['Terms!A7']);
+    expect(errors[0]?.message).toBe(
+      'the language columns hold more than 10485760 characters by this cell, the limit of the text of any entries file (10 MiB), so reading stopped here (a workbook repeating a long shared string expands to far more than its size)',
+    );
+    expect(Object.values(dictionaries).flatMap((entries) => Object.keys(entries))).toEqual([]);
+  });
+
+  it('refuses a sheet nested deeper than the XML of a workbook needs, naming the part', async () => {
+    const deep = sheetXml(`${header}<row r="2">${'<x>'.repeat(70)}${'</x>'.repeat(70)}</row>`);
+    const { diagnostics } = await load(await workbookOfParts({ sheets: [{ name: 'Terms', xml: deep }] }));
+    expect(diagnostics.map((d) => [d.code, d.message.replace(/\(line \d+, column \d+\)/, '(…)')])).toEqual([['entries/xml-too-deep', 'part xl/worksheets/sheet1.xml nests elements more than 64 deep (…): a workbook needs a few levels; refused']]);
+  });
+
+  it('passes a load\'s interruption on, never reporting it as a broken workbook', async () => {
+    const book = await workbookBytes({ Terms: [['en', 'de'], ['cart', 'Wagen']] });
+    const collector = new ConceptCollector('t.xlsx', [], [{ sourceLang: 'en', targetLang: 'de' }], ['en', 'de'], 'row', 'row');
+    const diagnostics: Diagnostic[] = [];
+    await expect(
+      readWorkbook(book, 't.xlsx', collector, ['en', 'de'], {}, diagnostics, () => {
+        throw new Interrupted();
+      }),
+    ).rejects.toBeInstanceOf(Interrupted);
+    expect(diagnostics).toEqual([]);
+  });
+
+  it('tells a sheet that names no language from a workbook where no sheet does', async () => {
+    const book = await toolWorkbook('libreoffice', [
+      { name: 'README', rows: [['Read me']] },
+      { name: 'Notes', rows: [['nothing', 'here']] },
+    ]);
+    const { diagnostics } = await load(book);
+    expect(shown(diagnostics)).toEqual(['glossaries/t.xlsx:README!A1 error entries/no-header-row']);
+    expect(diagnostics[0]?.message).toBe('no worksheet ("README", "Notes") names a declared language (en, de) in its first 10 rows: the header row gives each language column its code (e.g. en, de, fr); set `sheet` and `header_row` if it is further down');
+  });
 });
