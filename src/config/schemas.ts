@@ -49,7 +49,7 @@ export type DelimiterSetting = (typeof DELIMITERS)[number];
 const fileOptions = {
   terms: meta(z.optional(z.enum(TERM_CHOICES)), {
     description:
-      'TBX: which term of a language counts when a concept has several. preferred (default): the first preferredTerm-admn-sts, else the first admittedTerm-admn-sts, else the first without a status; first: the first one. Deprecated and superseded terms never count.',
+      'TBX: which term of a language counts when a concept has several. preferred (default): the first preferred term (preferredTerm-admn-sts, preferred, …), else the first admitted one, else the first without a status; first: the first one. Terms whose usage status forbids them (deprecated, superseded, not recommended, obsolete, forbidden, in any spelling) never count.',
   }),
   sheet: meta(z.optional(z.union([nonEmpty(), z.int().check(z.gte(1))])), {
     description: 'Workbook (.xlsx): the sheet to read, by name or by position (1 = the first); default: the first sheet',
