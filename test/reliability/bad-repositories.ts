@@ -69,7 +69,7 @@ export const GENERATED_CASES: readonly GeneratedCase[] = [
     'tbx-unknown-usage-status',
     '<martif><text><body><termEntry><langSet xml:lang="en"><tig><term>cart</term></tig></langSet><langSet xml:lang="de"><tig><term>Wagen</term><termNote type="administrativeStatus">proposed</termNote></tig></langSet></termEntry></body></text></martif>',
     'entries/tbx-status',
-    '1:126',
+    '1:139',
   ),
   tbx(
     'tbx-two-variants-of-a-language',
@@ -77,7 +77,7 @@ export const GENERATED_CASES: readonly GeneratedCase[] = [
     'entries/mixed-variants',
     '3:12',
   ),
-  tbx('tbx-nested-without-end', `<martif>${'<a>'.repeat(100_000)}`, 'entries/xml-too-deep', '1:201'),
+  tbx('tbx-nested-without-end', `<martif>${'<a>'.repeat(100_000)}`, 'entries/xml-too-deep', '1:198'),
   // spreadsheets: an encoding declared wrong, a workbook that expands to more text than any entries file holds
   {
     name: 'entries-file-encoding-declared-wrong',
