@@ -50,6 +50,15 @@ async function repository(entriesFile, content) {
   return dir;
 }
 
+/** Peak resident set of a running process in MB (VmHWM, from /proc), or NaN. */
+function peakMb(pid) {
+  try {
+    return Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 /** CPU seconds of a running process (from /proc), or NaN. */
 function cpuSeconds(pid) {
   try {
@@ -70,16 +79,19 @@ function runOnce(dir, signalAtCpu) {
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
     let cpuAtSignal;
-    const sampler =
-      signalAtCpu === undefined
-        ? undefined
-        : setInterval(() => {
-            const cpu = cpuSeconds(child.pid);
-            if (cpuAtSignal === undefined && cpu >= signalAtCpu) {
-              cpuAtSignal = cpu;
-              child.kill('SIGTERM');
-            }
-          }, 10);
+    // The last readings from /proc: the figures of a run killed before it could report its own.
+    let lastCpu = Number.NaN;
+    let lastPeak = Number.NaN;
+    const sampler = setInterval(() => {
+      const cpu = cpuSeconds(child.pid);
+      if (!Number.isNaN(cpu)) lastCpu = cpu;
+      const peak = peakMb(child.pid);
+      if (!Number.isNaN(peak)) lastPeak = peak;
+      if (signalAtCpu !== undefined && cpuAtSignal === undefined && cpu >= signalAtCpu) {
+        cpuAtSignal = cpu;
+        child.kill('SIGTERM');
+      }
+    }, 10);
     let killed = false;
     const timer = setTimeout(() => {
       killed = true;
@@ -87,13 +99,13 @@ function runOnce(dir, signalAtCpu) {
     }, KILL_AFTER_S * 1000);
     child.on('exit', (code, signal) => {
       clearTimeout(timer);
-      if (sampler !== undefined) clearInterval(sampler);
+      clearInterval(sampler);
       const usage = /BENCH_USAGE (\{.*\})/.exec(stderr);
-      const { maxRssKb, cpuUs } = usage ? JSON.parse(usage[1]) : { maxRssKb: Number.NaN, cpuUs: Number.NaN };
+      const { maxRssKb, cpuUs } = usage ? JSON.parse(usage[1]) : { maxRssKb: lastPeak * 1024, cpuUs: lastCpu * 1e6 };
       // The last error: where the reading stopped (the errors before it are those of the rows read).
       const located = stdout.split('\n').filter((l) => / error: \[/.test(l)).at(-1) ?? '';
       resolve({
-        code: killed ? `killed after ${KILL_AFTER_S} s` : (code ?? signal),
+        code: killed ? `killed after ${KILL_AFTER_S} s (CPU and peak RSS: the last /proc readings)` : (code ?? signal),
         wallS: (performance.now() - started) / 1000,
         cpuS: cpuUs / 1e6,
         rssMb: maxRssKb / 1024,
