@@ -160,10 +160,9 @@ export async function parseTbx(
   let sawRoot = false;
   let minDialect = false;
   const declared = new Set(languages);
-  // Declared languages the file writes as a variant (normalised): the first variant of each, where it is.
-  const written = new Map<string, { code: string; raw: string; line: number; column: number }>();
-  // Declared languages the file writes as a variant (`de-DE`), first of each: said once per file, at the end.
-  const variants: { raw: string; code: string; line: number; column: number }[] = [];
+  // Declared languages the file writes as a variant (`de-DE`): the first variant of each (normalised),
+  // where it is; said once per file, at the end.
+  const variants = new Map<string, { normal: string; raw: string; line: number; column: number }>();
   let concept: { line: number; column: number; id: string | undefined; languages: Map<string, Candidate[]> } | undefined;
   let language: { code: string | undefined; depth: number } | undefined;
   let group: { usage: Usage; word: string; term: Candidate | undefined; depth: number } | undefined;
@@ -191,14 +190,12 @@ export async function parseTbx(
     if (code === undefined || !declared.has(code)) return code;
     const normal = normalisedCode(raw);
     if (normal === code) return code;
-    const first = written.get(code);
-    if (first === undefined) {
-      written.set(code, { code: normal, raw, line: tagLine, column: tagColumn });
-      variants.push({ raw: raw.trim(), code, line: tagLine, column: tagColumn });
-    } else if (first.code !== normal) {
+    const first = variants.get(code);
+    if (first === undefined) variants.set(code, { normal, raw: raw.trim(), line: tagLine, column: tagColumn });
+    else if (first.normal !== normal) {
       fail(
         'entries/mixed-variants',
-        `xml:lang ${show(raw.trim())} and ${show(first.raw.trim())} (line ${first.line}) are both the glossary language ${code}: a dictionary cannot tell them apart, so their terms would be mixed; keep one of them in this file (or split the file, one glossary each)`,
+        `xml:lang ${show(raw.trim())} and ${show(first.raw)} (line ${first.line}) are both the glossary language ${code}: a dictionary cannot tell them apart, so their terms would be mixed; keep one of them in this file (or split the file, one glossary each)`,
         tagLine,
         tagColumn,
       );
@@ -411,13 +408,14 @@ export async function parseTbx(
     diagnostics.push(error('entries/not-tbx', 'not a TBX file: it holds no XML element', file, 1, 1));
     return false;
   }
-  const firstVariant = variants[0];
+  const firstVariant = variants.values().next().value;
   if (firstVariant !== undefined) {
     const list = (items: readonly string[]): string => (items.length === 1 ? (items[0] as string) : `${items.slice(0, -1).join(', ')} and ${items.at(-1) as string}`);
+    const one = variants.size === 1;
     diagnostics.push(
       warning(
         'entries/language-variant',
-        `xml:lang ${list(variants.map((v) => show(v.raw)))} ${variants.length === 1 ? 'is' : 'are'} read as the glossary language${variants.length === 1 ? '' : 's'} ${list(variants.map((v) => v.code))} (the service's glossaries have one dictionary per language, for all its variants)`,
+        `xml:lang ${list([...variants.values()].map((v) => show(v.raw)))} ${one ? 'is' : 'are'} read as the glossary language${one ? '' : 's'} ${list([...variants.keys()])} (the service's glossaries have one dictionary per language, for all its variants)`,
         file,
         firstVariant.line,
         firstVariant.column,
