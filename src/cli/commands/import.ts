@@ -70,7 +70,7 @@ function invalidFiles(relOut: string, files: readonly ImportFile[]): string[] {
   return files.flatMap((f) => {
     if (typeof f.content !== 'string') return [];
     const file = relOut === '' ? f.name : `${relOut}/${f.name}`;
-    return writtenTextErrors(file, f.content, f.pair === undefined ? [] : [f.pair]).map((d) => `${d.file}:${d.line}:${d.column}: [${d.code}] ${d.message}`);
+    return writtenTextErrors(file, f.content, f.pair === undefined ? [] : [{ pair: f.pair }]).map((d) => `${d.file}:${d.line}:${d.column}: [${d.code}] ${d.message}`);
   });
 }
 
