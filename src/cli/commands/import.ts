@@ -13,6 +13,7 @@ import type { CommandContext, CommonOptions } from '../io.js';
 import { checkOutputFolder, makeFolders } from '../output-files.js';
 import { configPathOf, createCliLogger, printDiagnostics, printTargetOutcome, repositoryDir, runProblem, serviceContext } from '../print-outcome.js';
 import { withHelpFooter } from '../help-text.js';
+import { schemaModeline, schemaReference } from '../schema-line.js';
 
 interface ImportOptions extends CommonOptions {
   readonly outDir?: string;
@@ -30,15 +31,17 @@ async function existingNames(dir: string): Promise<Set<string>> {
  * Writes every file or none: a failure removes what this run wrote (and the folder, if it made it).
  * `wx`: never overwrite a file, even one created since the folder was listed.
  */
-export async function writeImportFiles(outDir: string, files: ReturnType<typeof createImportFiles>, shown: string): Promise<void> {
+export async function writeImportFiles(outDir: string, files: ReturnType<typeof createImportFiles>, shown: string, root = outDir): Promise<void> {
   if (files.length === 0) return;
   let made: string | undefined;
   const written: string[] = [];
   try {
     made = await makeFolders(outDir);
     for (const file of files) {
-      const content = typeof file.content === 'string' ? file.content : await createWorkbook(file.content);
       const path = join(outDir, file.name);
+      // Every resource file starts with the line that tells editors where its schema is.
+      const content =
+        typeof file.content !== 'string' ? await createWorkbook(file.content) : file.name.endsWith('.yaml') ? `${schemaModeline(await schemaReference(path, root, 'resource'))}\n${file.content}` : file.content;
       await writeFile(path, content, { flag: 'wx' });
       written.push(path);
     }
@@ -83,7 +86,7 @@ async function runImport(ctx: CommandContext, options: ImportOptions): Promise<n
       const files = createImportFiles(selection, live.entries, await existingNames(outDir), format, (name) => {
         io.stderr(`warning: glossary "${name}" has dictionaries from several source languages, which one ${format === 'tbx' ? 'TBX file' : 'workbook'} cannot hold exactly (it is read back as pairs from one language): written as TSV files\n`);
       });
-      await writeImportFiles(outDir, files, relOut);
+      await writeImportFiles(outDir, files, relOut, root);
       const count = selection.glossaries.length + selection.styleRules.length;
       io.stdout(
         count === 0

@@ -8,6 +8,8 @@ import { ExitCode } from '../../lib/exit-codes.js';
 import type { CommandContext } from '../io.js';
 import { makeFolders, shownPath } from '../output-files.js';
 import { withHelpFooter } from '../help-text.js';
+import { schemaModeline, schemaReference } from '../schema-line.js';
+import type { SchemaName } from '../../config/index.js';
 
 interface InitOptions {
   readonly dir: string;
@@ -80,11 +82,13 @@ interface NewFile {
   readonly path: string;
   readonly content: string;
   readonly what: string;
+  /** A YAML file's schema: its first line tells editors where it is (schema-line.ts). */
+  readonly schema?: SchemaName;
 }
 
 const FILES: readonly NewFile[] = [
-  { path: 'config/termsync.yaml', content: INIT_CONFIG, what: 'the project config (commented)' },
-  { path: 'examples/example-glossary.yaml', content: INIT_GLOSSARY, what: 'an example glossary (not managed until moved into glossaries/)' },
+  { path: 'config/termsync.yaml', content: INIT_CONFIG, what: 'the project config (commented)', schema: 'config' },
+  { path: 'examples/example-glossary.yaml', content: INIT_GLOSSARY, what: 'an example glossary (not managed until moved into glossaries/)', schema: 'resource' },
   { path: 'examples/example-glossary.en-de.tsv', content: INIT_ENTRIES, what: 'its entries' },
 ];
 
@@ -135,8 +139,9 @@ async function runInit(ctx: CommandContext, options: InitOptions): Promise<numbe
     for (const file of FILES) {
       const path = join(root, file.path);
       await makeFolders(join(path, '..'));
+      const content = file.schema === undefined ? file.content : `${schemaModeline(await schemaReference(path, root, file.schema))}\n${file.content}`;
       // `wx`: never overwrite, even a file created since the check.
-      await writeFile(path, file.content, { flag: 'wx' });
+      await writeFile(path, content, { flag: 'wx' });
       written.push(path);
     }
     if (ignoreLines.length > 0) {
