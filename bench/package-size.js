@@ -13,7 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { fmt, measure, OUT, parseArgs, ROOT, stats } from './cpu-common.js';
+import { fmt, measure, OUT, parseArgs, ROOT, sizeOf, stats } from './cpu-common.js';
 
 const args = parseArgs(process.argv.slice(2));
 const RUNS = Number(args.runs ?? 11);
@@ -25,17 +25,6 @@ const log = (line) => {
   lines.push(line);
   console.log(line);
 };
-
-async function sizeOf(dir) {
-  let bytes = 0;
-  let files = 0;
-  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile()) continue;
-    bytes += (await stat(path.join(entry.parentPath, entry.name))).size;
-    files += 1;
-  }
-  return { bytes, files };
-}
 
 /** `du`'s view: blocks on disk, as a file system holds the files (4 KiB per small file). */
 function diskUsage(dir) {
