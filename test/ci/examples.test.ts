@@ -162,6 +162,26 @@ describe('GitLab pipeline', () => {
   });
 });
 
+describe('GitLab plan job: the line the note quotes when the plan fails', () => {
+  it("is termsync's first located problem, taken by the job's own grep line from the plan's stderr", async () => {
+    const pipeline = await readYaml(GITLAB_FILE);
+    const script = (pipeline['plan'] as { script: string[] }).script;
+    const grep = script.find((line) => line.startsWith('grep '));
+    expect(grep).toBeDefined();
+    const repo = join(scratch, 'gitlab-failing-plan');
+    await mkdir(join(repo, 'glossaries'), { recursive: true });
+    await writeFile(join(repo, 'termsync.yaml'), 'version: 1\ntargets:\n  - {name: default, base_url_env: TERMSYNC_BASE_URL, api_key_env: TERMSYNC_API_KEY}\n');
+    await writeFile(join(repo, 'glossaries', 'broken.yaml'), 'kind: glossary\nname: Broken\ndictionaries: []\n');
+    // The job's plan line, its stderr in plan-errors.txt (a repository with an error: exit 3, nothing sent).
+    const plan = await tool(process.execPath, [join(PROJECT_ROOT, 'bin', 'termsync.js'), 'plan', '--format', 'markdown', '--dir', repo], repo);
+    expect(plan.code).toBe(3);
+    await writeFile(join(repo, 'plan-errors.txt'), plan.output);
+    const run = await tool('bash', ['-c', grep ?? ''], repo);
+    expect(run.code).toBe(0);
+    expect(await readFile(join(repo, 'plan-error-line.txt'), 'utf8')).toBe(`${join(repo, 'glossaries', 'broken.yaml')}:3:1: error: [glossary/no-dictionaries] a glossary needs at least one dictionary\n`);
+  });
+});
+
 describe('the command-line check', () => {
   it('catches an unknown option, a bad choice and an unknown command', async () => {
     expect(await usageError(['plan', '--detailed-exit-code'])).toMatch(/unknown option/);
