@@ -50,8 +50,10 @@ async function stepsOf(file: string): Promise<Step[]> {
 }
 
 /**
- * The release of each third-party action these files use, and its commit. Each SHA was checked
- * against the release tag in two independent public sources; Dependabot keeps them current.
+ * Releases of the third-party actions these files use, and their commits: each SHA checked against
+ * the release tag in two independent public sources. A pin of a release listed here must be its
+ * commit; a newer release (a Dependabot update) need not be listed, but must then be pinned alike in
+ * every file (the next test), so that an update of one file brings the others along.
  */
 const PINS: Record<string, { sha: string; version: string }> = {
   'actions/checkout': { sha: '08c6903cd8c0fde910a37f88322edcfb5dd907a8', version: 'v5.0.0' },
@@ -85,17 +87,41 @@ describe('pinned actions', () => {
         expect(ref, `${file}: ${action}`).toBe(`v${pkg.version}`);
         continue;
       }
+      expect(ref, `${file}: ${action} is pinned by a full commit SHA`).toMatch(/^[0-9a-f]{40}$/);
+      expect(comment, `${file}: ${action} names its release`).toMatch(/^v\d+\.\d+\.\d+$/);
       const pin = PINS[action];
-      expect(pin, `${file}: ${action} has no known release pin`).toBeDefined();
-      expect(`${ref} # ${comment}`, `${file}: ${action}`).toBe(`${pin?.sha} # ${pin?.version}`);
+      expect(pin, `${file}: ${action} is a third-party action nobody has checked`).toBeDefined();
+      if (pin?.version === comment) expect(ref, `${file}: ${action} ${comment}`).toBe(pin.sha);
     }
   });
 
-  it('a ref that is a tag, a short SHA or a SHA without its release is refused (so the check above can fail)', () => {
-    const bad = ['- uses: actions/checkout@v5', '- uses: actions/checkout@08c6903 # v5.0.0', '- uses: actions/checkout@08c6903cd8c0fde910a37f88322edcfb5dd907a8'];
-    for (const line of bad) {
+  it('an action is pinned alike everywhere: one release, one commit, in every workflow, example and the action', async () => {
+    const pins = new Map<string, Set<string>>();
+    for (const file of FILES) {
+      for (const { action, ref, comment } of usesLines(await text(file))) {
+        if (action === 'your-org/termsync') continue;
+        pins.set(action, (pins.get(action) ?? new Set()).add(`${ref} # ${comment}`));
+      }
+    }
+    expect(pins.size).toBeGreaterThanOrEqual(Object.keys(PINS).length);
+    for (const [action, refs] of pins) expect([...refs], action).toHaveLength(1);
+  });
+
+  it('a ref that is a tag, a short SHA, a SHA without its release or another commit for a known release is refused (so the checks above can fail)', () => {
+    const checks = (line: string): boolean => {
       const [use] = usesLines(line);
-      expect(`${use?.ref} # ${use?.comment}`).not.toBe(`${PINS['actions/checkout']?.sha} # ${PINS['actions/checkout']?.version}`);
+      const pin = PINS[use?.action ?? ''];
+      return /^[0-9a-f]{40}$/.test(use?.ref ?? '') && /^v\d+\.\d+\.\d+$/.test(use?.comment ?? '') && pin !== undefined && (pin.version !== use?.comment || pin.sha === use.ref);
+    };
+    expect(checks('- uses: actions/checkout@08c6903cd8c0fde910a37f88322edcfb5dd907a8 # v5.0.0')).toBe(true);
+    for (const bad of [
+      '- uses: actions/checkout@v5',
+      '- uses: actions/checkout@08c6903 # v5.0.0',
+      '- uses: actions/checkout@08c6903cd8c0fde910a37f88322edcfb5dd907a8',
+      '- uses: actions/checkout@18c6903cd8c0fde910a37f88322edcfb5dd907a8 # v5.0.0',
+      '- uses: someone/unchecked@08c6903cd8c0fde910a37f88322edcfb5dd907a8 # v1.0.0',
+    ]) {
+      expect(checks(bad), bad).toBe(false);
     }
   });
 
