@@ -199,6 +199,16 @@ export const verifySchema = z.strictObject({
   seed: meta(z._default(z.int(), DEFAULTS.verifySeed), { description: 'Seed of the sample: the same seed and entries give the same sample' }),
 });
 
+export const uiSchema = z.strictObject({
+  show_terms: meta(z.optional(z.boolean()), {
+    description:
+      "Whether the daemon's dashboard shows terms: the term diffs of runs and drift, and the messages of a repository's problems (they may quote terms). Default: true when the daemon listens on a loopback address (--listen 127.0.0.1:9464), false otherwise (a container's 0.0.0.0:9464)",
+  }),
+  keep_runs: meta(z._default(z.int().check(z.gte(1), z.lte(1000)), DEFAULTS.uiKeepRuns), {
+    description: 'Runs the dashboard keeps in memory, each with its plan (the oldest is forgotten first)',
+  }),
+});
+
 export const configSchema = z.strictObject({
   version: z.literal(1),
   resources: z._default(z.array(nonEmpty()).check(z.minLength(1)), ['glossaries']),
@@ -208,6 +218,7 @@ export const configSchema = z.strictObject({
   rate_limit: z.prefault(rateLimitSchema, { requests_per_second: DEFAULTS.requestsPerSecond }),
   schedule: meta(z.optional(nonEmpty()), { description: 'Cron expression of the daemon full reconcile' }),
   verify: z._default(verifySchema, { max_characters: DEFAULTS.verifyMaxCharacters, sample: DEFAULTS.verifySample, seed: DEFAULTS.verifySeed }),
+  ui: meta(z._default(uiSchema, { keep_runs: DEFAULTS.uiKeepRuns }), { description: "The daemon's dashboard (termsync watch, on its --listen address)" }),
   targets: z.array(targetSchema).check(z.minLength(1)),
 });
 

@@ -113,6 +113,7 @@ export async function validateConfig(yaml: YamlFile): Promise<{ config?: Project
     rateLimit: { requestsPerSecond: input.rate_limit.requests_per_second, concurrency: input.rate_limit.concurrency },
     ...(input.schedule === undefined ? {} : { schedule: input.schedule }),
     verify: { maxCharacters: input.verify.max_characters, sample: input.verify.sample, seed: input.verify.seed },
+    ui: { ...(input.ui.show_terms === undefined ? {} : { showTerms: input.ui.show_terms }), keepRuns: input.ui.keep_runs },
     targets: input.targets.map((t) => ({
       name: t.name,
       baseUrlEnv: t.base_url_env,

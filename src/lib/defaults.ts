@@ -42,6 +42,8 @@ export const DEFAULTS = {
   verifySample: 0,
   /** `verify.seed`: the sample's seed. */
   verifySeed: 1,
+  /** `ui.keep_runs`: runs the daemon's dashboard keeps in memory, each with its plan. */
+  uiKeepRuns: 50,
 } as const;
 
 /**

@@ -111,7 +111,17 @@ export interface ProjectConfig {
   readonly schedule?: string;
   /** `verify:` settings; absent: the defaults (`lib/defaults.ts`). */
   readonly verify?: VerifySettings;
+  /** `ui:` settings of the daemon's dashboard; absent: the defaults. */
+  readonly ui?: UiSettings;
   readonly targets: readonly TargetConfig[];
+}
+
+/** The daemon's dashboard. */
+export interface UiSettings {
+  /** Whether terms are shown (term diffs, drift, problem messages); absent: the daemon decides by its listen address. */
+  readonly showTerms?: boolean;
+  /** Runs kept in memory with their plans. */
+  readonly keepRuns: number;
 }
 
 /** How `verify` spends the account's character quota. */

@@ -109,6 +109,7 @@ describe('loadRepository', () => {
       guards: { maxDeletes: 10, maxRemovedEntriesPercent: 50, allowEmpty: false },
       rateLimit: { requestsPerSecond: 5, concurrency: 4 },
       verify: { maxCharacters: 5000, sample: 0, seed: 1 },
+      ui: { keepRuns: 50 },
       targets: [{ name: 'default', baseUrlEnv: 'TERMSYNC_BASE_URL', apiKeyEnv: 'TERMSYNC_API_KEY', authScheme: 'Service-Auth-Key', capabilities: { deleteCustomInstruction: 'auto' } }],
     });
     expect(desired?.glossaries[0]?.dictionaries[0]?.sourceLang).toBe('en');
