@@ -252,12 +252,27 @@ const twice = Object.keys(esm.metafile.inputs).filter((input) => SHARED.some((sp
 if (twice.length > 0) throw new Error(`bundle: the ES module chunks hold files of shared libraries (${twice.slice(0, 3).join(', ')}): import them by the specifiers of SHARED`);
 // What bin/termsync.js reads of a command line before it knows it is a plain validate.
 await build({ ...common, entryPoints: { 'validate-options': path.join(DIST, 'cli', 'validate-options.js') }, format: 'cjs', outExtension: { '.js': '.cjs' }, banner: {} });
+// The dashboard's page script, for browsers (the daemon serves it as /assets/dashboard.js, read from
+// next to the chunk that serves it): one minified file, no module system, nothing imported at run time.
+await build({
+  absWorkingDir: ROOT,
+  entryPoints: [path.join(ROOT, 'src', 'daemon', 'dashboard', 'client', 'dashboard-client.ts')],
+  outfile: path.join(OUT, 'dashboard-client.js'),
+  tsconfig: path.join(ROOT, 'src', 'daemon', 'dashboard', 'client', 'tsconfig.json'),
+  bundle: true,
+  format: 'iife',
+  platform: 'browser',
+  target: ['chrome109', 'firefox115', 'safari16'],
+  minify: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+});
 // main.js's `./plain-validate.js`: the loader, for ES modules.
 await writeFile(
   path.join(OUT, 'plain-validate.js'),
   "import { createRequire } from 'node:module';\nexport const { BUILD_ID_MARK, codeCacheFile, compilePlainValidate, runPlainValidate, sharedLibrary, userCacheDirs, writeCodeCache } = createRequire(import.meta.url)('./plain-validate-loader.cjs');\n",
 );
-for (const entry of ['termsync.js', 'load-worker.js', 'plain-validate.js', 'plain-validate-loader.cjs', 'plain-validate.cjs', 'validate-options.cjs']) {
+for (const entry of ['termsync.js', 'load-worker.js', 'plain-validate.js', 'plain-validate-loader.cjs', 'plain-validate.cjs', 'validate-options.cjs', 'dashboard-client.js']) {
   if (!existsSync(path.join(OUT, entry))) throw new Error(`bundle: ${entry} was not written to ${OUT}`);
 }
 

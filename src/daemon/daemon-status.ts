@@ -18,6 +18,8 @@ export interface TargetReport {
 }
 
 export interface RunReport {
+  /** The run's number since the daemon started (1, 2, …): the dashboard's `/run?id=N`. */
+  readonly id: number;
   readonly trigger: Trigger;
   readonly startedAt: string;
   readonly durationMs: number;
@@ -177,6 +179,8 @@ export class DaemonStatus {
   #state: DaemonState = {};
   #repository: RepositoryReport | undefined;
   #nextRetry: () => number | undefined = () => undefined;
+  #nextScheduled: () => number | undefined = () => undefined;
+  #lastRunId = 0;
   readonly #listeners = new Set<() => void>();
 
   constructor(now: number) {
@@ -237,6 +241,17 @@ export class DaemonStatus {
     this.#nextRetry = nextRetry;
   }
 
+  /** When the schedule next starts a full reconcile, as ISO 8601 (none without a schedule). */
+  get nextScheduledAt(): string | undefined {
+    const at = this.#nextScheduled();
+    return at === undefined ? undefined : new Date(at).toISOString();
+  }
+
+  /** Where `nextScheduledAt` is read from: the schedule owns its ticks. */
+  followSchedule(next: () => number | undefined): void {
+    this.#nextScheduled = next;
+  }
+
   setRepository(diagnostics: readonly Diagnostic[]): void {
     const errors = diagnostics.filter((d) => d.severity === 'error').length;
     this.#repository = {
@@ -250,6 +265,7 @@ export class DaemonStatus {
 
   recordRun(trigger: Trigger, startedAt: number, durationMs: number, run: RunOutcome | { kind: 'git_failed'; message: string }, files?: number): RunReport {
     const report: RunReport = {
+      id: ++this.#lastRunId,
       trigger,
       startedAt: new Date(startedAt).toISOString(),
       durationMs,
@@ -330,6 +346,7 @@ export class DaemonStatus {
       running: this.running ?? null,
       repository: this.repository ?? null,
       schedule: this.schedule ?? null,
+      nextScheduledAt: this.nextScheduledAt ?? null,
       nextRetryAt: this.nextRetryAt ?? null,
       git: this.git ?? null,
       localEdits: this.localEdits ?? null,

@@ -8,6 +8,7 @@ import { pullTarget, selectTargets, type PullOutcome, type ServiceContext } from
 import { renderDriftText } from '../report/index.js';
 import type { DaemonMetrics } from './daemon-metrics.js';
 import type { DaemonStatus, DriftReport } from './daemon-status.js';
+import type { RunHistory } from './dashboard/run-history.js';
 import { pushDriftBranch, recordOverlay, type Overlay } from './drift-branch.js';
 
 /** What a drift pull lets the run that follows do. */
@@ -34,6 +35,8 @@ export interface DriftPullOptions {
   readonly keys?: KeyRedactor;
   /** With --git-pull: the pulled files also go to a drift branch, and are kept across pulls in this overlay. */
   readonly git?: { readonly overlay: Overlay };
+  /** The dashboard's run history: each pull, with the drift it adopted. */
+  readonly history?: RunHistory;
 }
 
 /**
@@ -61,11 +64,16 @@ function failureOf(outcome: Exclude<PullOutcome, { kind: 'pulled' }>): string {
 
 export function createDriftPull(options: DriftPullOptions): DriftPull {
   const { clock, status, metrics, logger: log } = options;
+  /** A pull's outcome on /status and the dashboard. */
+  const report = (drift: DriftReport, adopted?: Drift): void => {
+    options.history?.recordDriftPull(drift, adopted);
+    status.update({ drift });
+  };
   /** The tree of the last drift branch pushed: the same drift found again is not pushed twice. */
   let pushedTree: string | undefined;
 
   const hold = (target: string, at: string, error: string, fields: Record<string, unknown> = {}): DriftDecision => {
-    status.update({ drift: { at, target, result: 'failed', error } });
+    report({ at, target, result: 'failed', error });
     log.error(
       { ...(target === '' ? {} : { target }), err: error, ...fields },
       'drift pull failed: this run writes nothing to the service, so the edits made there are not overwritten; the next full reconcile tries again',
@@ -117,15 +125,14 @@ export function createDriftPull(options: DriftPullOptions): DriftPull {
       if (outcome.written.length === 0) {
         metrics.recordDriftPull(target.name, 'in_sync');
         // Drift that pull leaves alone (and says so) keeps the report of what was last written; a failure is over.
-        if (!hasDrift(drift) || status.drift?.result === 'failed') status.update({ drift: { at, target: target.name, result: 'in_sync' } });
+        if (!hasDrift(drift) || status.drift?.result === 'failed') report({ at, target: target.name, result: 'in_sync' });
         return { kind: 'in_sync' };
       }
       const counts = driftCounts(drift);
       metrics.recordDriftPull(target.name, 'written');
       log.info({ target: target.name, files: outcome.written.length, ...counts }, 'drift pulled: the service edits were written into the repository');
       const pushed = options.git === undefined ? {} : await pushBranch(options.git.overlay, target.name, outcome.written, drift);
-      const report: DriftReport = { at, target: target.name, result: 'written', files: outcome.written, ...counts, ...pushed };
-      status.update({ drift: report });
+      report({ at, target: target.name, result: 'written', files: outcome.written, ...counts, ...pushed }, drift);
       return { kind: 'written' };
     },
   };

@@ -4,6 +4,7 @@ import type { Logger } from '../lib/logger.js';
 import type { DesiredState } from '../model/desired.js';
 import { loadDesired, reconcileDesired, type LoadedRepository, type ReconcileMode, type RunOutcome, type ServiceContext } from '../reconcile/index.js';
 import type { DaemonMetrics } from './daemon-metrics.js';
+import type { RunHistory } from './dashboard/run-history.js';
 import { runResultOf, type DaemonStatus } from './daemon-status.js';
 import type { DriftPull } from './drift-pull.js';
 import type { GitSource } from './git-source.js';
@@ -40,6 +41,8 @@ export interface RunParts {
   readonly git?: GitSource;
   /** With --on-drift pull. */
   readonly drift?: DriftPull;
+  /** The dashboard's run history (with its endpoints). */
+  readonly history?: RunHistory;
   /** Follows a loaded config (the watched paths, the schedule); undefined: the repository has errors. */
   readonly follow: (desired: DesiredState | undefined) => void;
   /** Told how each run ended, as soon as it is recorded (before the verify that may follow). */
@@ -81,6 +84,7 @@ export function createRunner(parts: RunParts): (request: RunRequest) => Promise<
   const finish = (trigger: Trigger, startedAt: number, run: RunOutcome, files?: number): void => {
     const duration = clock.now() - startedAt;
     const report = status.recordRun(trigger, startedAt, duration, run, files);
+    parts.history?.record(report, run);
     metrics.recordRun(trigger, report.result, duration / 1000);
     metrics.setReady(status.readiness().ready);
     if (run.kind === 'locked' || run.kind === 'rejected') log.warn({ trigger, result: run.kind, err: run.error.message }, `reconcile ${run.kind}`);

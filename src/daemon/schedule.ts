@@ -4,6 +4,8 @@ import type { Logger } from '../lib/logger.js';
 /** A running source of ticks for one cron expression. */
 export interface Ticks {
   stop(): void;
+  /** When the next tick is due (ms since the epoch), where the ticker knows. */
+  next?(): number | undefined;
 }
 
 /**
@@ -27,13 +29,15 @@ export const cronTicker: Ticker = (expression, tick, logger) => {
     },
   });
   void task.start();
-  return { stop: () => void task.destroy() };
+  return { stop: () => void task.destroy(), next: () => task.getNextRun()?.getTime() };
 };
 
 /** The full-reconcile schedule: follows the expression in force (the option's, else the config's). */
 export interface Schedule {
   /** The expression ticking now (undefined: none). */
   readonly expression: string | undefined;
+  /** When the next scheduled run is due (ms since the epoch); undefined without a schedule or where the ticker cannot say. */
+  next(): number | undefined;
   /** Ticks on `expression` from now on; a new one replaces the old, undefined stops it. False when it was already in force. */
   follow(expression: string | undefined): boolean;
   /** Stops for good: `follow` starts nothing afterwards. */
@@ -48,6 +52,7 @@ export function createSchedule(options: { readonly tick: () => void; readonly lo
     get expression() {
       return current?.expression;
     },
+    next: () => current?.ticks.next?.(),
     follow(expression) {
       if (expression === current?.expression) return false;
       current?.ticks.stop();

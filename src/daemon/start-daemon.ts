@@ -4,8 +4,12 @@ import type { Logger } from '../lib/logger.js';
 import type { KeyRedactor } from '../lib/redact-keys.js';
 import type { DesiredState } from '../model/desired.js';
 import type { Env, ServiceContext } from '../reconcile/index.js';
+import { DEFAULTS } from '../lib/defaults.js';
 import { createDaemonMetrics, type DaemonMetrics } from './daemon-metrics.js';
 import { DaemonStatus } from './daemon-status.js';
+import { dashboardRoutes } from './dashboard/dashboard-routes.js';
+import { RunHistory } from './dashboard/run-history.js';
+import { createTrafficSeries, teeHooks, type TrafficSeries } from './dashboard/traffic-series.js';
 import type { Overlay } from './drift-branch.js';
 import { createDriftPull } from './drift-pull.js';
 import { createGitSource } from './git-source.js';
@@ -69,6 +73,8 @@ export interface DaemonOptions {
   readonly metrics?: DaemonMetrics;
   /** The keys read for the targets, taken out of what the endpoints serve and the drift commits say. */
   readonly keys?: KeyRedactor;
+  /** The dashboard's token (`--ui-token-file`): its pages then need it. */
+  readonly uiToken?: string;
 }
 
 export interface Daemon {
@@ -76,6 +82,8 @@ export interface Daemon {
   readonly url?: string;
   readonly status: DaemonStatus;
   readonly metrics: DaemonMetrics;
+  /** What the dashboard keeps of the runs (their plans, the resources' states). */
+  readonly history: RunHistory;
   /** Asks for a reconcile (SIGHUP: `reload`, a full one). */
   trigger(trigger: Trigger, files?: readonly string[]): void;
   /** Resolves when no run is queued or running (tests). */
@@ -98,6 +106,8 @@ interface Shared {
   readonly log: Logger;
   readonly status: DaemonStatus;
   readonly metrics: DaemonMetrics;
+  readonly history: RunHistory;
+  readonly traffic: TrafficSeries;
   /** The service, with the stop's signals: `stop` (graceful: nothing new starts) and `signal` (hard: requests aborted). */
   readonly service: ServiceContext & { readonly stop: AbortSignal; readonly signal: AbortSignal };
 }
@@ -132,7 +142,7 @@ function watchRepository(shared: Shared, root: RepositoryRoot, trigger: (kind: T
 /** One run of a request, with the parts the options ask for: the git source (--git-pull) and the drift pull (--on-drift pull). */
 function createRun(shared: Shared, root: RepositoryRoot, follow: (desired: DesiredState | undefined) => void, ended: (end: RunEnd) => void): (request: RunRequest) => Promise<void> {
   const { options, service } = shared;
-  const parts = { dir: options.dir, clock: shared.clock, status: shared.status, metrics: shared.metrics, logger: shared.log };
+  const parts = { dir: options.dir, clock: shared.clock, status: shared.status, metrics: shared.metrics, logger: shared.log, history: shared.history };
   /** Files a drift pull wrote that the branch the daemon reads does not hold yet (with --git-pull). */
   const overlay: Overlay = new Map();
   const target = options.target === undefined ? {} : { target: options.target };
@@ -160,11 +170,22 @@ function createRun(shared: Shared, root: RepositoryRoot, follow: (desired: Desir
 async function openEndpoints(shared: Shared): Promise<Endpoints | undefined> {
   const { options, log } = shared;
   if (options.listen === undefined) return undefined;
-  const endpoints = await serveEndpoints(options.listen, shared.status, shared.metrics, options.keys);
+  const redact = (text: string): string => options.keys?.redact(text) ?? text;
+  const dashboard = dashboardRoutes({
+    status: shared.status,
+    history: shared.history,
+    traffic: shared.traffic,
+    onDrift: options.onDrift ?? 'apply',
+    clock: shared.clock,
+    listenHost: options.listen.host,
+    redact,
+    ...(options.uiToken === undefined ? {} : { token: options.uiToken }),
+  });
+  const endpoints = await serveEndpoints(options.listen, shared.status, shared.metrics, options.keys, dashboard);
   if (!isLoopback(options.listen.host)) {
     log.warn(
-      { listen: `${options.listen.host}:${options.listen.port}` },
-      'the endpoints (/healthz, /readyz, /metrics, /status) have no authentication and listen beyond this machine: anyone who reaches the port reads the status (resource names, ids, errors); restrict it (a NetworkPolicy, a reverse proxy with authentication, or --listen 127.0.0.1 with a sidecar)',
+      { listen: `${options.listen.host}:${options.listen.port}`, dashboardToken: options.uiToken !== undefined, showTerms: shared.history.settings.showTerms },
+      `the endpoints (/healthz, /readyz, /metrics, /status) have no authentication and listen beyond this machine: anyone who reaches the port reads the status (resource names, ids, errors)${options.uiToken === undefined ? ', and the dashboard (/) too' : ''}; restrict it (a NetworkPolicy, a reverse proxy with authentication, or --listen 127.0.0.1 with a sidecar)${options.uiToken === undefined ? '; --ui-token-file puts the dashboard behind a token' : ''}`,
     );
   }
   return endpoints;
@@ -193,6 +214,9 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const log = options.logger;
   const metrics = options.metrics ?? createDaemonMetrics();
   const status = new DaemonStatus(clock.now());
+  // Terms are shown by default only where the endpoints are for this machine (ui.show_terms decides otherwise).
+  const history = new RunHistory({ showTerms: options.listen === undefined || isLoopback(options.listen.host), keepRuns: DEFAULTS.uiKeepRuns });
+  const traffic = createTrafficSeries(clock);
   const drain = new AbortController();
   const hard = new AbortController();
   const service = {
@@ -200,11 +224,11 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     signal: hard.signal,
     stop: drain.signal,
     logger: log,
-    metrics: metrics.client,
+    metrics: teeHooks(metrics.client, traffic.hooks),
     ...(options.serviceClock === undefined ? {} : { clock: options.serviceClock }),
     ...(options.keys === undefined ? {} : { keys: options.keys }),
   };
-  const shared: Shared = { options, clock, log, status, metrics, service };
+  const shared: Shared = { options, clock, log, status, metrics, history, traffic, service };
 
   const queue = createWorkQueue<string, RunRequest>({ clock, merge: mergeRequests, rateLimiter: exponentialBackoff(options.retryBaseMs ?? 5_000, options.retryMaxMs ?? 300_000) });
   status.followRetries(() => queue.waitingUntil(RUN_KEY));
@@ -217,6 +241,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   };
 
   const schedule = createSchedule({ tick: () => trigger('schedule'), logger: log, ...(options.ticker === undefined ? {} : { ticker: options.ticker }) });
+  status.followSchedule(() => schedule.next());
   const root = trackRepositoryRoot({
     dir: options.dir,
     env: options.env,
@@ -230,6 +255,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   /** Follows the config each run loads (none while the repository has errors): the watched paths and the schedule. */
   const follow = (desired: DesiredState | undefined): void => {
     watchPaths(desired);
+    history.configure(desired?.config.ui);
     const expression = options.schedule ?? desired?.config.schedule;
     if (schedule.follow(expression)) status.update({ schedule: expression });
   };
@@ -265,6 +291,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     ...(endpoints === undefined ? {} : { url: endpoints.url }),
     status,
     metrics,
+    history,
     trigger,
     idle: () => queue.idle(),
     stop: async () => {

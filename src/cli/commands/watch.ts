@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import { Option, type Command } from 'commander';
 import { validate as validateCron } from 'node-cron';
@@ -24,6 +26,26 @@ interface WatchOptions extends CommonOptions {
   readonly logFormat: 'json' | 'pretty';
   readonly emulator: 'auto' | 'never';
   readonly poll?: boolean;
+  readonly uiTokenFile?: string;
+}
+
+/** Characters a dashboard token has at least: one a person could guess protects nothing. */
+const MIN_TOKEN_LENGTH = 16;
+
+/** The dashboard's token from `--ui-token-file`: the file's text without its line ending, never shown. */
+async function readUiToken(io: CliIo, file: string): Promise<string> {
+  let text: string;
+  try {
+    text = await readFile(path.resolve(io.cwd, file), 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new InputError('invalid_ui_token', `cannot read --ui-token-file ${file} (${code})`);
+  }
+  const token = text.replace(/\r?\n$/, '');
+  if (token.length < MIN_TOKEN_LENGTH || /\s/.test(token)) {
+    throw new InputError('invalid_ui_token', `expected --ui-token-file ${file} to hold one token of at least ${MIN_TOKEN_LENGTH} characters without spaces (e.g. \`openssl rand -hex 32\`), got ${token.length} characters${/\s/.test(token) ? ' with spaces or line breaks' : ''}`);
+  }
+  return token;
 }
 
 async function createDaemonLogger(io: CliIo, level: string, format: 'json' | 'pretty'): Promise<Logger> {
@@ -74,6 +96,9 @@ async function runWatch(ctx: CommandContext, options: WatchOptions): Promise<voi
   if (options.schedule !== undefined && !validateCron(options.schedule)) {
     throw new InputError('invalid_schedule', `expected --schedule to be a cron expression of 5 or 6 fields (e.g. "*/15 * * * *"), got "${options.schedule}"`);
   }
+  const uiToken = options.uiTokenFile === undefined ? undefined : await readUiToken(io, options.uiTokenFile);
+  // Like a key: taken out of anything termsync writes.
+  if (uiToken !== undefined) io.keys?.add(uiToken);
   const logger = await createDaemonLogger(io, options.logLevel, options.logFormat);
   const local = await withEmulatorIfUnconfigured(io, options);
   try {
@@ -90,8 +115,9 @@ async function runWatch(ctx: CommandContext, options: WatchOptions): Promise<voi
       ...(options.schedule === undefined ? {} : { schedule: options.schedule }),
       ...(options.poll === true ? { usePolling: true } : {}),
       ...(io.keys === undefined ? {} : { keys: io.keys }),
+      ...(uiToken === undefined ? {} : { uiToken }),
     });
-    io.stderr(`termsync watch: serving /healthz, /readyz, /metrics and /status on ${daemon.url ?? listen.host}\n`);
+    io.stderr(`termsync watch: serving /healthz, /readyz, /metrics and /status on ${daemon.url ?? listen.host}; the dashboard: ${daemon.url ?? listen.host}/\n`);
     const unsubscribe = io.onHangup?.(() => {
       logger.info('SIGHUP: reloading the repository and the config');
       daemon.trigger('reload');
@@ -109,7 +135,7 @@ async function runWatch(ctx: CommandContext, options: WatchOptions): Promise<voi
 export function registerWatch(program: Command, ctx: CommandContext): Command {
   return addCommonOptions(
     withHelpFooter(program.command('watch'), { service: true, env: [['GIT_*', "git's own variables (GIT_CONFIG_COUNT …) reach the git that --git-pull runs"]], exits: [[0, 'stopped by SIGTERM/SIGINT (it runs until then)'], [3, 'invalid options, or the listen address cannot be used']] })
-      .description('the daemon: reconcile on start, when files change and on the schedule; serve /healthz, /readyz, /metrics, /status'),
+      .description('the daemon: reconcile on start, when files change and on the schedule; serve a dashboard (/), /healthz, /readyz, /metrics, /status'),
     'info',
   )
     .option('--listen <host:port>', 'where the endpoints listen (0.0.0.0:9464 in a container)', DEFAULTS.listen)
@@ -129,6 +155,7 @@ export function registerWatch(program: Command, ctx: CommandContext): Command {
       new Option('--emulator <when>', 'auto: with no service URL and key set, run the built-in emulator in this process').choices(['auto', 'never']).default('never'),
     )
     .option('--poll', 'poll files instead of waiting for change events (network or container mounts without events)')
+    .option('--ui-token-file <file>', 'the dashboard (/) and its assets need this token: Authorization: Bearer TOKEN, or a browser asks for it as a password')
     .action(async (options: WatchOptions) => {
       await runWatch(ctx, options);
       ctx.setExitCode(0);
