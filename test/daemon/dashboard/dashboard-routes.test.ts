@@ -1,0 +1,223 @@
+import { request } from 'node:http';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Daemon, DaemonOptions } from '../../../src/daemon/start-daemon.js';
+import { startEmulator } from '../../../src/emulator/index.js';
+import { KeyRedactor } from '../../../src/lib/redact-keys.js';
+import { PROJECT_ROOT, type Emulator } from '../../e2e/harness.js';
+import { nextRun, startTestDaemon, type TestDaemon } from '../daemon-harness.js';
+
+/*
+ * The dashboard's routes on a daemon of the fake clock, against the emulator, on a copy of the
+ * example repository with a glossary whose name and terms are hostile. The browser test
+ * (test/browser/) drives the same pages in Chromium.
+ */
+
+const KEY = 'dash-key-7a3e1f9c2b5d';
+const HOSTILE_NAME = 'Northwind <img src=x onerror=alert(1)> \u202eevil';
+const HOSTILE_TERM = '</script><script>alert(2)</script>';
+const PAGES = ['/', '/resources', '/runs', '/run?id=1', '/drift', '/charts'];
+
+let dir: string;
+let emulator: Emulator;
+let daemon: Daemon | undefined;
+
+interface Answer {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly text: string;
+}
+
+/** A request with the headers a test chooses (fetch would not send another Host). */
+function get(d: Daemon, path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Answer> {
+  const url = new URL(path, d.url);
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const body = Buffer.concat(chunks);
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text: (res.headers['content-encoding'] === 'gzip' ? gunzipSync(body) : body).toString('utf8') });
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+async function start(options: Partial<DaemonOptions> = {}): Promise<TestDaemon> {
+  const keys = new KeyRedactor();
+  keys.add(KEY);
+  const test = await startTestDaemon({ dir, env: { TERMSYNC_BASE_URL: emulator.url, TERMSYNC_API_KEY: KEY }, listen: { host: '127.0.0.1', port: 0 }, keys, ...options });
+  daemon = test.daemon;
+  await nextRun(test.daemon, 0);
+  return test;
+}
+
+async function configure(extra: string): Promise<void> {
+  const file = join(dir, 'config/termsync.yaml');
+  await writeFile(file, `${await readFile(file, 'utf8')}${extra}`);
+}
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'termsync-dashboard-'));
+  await cp(join(PROJECT_ROOT, 'config'), join(dir, 'config'), { recursive: true });
+  await cp(join(PROJECT_ROOT, 'glossaries'), join(dir, 'glossaries'), { recursive: true });
+  const config = await readFile(join(dir, 'config/termsync.yaml'), 'utf8');
+  await writeFile(join(dir, 'config/termsync.yaml'), config.replace('requests_per_second: 5', 'requests_per_second: 200'));
+  await writeFile(
+    join(dir, 'glossaries/hostile.yaml'),
+    [
+      'kind: glossary',
+      `name: ${JSON.stringify(HOSTILE_NAME)}`,
+      'dictionaries:',
+      '  - source_lang: en',
+      '    target_lang: de',
+      '    entries:',
+      `      ${JSON.stringify('<img src=x onerror=alert(3)>')}: ${JSON.stringify(HOSTILE_TERM)}`,
+      `      "bidi \\u202egnp.exe": "Treuepunkte"`,
+      '',
+    ].join('\n'),
+  );
+  // A glossary whose name holds the key: what people see of it says [redacted].
+  await writeFile(join(dir, 'glossaries/keyed.yaml'), `kind: glossary\nname: Northwind ${KEY}\ndictionaries:\n  - source_lang: en\n    target_lang: fr\n    entries:\n      loyalty: fidélité\n`);
+  emulator = await startEmulator({ port: 0, keys: [KEY] });
+});
+
+afterEach(async () => {
+  await daemon?.stop();
+  daemon = undefined;
+  await emulator.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("the daemon's dashboard", () => {
+  it('serves every page with a strict Content-Security-Policy, no framing, no sniffing; hostile names and terms are text; the key never appears', async () => {
+    const d = (await start()).daemon;
+    for (const path of [...PAGES, '/assets/dashboard.css', '/assets/icon.svg']) {
+      const page = await get(d, path);
+      expect(page.status, path).toBe(200);
+      const csp = String(page.headers['content-security-policy']);
+      expect(csp).toContain("default-src 'none'");
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).not.toContain('unsafe');
+      expect(page.headers['x-content-type-options']).toBe('nosniff');
+      expect(page.text).not.toMatch(/<img src=x|<script>alert|<\/script><script>/);
+      expect(page.text).not.toContain('\u202e');
+      expect(page.text).not.toContain(KEY);
+      if (path.startsWith('/assets')) continue;
+      expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+      // No inline script or style, and nothing from elsewhere.
+      expect(page.text).not.toMatch(/<script>|<script [^>]*>[^<]|<style|style=|https?:\/\/(?!127\.0\.0\.1)/);
+    }
+    const overview = await get(d, '/');
+    expect(overview.text).toContain('<span class="badge ok">ready</span>');
+    expect(overview.text).toMatch(/Target <span class="name">default<\/span>/);
+    const resources = await get(d, '/resources');
+    expect(resources.text).toContain('Northwind &lt;img src=x onerror=alert(1)&gt; \\u202eevil');
+    expect(resources.text).toContain('Northwind [redacted]');
+    expect(resources.text).toContain('glossaries/hostile.yaml');
+    // The run's plan: the hostile term as text in the diff (terms are shown on loopback).
+    const run = await get(d, '/run?id=1');
+    expect(run.text).toContain('&lt;/script&gt;&lt;script&gt;alert(2)&lt;/script&gt;');
+    expect(run.text).toContain('Plan: 10 to add, 0 to change, 0 to destroy.');
+    expect(run.text).toMatch(/<span class="diff-add">\+ loyalty → fidélité<\/span>/);
+    // Read-only.
+    for (const method of ['POST', 'PUT', 'DELETE']) expect((await get(d, '/', {}, method)).status).toBe(405);
+    expect((await get(d, '/run?id=999')).status).toBe(404);
+    expect((await get(d, '/run?id=<b>')).text).not.toContain('<b>');
+  });
+
+  it('shows no term where ui.show_terms is false: counts and names only', async () => {
+    await configure('ui:\n  show_terms: false\n');
+    const d = (await start()).daemon;
+    for (const path of PAGES) {
+      const page = await get(d, path);
+      for (const term of ['fidélité', 'Treuepunkte', 'alert(2)', 'Geschenkkarte', 'Warenkorb']) expect(page.text, `${path}: ${term}`).not.toContain(term);
+    }
+    const run = await get(d, '/run?id=1');
+    expect(run.text).toContain('Plan: 10 to add, 0 to change, 0 to destroy.');
+    expect(run.text).toContain('Terms are not shown: ui.show_terms is false');
+  });
+
+  it('with a token, answers only requests that carry it (Bearer, or Basic with it as the password); /healthz stays open', async () => {
+    const token = 'a-dashboard-token-0123456789';
+    const d = (await start({ uiToken: token })).daemon;
+    const refused = await get(d, '/');
+    expect(refused.status).toBe(401);
+    expect(refused.headers['www-authenticate']).toContain('Basic realm="termsync dashboard"');
+    expect(refused.text).not.toContain('Overview');
+    expect((await get(d, '/assets/dashboard.css')).status).toBe(401);
+    expect((await get(d, '/events')).status).toBe(401);
+    expect((await get(d, '/', { authorization: 'Bearer wrong-token-0123456789' })).status).toBe(401);
+    expect((await get(d, '/', { authorization: `Bearer ${token}` })).status).toBe(200);
+    expect((await get(d, '/', { authorization: `Basic ${Buffer.from(`anyone:${token}`).toString('base64')}` })).status).toBe(200);
+    expect((await get(d, '/healthz')).status).toBe(200);
+  });
+
+  it('on loopback, answers only to a loopback host name (a rebound name of another site is refused)', async () => {
+    const d = (await start()).daemon;
+    const port = new URL(d.url ?? '').port;
+    expect((await get(d, '/', { host: `evil.example:${port}` })).status).toBe(421);
+    expect((await get(d, '/', { host: `127.0.0.1:${Number(port) + 1}` })).status).toBe(421);
+    expect((await get(d, '/', { host: `localhost:${port}` })).status).toBe(200);
+    expect((await get(d, '/', { host: `[::1]:${port}` })).status).toBe(200);
+  });
+
+  it('compresses pages for a client that accepts gzip', async () => {
+    const d = (await start()).daemon;
+    const page = await get(d, '/run?id=1', { 'accept-encoding': 'gzip, deflate' });
+    expect(page.headers['content-encoding']).toBe('gzip');
+    expect(page.text).toContain('Run 1');
+  });
+
+  it('tells each open page when the state changes (server-sent events)', async () => {
+    const d = (await start()).daemon;
+    const controller = new AbortController();
+    const res = await fetch(`${d.url ?? ''}/events`, { signal: controller.signal });
+    expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    let text = '';
+    d.trigger('reload');
+    while (!text.includes('event: change')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += Buffer.from(value).toString('utf8');
+    }
+    expect(text).toMatch(/^retry: 3000\n\n/);
+    expect(text).toMatch(/event: change\ndata: 1\n\n/);
+    controller.abort();
+    await d.idle();
+  });
+
+  it('keeps ui.keep_runs runs; the located error of a broken file, the resources it makes invalid and "not ready"', async () => {
+    await configure('ui:\n  keep_runs: 2\n');
+    const t = await start();
+    const d = t.daemon;
+    d.trigger('reload');
+    await nextRun(d, 1);
+    await writeFile(join(dir, 'glossaries/entries/storefront-ui.en-de.tsv'), 'add to cart\tIn den Warenkorb\nbroken line without a tab\n');
+    await t.edited();
+    const broken = await nextRun(d, 2);
+    expect(broken).toMatchObject({ id: 3, result: 'invalid' });
+    expect((await get(d, '/run?id=1')).status).toBe(404);
+    const runs = await get(d, '/runs');
+    expect(runs.text).toMatch(/href="\/run\?id=3"/);
+    expect(runs.text).not.toMatch(/href="\/run\?id=1"/);
+    const run = await get(d, '/run?id=3');
+    expect(run.text).toMatch(/<code class="location">glossaries\/entries\/storefront-ui\.en-de\.tsv:2:\d+<\/code>/);
+    expect(run.text).toContain('Located errors');
+    expect(run.text).toContain('<span class="badge bad">not ready</span>');
+    const resources = await get(d, '/resources?sort=state');
+    expect(resources.text).toMatch(/Northwind Storefront UI<\/span>[^]*?repository has errors/);
+    // Sorted by state: the invalid one first.
+    expect(resources.text.indexOf('Northwind Storefront UI')).toBeLessThan(resources.text.indexOf('Northwind Brand terminology'));
+    const filtered = await get(d, '/resources?q=storefront');
+    expect(filtered.text).toContain('1 of 10 resources');
+    expect(filtered.text).not.toContain('Northwind Brand terminology');
+  });
+});
