@@ -132,10 +132,13 @@ describe("the daemon's dashboard", () => {
     expect((await get(d, '/run?id=<b>')).text).not.toContain('<b>');
   });
 
-  it('shows no term where ui.show_terms is false: counts and names only', async () => {
-    await configure('ui:\n  show_terms: false\n');
+  it('shows no term where ui.show_terms is false: counts and names only, also of the runs recorded while it was true', async () => {
     const d = (await start()).daemon;
-    for (const path of PAGES) {
+    expect((await get(d, '/run?id=1')).text).toContain('fidélité');
+    await configure('ui:\n  show_terms: false\n');
+    d.trigger('reload');
+    await nextRun(d, 1);
+    for (const path of [...PAGES, '/run?id=2']) {
       const page = await get(d, path);
       for (const term of ['fidélité', 'Treuepunkte', 'alert(2)', 'Geschenkkarte', 'Warenkorb']) expect(page.text, `${path}: ${term}`).not.toContain(term);
     }
