@@ -117,7 +117,7 @@ async function runWatch(ctx: CommandContext, options: WatchOptions): Promise<voi
       ...(io.keys === undefined ? {} : { keys: io.keys }),
       ...(uiToken === undefined ? {} : { uiToken }),
     });
-    io.stderr(`termsync watch: serving /healthz, /readyz, /metrics and /status on ${daemon.url ?? listen.host}; the dashboard: ${daemon.url ?? listen.host}/\n`);
+    io.stderr(`termsync watch: serving the dashboard, /healthz, /readyz, /metrics and /status on ${daemon.url ?? listen.host} (open ${daemon.url ?? listen.host}/ in a browser)\n`);
     const unsubscribe = io.onHangup?.(() => {
       logger.info('SIGHUP: reloading the repository and the config');
       daemon.trigger('reload');

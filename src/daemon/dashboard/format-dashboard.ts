@@ -22,8 +22,8 @@ export function durationText(ms: number): string {
 
 /** How a result reads at a glance: good, waiting for someone, or failed. */
 export function resultTone(result: string): 'ok' | 'warn' | 'bad' | 'info' {
-  if (result === 'converged' || result === 'changed' || result === 'in_sync' || result === 'passed' || result === 'written') return 'ok';
-  if (result === 'pending' || result === 'blocked' || result === 'stale' || result === 'interrupted' || result === 'differs' || result === 'unknown') return 'warn';
+  if (result === 'converged' || result === 'changed' || result === 'in_sync' || result === 'passed' || result === 'written' || result === 'applied') return 'ok';
+  if (result === 'pending' || result === 'blocked' || result === 'stale' || result === 'interrupted' || result === 'differs' || result === 'unknown' || result === 'skipped') return 'warn';
   if (result === 'running' || result === 'suspended') return 'info';
   return 'bad';
 }

@@ -32,7 +32,7 @@ function outcomeDetail(o: OperationOutcome): Html {
 function operationsTable(t: TargetRecord): Html {
   if (t.operations.length === 0) return html``;
   return html`<table class="data operations"><caption>What apply did, operation by operation</caption><thead><tr><th scope="col">Operation</th><th scope="col">Request</th><th scope="col">Resource</th><th scope="col">Result</th><th scope="col">Detail</th></tr></thead><tbody>${t.operations.map(
-    (o) => html`<tr><td>${o.key}</td><td><code>${o.request}</code></td><td>${o.resource.kind === 'glossary' ? 'glossary' : 'style rules'} <span class="name">${o.resource.name}</span></td><td>${resultBadge(o.status === 'applied' ? 'changed' : o.status === 'failed' ? 'failing' : 'pending')}</td><td>${outcomeDetail(o)}</td></tr>`,
+    (o) => html`<tr><td>${o.key}</td><td><code>${o.request}</code></td><td>${o.resource.kind === 'glossary' ? 'glossary' : 'style rules'} <span class="name">${o.resource.name}</span></td><td>${resultBadge(o.status)}</td><td>${outcomeDetail(o)}</td></tr>`,
   )}</tbody></table>${t.operationsLeftOut > 0 ? html`<p class="muted">… and ${plural(t.operationsLeftOut, 'more operation')} (the metrics count all of them).</p>` : ''}`;
 }
 
