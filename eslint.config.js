@@ -79,6 +79,20 @@ export default tseslint.config(
     },
   },
   {
+    // The dashboard's pages are pure functions of the daemon's state (dashboard-routes.ts serves them):
+    // no I/O, no process, no pipeline.
+    files: ['src/daemon/dashboard/render-*.ts', 'src/daemon/dashboard/{html,format-dashboard,dashboard-state,dashboard-css}.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['node:fs', 'node:fs/promises', 'node:http', 'node:net', 'undici', 'node:process', 'node:child_process'],
+          patterns: [{ group: ['**/cli/**', '**/api/**', '**/live/**', '**/apply/**', '**/config/**', '**/lib/virtual-clock*', '**/start-daemon*', '**/serve-endpoints*'], message: "The dashboard's pages draw the state they are given: no I/O, no pipeline." }],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/{api,apply,config,live,lib,model}/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: ['**/cli/**', '**/daemon/**', '**/reconcile/**'], message: 'Lower layers do not import the pipeline owner or its callers.' }] }],

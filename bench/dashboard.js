@@ -13,6 +13,7 @@
 // average. Printed, and written to bench/out/dashboard.txt (untracked). Exits 1 on a missed target.
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { Buffer } from 'node:buffer';
 import http from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';

@@ -40,7 +40,7 @@ function valueText(value: HtmlValue): string {
 /** A template of markup: every interpolated string is escaped, `Html` values are kept as they are. */
 export function html(strings: TemplateStringsArray, ...values: readonly HtmlValue[]): Html {
   let out = strings[0] ?? '';
-  for (let i = 0; i < values.length; i++) out += valueText(values[i] as HtmlValue) + (strings[i + 1] ?? '');
+  for (let i = 0; i < values.length; i++) out += valueText(values[i]) + (strings[i + 1] ?? '');
   return new Html(out);
 }
 
