@@ -126,6 +126,8 @@ describe("the daemon's dashboard", () => {
     expect(run.text).toContain('&lt;/script&gt;&lt;script&gt;alert(2)&lt;/script&gt;');
     expect(run.text).toContain('Plan: 10 to add, 0 to change, 0 to destroy.');
     expect(run.text).toMatch(/<span class="diff-add">\+ loyalty → fidélité<\/span>/);
+    // The charts count the daemon's own requests to the service (the first reconcile's).
+    expect((await get(d, '/charts')).text).toMatch(/[1-9]\d* requests in the last 60 minutes: 2xx [1-9]/);
     // Read-only.
     for (const method of ['POST', 'PUT', 'DELETE']) expect((await get(d, '/', {}, method)).status).toBe(405);
     expect((await get(d, '/run?id=999')).status).toBe(404);
@@ -222,5 +224,45 @@ describe("the daemon's dashboard", () => {
     const filtered = await get(d, '/resources?q=storefront');
     expect(filtered.text).toContain('1 of 10 resources');
     expect(filtered.text).not.toContain('Northwind Brand terminology');
+  });
+
+  /** Someone edits a dictionary in the service's web editor. */
+  async function editOnService(d: Daemon, targetLang: string, entries: string): Promise<void> {
+    const id = d.status.ids.get('default')?.glossaries['Northwind Storefront UI'] ?? '';
+    const res = await fetch(`${emulator.url}/v3/glossaries/${id}`, {
+      method: 'PATCH',
+      headers: { authorization: `Service-Auth-Key ${KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ dictionaries: [{ source_lang: 'en', target_lang: targetLang, entries, entries_format: 'tsv' }] }),
+    });
+    expect(res.status).toBe(200);
+  }
+
+  it('shows the drift a scheduled run found, term by term, and that it was repaired', async () => {
+    const t = await start({ schedule: '* * * * * *' });
+    const d = t.daemon;
+    expect((await get(d, '/drift')).text).toContain('No drift found in the runs kept');
+    await editOnService(d, 'fr', 'drifted term\tterme dérivé');
+    t.tick();
+    await nextRun(d, 1);
+    const drift = await get(d, '/drift');
+    expect(drift.text).toMatch(/Scheduled run <a href="\/run\?id=2">#2<\/a>/);
+    expect(drift.text).toContain('repaired: the service holds the repository’s state again');
+    expect(drift.text).toContain('<span class="diff-del">- drifted term → terme dérivé</span>');
+    const overview = await get(d, '/');
+    expect(overview.text).toMatch(/1 resource<\/span> differed at the last scheduled run \(<a href="\/run\?id=2">#2<\/a>/);
+    expect(overview.text).toMatch(/<th scope="row">schedule<\/th><td><a href="\/run\?id=2">#2<\/a>/);
+  });
+
+  it('shows what a drift pull (--on-drift pull) wrote into the files, term by term', async () => {
+    const t = await start({ schedule: '* * * * * *', onDrift: 'pull', verify: false });
+    const d = t.daemon;
+    await editOnService(d, 'de', 'gift card\tGeschenkgutschein');
+    t.tick();
+    await nextRun(d, 1);
+    const drift = await get(d, '/drift');
+    expect(drift.text).toContain('pulled into 1 file: 1 term change in 1 glossary');
+    expect(drift.text).toContain('<code>glossaries/entries/storefront-ui.en-de.tsv</code>');
+    expect(drift.text).toContain('~ &quot;gift card&quot;: &quot;Geschenkkarte&quot; → &quot;Geschenkgutschein&quot;');
+    expect((await get(d, '/')).text).toContain('1 term change pulled into 1 file');
   });
 });
