@@ -6,15 +6,11 @@ import type { Entries, LanguagePair } from '../model/entries.js';
 import { pairSlug, slugify } from '../lib/file-name.js';
 import { dictionaryKey, type DictionaryToRead } from '../live/fetch-live.js';
 import { createTsv, unwritableEntries, unwritableInstruction, unwritableName } from '../pull/index.js';
+import type { SheetContent } from '../formats/xlsx/sheet-content.js';
 
 /** How the entries of an imported glossary are written: TSV per dictionary, or one TBX file or workbook. */
 export type ImportFormat = 'tsv' | 'tbx' | 'xlsx';
 
-/** A workbook to write: one sheet of rows (a null cell stays empty). */
-export interface SheetContent {
-  readonly sheet: string;
-  readonly rows: readonly (readonly (string | null)[])[];
-}
 
 export interface ImportFile {
   /** Relative to the output folder. */

@@ -10,7 +10,7 @@ import { addCommonOptions } from '../common-options.js';
 import { writtenTextErrors } from '../../config/check-written-text.js';
 import { unwritableLines, unwritableMessage } from '../../pull/index.js';
 import { createImportFiles, dictionariesOfSelection, selectUndeclared, unwritableSelection, type ImportFile, type ImportFormat } from '../create-import-files.js';
-import { createWorkbook } from '../create-workbook.js';
+import { createWorkbook } from '../../formats/xlsx/create-workbook.js';
 import { exitCodeOf } from '../exit-code-of.js';
 import type { CommandContext, CommonOptions } from '../io.js';
 import { resolveInside, writeInside } from '../../lib/write-inside.js';

@@ -1,4 +1,4 @@
-import type { SheetContent } from './create-import-files.js';
+import type { SheetContent } from './sheet-content.js';
 
 /** The bytes of an .xlsx workbook holding one sheet of text cells (exceljs writes it; never a formula). */
 export async function createWorkbook(content: SheetContent): Promise<Buffer> {
