@@ -8,7 +8,8 @@ import { TermsyncError } from '../lib/errors.js';
 import { PackedEntries } from '../model/packed-entries.js';
 import { ExitCode } from '../lib/exit-codes.js';
 import type { FileReuse } from './load-memo.js';
-import { Interrupted, type Digested } from './read-files.js';
+import { Interrupted } from '../formats/common/interrupted.js';
+import type { Digested } from './read-files.js';
 import { deferredEntries, readEntriesBatch, type EntriesFileCheck, type EntriesFileText, type EntriesJob, type EntriesOutcome } from './read-entries.js';
 
 /** Resource files per batch: parsed by one thread, between two turns of the event loop. */

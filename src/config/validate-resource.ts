@@ -1,34 +1,23 @@
 import { isMap, isNode, isScalar } from 'yaml';
-import { appendDiagnostics, type Diagnostic } from '../lib/diagnostics.js';
+import { appendDiagnostics, type Diagnostic, error, show, warning } from '../lib/diagnostics.js';
 import type { ConfiguredRules, DesiredInstruction, DesiredStyleRules, GlossaryApi, GlossaryTest, SourceRef } from '../model/desired.js';
 import type { TermChoice } from '../model/entries.js';
 import type { PackedEntries } from '../model/packed-entries.js';
-import { EntryCollector, MAX_PHRASE_BYTES } from './collect-entries.js';
+import { EntryCollector, MAX_PHRASE_BYTES } from '../formats/common/collect-entries.js';
 import { codePointName } from '../lib/canonical.js';
 import { TARGET_VARIANTS } from '../lib/translation-targets.js';
 import { looksLikeSecret } from './detect-secrets.js';
 import { didYouMeanSuffix } from './did-you-mean.js';
-import { error, show, warning } from './diagnostic.js';
-import { checkLanguage, GLOSSARY_LANGUAGES, languageList } from './languages.js';
+import { checkLanguage, GLOSSARY_LANGUAGES, languageList } from '../lib/languages.js';
 import { emptyDictionary } from './read-entries.js';
 import { positionAt, positionOfNode, type YamlFile } from './parse-yaml.js';
-import type { CsvDelimiter } from './parse-entries.js';
-import type { TextEncodingName } from './read-files.js';
+import type { TextEncodingName } from '../formats/common/text-encoding.js';
+import type { EntriesFileOptions } from '../formats/entries-format.js';
+import { dialectFormats, formatOfFile } from '../formats/registry.js';
 import { glossarySchema, MAX_INSTRUCTIONS, styleRulesSchema, type DelimiterSetting, type GlossaryInput } from './schemas.js';
 import { describeType, schemaDiagnostics, type RuleForIssue } from './validate-schema.js';
 
 export const RESOURCE_KINDS = ['glossary', 'style_rules'] as const;
-
-/** How an entries file is read: a multilingual one (TBX, workbook, CSV/TSV with language columns), and a text file's dialect. */
-export interface EntriesFileOptions {
-  readonly terms: TermChoice;
-  readonly sheet?: string | number;
-  readonly headerRow?: number;
-  /** CSV: what separates the fields (default: a comma; a glossary-level file's is found from its header row). */
-  readonly delimiter?: CsvDelimiter;
-  /** TSV, CSV: the text's encoding (default UTF-8). */
-  readonly encoding?: TextEncodingName;
-}
 
 /** A dictionary as declared: inline entries are already canonical; a file is read later (I/O). */
 export interface DictionaryDraft {
@@ -234,13 +223,12 @@ function fileOptions(input: FileOptionsInput): EntriesFileOptions {
 
 /** The settings of a text file's dialect apply to those formats only (the extension tells): a warning elsewhere. */
 function checkDialectOptions(yaml: YamlFile, path: readonly PropertyKey[], entriesFile: string, input: FileOptionsInput, diagnostics: Diagnostic[]): void {
-  const extension = /\.[^./\\]*$/.exec(entriesFile)?.[0].toLowerCase() ?? '';
-  const unused = (key: 'delimiter' | 'encoding', formats: string): void => {
+  const takes = formatOfFile(entriesFile)?.dialect ?? [];
+  for (const key of ['delimiter', 'encoding'] as const) {
+    if (input[key] === undefined || takes.includes(key)) continue;
     const at = ref(yaml, [...path, key], 'key');
-    diagnostics.push(warning('glossary/unused-option', `\`${key}\` applies to ${formats} entries files; ${show(entriesFile)} is read without it`, yaml.file, at.line, at.column));
-  };
-  if (input.delimiter !== undefined && extension !== '.csv') unused('delimiter', '.csv');
-  if (input.encoding !== undefined && extension !== '.csv' && extension !== '.tsv') unused('encoding', '.csv and .tsv (a TBX file declares its own; a workbook has none)');
+    diagnostics.push(warning('glossary/unused-option', `\`${key}\` applies to ${dialectFormats(key)} entries files; ${show(entriesFile)} is read without it`, yaml.file, at.line, at.column));
+  }
 }
 
 /** `from en`, `all`, or a list of `en-de`: the pairs of a glossary-level `entries_file`. */

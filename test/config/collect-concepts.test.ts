@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ConceptCollector } from '../../src/config/collect-concepts.js';
-import { EntryCollector } from '../../src/config/collect-entries.js';
+import { ConceptCollector } from '../../src/formats/common/collect-concepts.js';
+import { EntryCollector } from '../../src/formats/common/collect-entries.js';
 
 afterEach(() => {
   vi.restoreAllMocks();

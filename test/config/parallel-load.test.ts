@@ -15,7 +15,7 @@ import type * as ReadEntriesModule from '../../src/config/read-entries.js';
 import type { EntriesReply } from '../../src/config/parallel-load.js';
 import { packBatch, unpackBatch } from '../../src/config/parallel-load.js';
 import { entriesOutcome } from '../../src/config/read-entries.js';
-import { decodeUtf8Files } from '../../src/config/read-files.js';
+import { decodeUtf8Files } from '../../src/config/decode-batch.js';
 import { canonicalPhrase, findControlCharacter } from '../../src/lib/canonical.js';
 
 // The worker thread runs compiled JavaScript, so the parallel path is tested on the build in dist/

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { formatCsv, formatTsv, parseEntries, toEntryList } from '../../src/config/index.js';
+import { parseEntries } from '../../src/config/index.js';
+import { createCsv } from '../../src/formats/csv/rewrite-csv.js';
+import { createTsv } from '../../src/formats/tsv/rewrite-tsv.js';
+import { toEntryList } from '../../src/plan/index.js';
 
 const pair = { sourceLang: 'en', targetLang: 'de' };
 
@@ -132,15 +135,15 @@ describe('parseEntries (CSV)', () => {
   });
 });
 
-describe('formatTsv / formatCsv / toEntryList', () => {
+describe('createTsv / createCsv / toEntryList', () => {
   it('sorts by source in code-unit order and writes LF-terminated text', () => {
     const list = toEntryList(new Map([['b', 'B'], ['a', 'A'], ['Z', 'z'], ['ä', 'Ä']]));
     expect(list).toEqual([['Z', 'z'], ['a', 'A'], ['b', 'B'], ['ä', 'Ä']]);
-    expect(formatTsv(list)).toBe('Z\tz\na\tA\nb\tB\nä\tÄ\n');
+    expect(createTsv(new Map(list), pair)).toBe('Z\tz\na\tA\nb\tB\nä\tÄ\n');
   });
 
   it('quotes CSV fields only where needed (RFC 4180)', () => {
-    expect(formatCsv([['a, b', 'say "hi"'], ['plain', 'x']])).toBe('"a, b","say ""hi"""\nplain,x\n');
+    expect(createCsv(new Map([['a, b', 'say "hi"'], ['plain', 'x']]), pair)).toBe('"a, b","say ""hi"""\nplain,x\n');
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SourceSet } from '../../src/config/source-set.js';
+import { SourceSet } from '../../src/formats/common/source-set.js';
 
 describe('SourceSet', () => {
   it('finds keys added as strings and as ranges of one text, in a set sized beforehand', () => {

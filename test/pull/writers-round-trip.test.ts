@@ -8,10 +8,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseEntries } from '../../src/config/index.js';
-import type { CsvDelimiter } from '../../src/config/parse-entries.js';
+import type { CsvDelimiter } from '../../src/formats/entries-format.js';
 import { canonicalPhrase, findControlCharacter } from '../../src/lib/canonical.js';
 import type { LanguagePair } from '../../src/model/entries.js';
-import { CSV_WRITER, TSV_WRITER, type EntriesWriter } from '../../src/pull/index.js';
+import { CSV_WRITER } from '../../src/formats/csv/csv-format.js';
+import type { EntriesWriter } from '../../src/formats/entries-writer.js';
+import { TSV_WRITER } from '../../src/formats/tsv/tsv-format.js';
 
 const PAIRS: readonly LanguagePair[] = [
   { sourceLang: 'en', targetLang: 'de' },

@@ -1,8 +1,9 @@
 import { parse as parseCsvSync } from 'csv-parse/sync';
-import { canonicalLang, canonicalPhrase } from '../lib/canonical.js';
-import type { Entries, LanguagePair } from '../model/entries.js';
-import { isHeaderRow, type CsvDelimiter } from '../config/parse-entries.js';
-import { joinLines, lineBreakOf, type Line } from './split-lines.js';
+import { canonicalLang, canonicalPhrase } from '../../lib/canonical.js';
+import type { Entries, LanguagePair } from '../../model/entries.js';
+import type { CsvDelimiter } from '../entries-format.js';
+import { isHeaderRow } from './parse-csv.js';
+import { joinLines, lineBreakOf, type Line } from '../common/split-lines.js';
 
 /**
  * The records of a CSV text with their line breaks: a line break inside double quotes belongs to

@@ -1,10 +1,8 @@
-import type { Diagnostic } from '../lib/diagnostics.js';
-import type { LanguagePair } from '../model/entries.js';
-import type { PackedEntries } from '../model/packed-entries.js';
+import { type Diagnostic, show, warning } from '../../lib/diagnostics.js';
+import type { LanguagePair } from '../../model/entries.js';
+import type { PackedEntries } from '../../model/packed-entries.js';
 import { EntryCollector } from './collect-entries.js';
-import { detectSecretsInText, mayHoldSecret } from './detect-secrets.js';
-import { show, warning } from './diagnostic.js';
-import { GLOSSARY_LANGUAGES } from './languages.js';
+import { GLOSSARY_LANGUAGES } from '../../lib/languages.js';
 
 /** A term as read from a multilingual file, where it stands (line and column, or row and column). */
 export interface TermAt {
@@ -54,8 +52,11 @@ export class ConceptCollector {
     private readonly unit: 'line' | 'row' = 'line',
     /** What holds one concept, for messages: a TBX concept entry, or a row of a table. */
     private readonly item: 'concept' | 'row' = 'concept',
-    /** Check every term for credentials (a text file is scanned as a whole instead). */
-    private readonly checkSecrets = false,
+    /**
+     * Checks each term (the loader's credential scan: a text file is scanned as a whole instead),
+     * returning its problems located in the term.
+     */
+    private readonly checkTerm?: (text: string) => readonly Diagnostic[],
   ) {
     this.collectors = pairs.map(() => new EntryCollector(file, this.own, unit));
   }
@@ -70,12 +71,9 @@ export class ConceptCollector {
     for (const lang of this.languages) if (!terms.has(lang)) (missing ??= []).push(lang);
     // A concept whose terms were all refused for a language is named even when it has no other term.
     if (missing !== undefined && (terms.size > 0 || refused.size > 0)) this.warnMissing(missing, refused, line, column, id);
-    if (this.checkSecrets) {
-      for (const term of terms.values()) {
-        // The quick test first: a term is seldom a candidate, and then nothing is allocated for it.
-        if (!mayHoldSecret(term.text)) continue;
-        for (const found of detectSecretsInText(term.text, this.file, 'a term')) this.own.push({ ...found, line: term.line, column: term.column });
-      }
+    const { checkTerm } = this;
+    if (checkTerm !== undefined) {
+      for (const term of terms.values()) for (const found of checkTerm(term.text)) this.own.push({ ...found, line: term.line, column: term.column });
     }
     const { pairs, collectors } = this;
     for (let i = 0; i < pairs.length; i++) {

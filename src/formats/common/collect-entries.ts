@@ -1,7 +1,6 @@
-import type { Diagnostic } from '../lib/diagnostics.js';
-import { canonicalChanges, canonicalPhrase, codePointName, findControlCharacter, type CanonicalChange } from '../lib/canonical.js';
-import { PackedEntries } from '../model/packed-entries.js';
-import { error, show, warning } from './diagnostic.js';
+import { type Diagnostic, error, show, warning } from '../../lib/diagnostics.js';
+import { canonicalChanges, canonicalPhrase, codePointName, findControlCharacter, type CanonicalChange } from '../../lib/canonical.js';
+import { PackedEntries } from '../../model/packed-entries.js';
 import { SourceSet } from './source-set.js';
 
 /** The service's limit for each source and target text (spec, "Limits"). */

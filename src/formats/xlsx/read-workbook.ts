@@ -2,13 +2,13 @@ import { isUtf8 } from 'node:buffer';
 import { createInflateRaw, inflateRawSync } from 'node:zlib';
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { fromBuffer, type Entry, type ZipFile } from 'yauzl';
-import { markDiagnostics, truncateDiagnostics, type Diagnostic } from '../lib/diagnostics.js';
-import type { ConceptCollector } from './collect-concepts.js';
-import { columnLetters } from './collect-concepts.js';
-import { HEADER_SEARCH_ROWS, RowsToConcepts, type CellText } from './collect-rows.js';
-import { error, show, warning } from './diagnostic.js';
-import { decodeXmlChunks, InvalidText, MAX_XML_DEPTH } from './parse-tbx.js';
-import { firstInvalidUtf8, Interrupted } from './read-files.js';
+import { type Diagnostic, error, markDiagnostics, show, truncateDiagnostics, warning } from '../../lib/diagnostics.js';
+import type { ConceptCollector } from '../common/collect-concepts.js';
+import { columnLetters } from '../common/collect-concepts.js';
+import { HEADER_SEARCH_ROWS, RowsToConcepts, type CellText } from '../common/collect-rows.js';
+import { decodeXmlChunks, InvalidText, MAX_XML_DEPTH } from '../common/xml-text.js';
+import { firstInvalidUtf8 } from '../common/text-encoding.js';
+import { Interrupted } from '../common/interrupted.js';
 
 /*
  * Workbooks (.xlsx): the zip container is read with yauzl, the XML parts with saxes; this module

@@ -1,10 +1,9 @@
 import { parse as parseCsvSync } from 'csv-parse/sync';
 import type { CsvError } from 'csv-parse';
-import type { Diagnostic } from '../lib/diagnostics.js';
-import type { ConceptCollector } from './collect-concepts.js';
-import { HEADER_SEARCH_ROWS, isLanguageCell, RowsToConcepts, type CellText } from './collect-rows.js';
-import { error } from './diagnostic.js';
-import type { CsvDelimiter } from './parse-entries.js';
+import { type Diagnostic, error } from '../../lib/diagnostics.js';
+import type { ConceptCollector } from '../common/collect-concepts.js';
+import { HEADER_SEARCH_ROWS, isLanguageCell, RowsToConcepts, type CellText } from '../common/collect-rows.js';
+import type { ConceptsReader, CsvDelimiter } from '../entries-format.js';
 
 const CANDIDATES: readonly CsvDelimiter[] = [',', ';', '\t'];
 
@@ -104,4 +103,12 @@ export function parseLanguageColumns(
     }
   }
   return rows.finish(last);
+}
+
+/** The reader of a glossary-level TSV or CSV file (see parseLanguageColumns). */
+export function languageColumnsReader(format: 'tsv' | 'csv'): ConceptsReader {
+  return {
+    read: ({ text }, file, collector, languages, options, diagnostics) =>
+      Promise.resolve({ ok: parseLanguageColumns(text ?? '', format, file, collector, languages, options.headerRow, diagnostics, options.delimiter) }),
+  };
 }

@@ -1,4 +1,4 @@
-import type { Entries, LanguagePair } from '../model/entries.js';
+import type { Entries, LanguagePair } from '../../model/entries.js';
 
 /**
  * A glossary's dictionaries as concepts, one per source phrase, the shape of a TBX file or a
@@ -23,40 +23,6 @@ export function toConceptTable(dictionaries: readonly (LanguagePair & { readonly
     .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
     .map((phrase) => ({ source: phrase, terms: dictionaries.map((d) => d.entries.get(phrase)) }));
   return { source, targets, rows };
-}
-
-function escapeXml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
-
-/**
- * A TBX-Basic document (TBX 2, `martif` root) of the table: one termEntry per source phrase, one
- * langSet per language that has a term. Canonical phrases hold no control character, so escaping
- * the XML specials is all a phrase needs.
- */
-export function formatTbx(title: string, table: ConceptTable): string {
-  const lines = [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<martif type="TBX-Basic" xml:lang="${table.source}">`,
-    '  <martifHeader>',
-    '    <fileDesc>',
-    `      <titleStmt><title>${escapeXml(title)}</title></titleStmt>`,
-    '      <sourceDesc><p>Written by termsync import from the live glossary</p></sourceDesc>',
-    '    </fileDesc>',
-    '  </martifHeader>',
-    '  <text>',
-    '    <body>',
-  ];
-  const langSet = (lang: string, term: string): string => `        <langSet xml:lang="${lang}"><tig><term>${escapeXml(term)}</term></tig></langSet>`;
-  table.rows.forEach((row, i) => {
-    lines.push(`      <termEntry id="c${i + 1}">`, langSet(table.source, row.source));
-    row.terms.forEach((term, k) => {
-      if (term !== undefined) lines.push(langSet(table.targets[k] as string, term));
-    });
-    lines.push('      </termEntry>');
-  });
-  lines.push('    </body>', '  </text>', '</martif>', '');
-  return lines.join('\n');
 }
 
 /** The table as the rows of a sheet: a header row of language codes, then one row per concept (null: no term). */

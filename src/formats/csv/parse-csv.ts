@@ -1,16 +1,13 @@
 import { parse as parseCsvSync } from 'csv-parse/sync';
 import type { CsvError } from 'csv-parse';
-import { CappedDiagnostics, type Diagnostic } from '../lib/diagnostics.js';
-import type { LanguagePair } from '../model/entries.js';
-import type { PackedEntries } from '../model/packed-entries.js';
-import { canonicalLang, canonicalPhrase } from '../lib/canonical.js';
-import { EntryCollector } from './collect-entries.js';
-import { error, warning } from './diagnostic.js';
-
-export type EntriesFormat = 'tsv' | 'csv';
-
-/** What separates the fields of a CSV file: a comma, or what Excel writes in many locales (`;`), or a tab. */
-export type CsvDelimiter = ',' | ';' | '\t';
+import type { Diagnostic } from '../../lib/diagnostics.js';
+import { canonicalLang } from '../../lib/canonical.js';
+import { error, warning } from '../../lib/diagnostics.js';
+import type { LanguagePair } from '../../model/entries.js';
+import type { PackedEntries } from '../../model/packed-entries.js';
+import type { EntryCollector } from '../common/collect-entries.js';
+import { blankLine, isBlank, positionOf, readTextEntries, separatorHint } from '../common/text-entries.js';
+import type { CsvDelimiter } from '../entries-format.js';
 
 /** How a delimiter is named in messages and settings. */
 export function delimiterName(delimiter: CsvDelimiter): string {
@@ -18,155 +15,11 @@ export function delimiterName(delimiter: CsvDelimiter): string {
 }
 
 /**
- * Parses the text of an entries file (TSV or CSV, as the spec defines them) into canonical
- * entries, with a located diagnostic for every problem and every canonicalisation change.
- * Pure: `file` only labels the diagnostics. `delimiter`: a CSV file's declared `delimiter`.
+ * Parses the text of a CSV entries file (as the spec defines it) into the canonical entries of one
+ * dictionary (see readTextEntries). `delimiter`: the file's declared one (default a comma).
  */
-export function parseEntries(
-  text: string,
-  format: EntriesFormat,
-  pair: LanguagePair,
-  file: string,
-  /** Adds further diagnostics of the same file (its credential scan) before the list is capped. */
-  also?: (diagnostics: Diagnostic[]) => void,
-  delimiter?: CsvDelimiter,
-): { entries: PackedEntries; diagnostics: Diagnostic[] } {
-  const diagnostics = new CappedDiagnostics();
-  const collector = new EntryCollector(file, diagnostics);
-  const body = normaliseText(text, file, diagnostics);
-  if (format === 'tsv') parseTsvInto(body, pair, file, collector, diagnostics);
-  else parseCsvInto(body, pair, file, collector, diagnostics, delimiter);
-  collector.finish();
-  also?.(diagnostics);
-  return { entries: collector.packed(), diagnostics: diagnostics.close() };
-}
-
-/** BOM stripped, CR/CRLF → LF, each reported once per file (a spreadsheet export has them on every line). */
-function normaliseText(text: string, file: string, diagnostics: Diagnostic[]): string {
-  let body = text;
-  if (body.charCodeAt(0) === 0xfeff) {
-    diagnostics.push(warning('entries/bom', 'byte order mark removed (canonical form is UTF-8 without BOM)', file, 1, 1));
-    body = body.slice(1);
-  }
-  const cr = body.indexOf('\r');
-  if (cr !== -1) {
-    const { line, column } = positionOf(body, cr);
-    const kind = body.charCodeAt(cr + 1) === 10 ? 'CRLF' : 'CR';
-    diagnostics.push(warning('entries/line-ending', `${kind} line endings converted to LF`, file, line, column));
-    body = body.replace(/\r\n?/g, '\n');
-  }
-  return body;
-}
-
-function positionOf(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
-    line++;
-    lineStart = i + 1;
-  }
-  return { line, column: offset - lineStart + 1 };
-}
-
-function blankLine(file: string, line: number): Diagnostic {
-  return warning('entries/blank-line', 'blank line ignored', file, line, 1);
-}
-
-function separatorHint(text: string): string {
-  if (text.includes(',')) return ' (this looks like CSV: name the file .csv)';
-  if (text.includes(';')) return ' (this looks like a CSV saved with `;` separators)';
-  return '';
-}
-
-/** Blank after canonicalisation: only then can the first code unit be whitespace (or the text empty). */
-function isBlank(text: string): boolean {
-  if (text.length === 0) return true;
-  const c = text.charCodeAt(0);
-  return (c <= 0x20 || c === 0xa0 || c >= 0x1680) && canonicalPhrase(text) === '';
-}
-
-/**
- * Whether a TSV line is a header: exactly the pair's language codes (`en<TAB>de`, any case,
- * surrounding spaces aside), as spreadsheets save a table with column titles.
- */
-export function isTsvHeader(line: string, pair: LanguagePair): boolean {
-  const tab = line.indexOf('\t');
-  if (tab === -1 || tab > 40 || line.length > 80 || line.indexOf('\t', tab + 1) !== -1) return false;
-  return canonicalLang(line.slice(0, tab)) === canonicalLang(pair.sourceLang) && canonicalLang(line.slice(tab + 1)) === canonicalLang(pair.targetLang);
-}
-
-/**
- * One pass over the text: the next tab and the next newline are each searched for once per
- * occurrence (cached positions), so a file without tabs stays linear. The first line that is not
- * blank may be a header (isTsvHeader), never an entry.
- */
-function parseTsvInto(body: string, pair: LanguagePair, file: string, collector: EntryCollector, diagnostics: Diagnostic[]): void {
-  collector.verbatim(body);
-  let line = 0;
-  let nextTab = body.indexOf('\t');
-  let nextUnusual = nextUnusualAt(body, 0);
-  let first = true;
-  for (let start = 0; start < body.length; ) {
-    line++;
-    let end = body.indexOf('\n', start);
-    if (end === -1) end = body.length;
-    const lineStart = start;
-    start = end + 1;
-    if (first && !isBlank(body.slice(lineStart, end))) {
-      first = false;
-      if (isTsvHeader(body.slice(lineStart, end), pair)) {
-        diagnostics.push(
-          warning(
-            'entries/tsv-header',
-            `header line ignored (not an entry): a first line that is exactly the pair's language codes \`${canonicalLang(pair.sourceLang)}<TAB>${canonicalLang(pair.targetLang)}\` (any case) is taken as column titles`,
-            file,
-            line,
-            1,
-          ),
-        );
-        continue;
-      }
-    }
-    if (nextTab !== -1 && nextTab < lineStart) nextTab = body.indexOf('\t', lineStart);
-    if (nextUnusual < lineStart) nextUnusual = nextUnusualAt(body, lineStart);
-    if (nextTab === -1 || nextTab >= end) {
-      const text = body.slice(lineStart, end);
-      if (isBlank(text)) diagnostics.push(blankLine(file, line));
-      else diagnostics.push(error('entries/field-count', `expected a source and a target phrase separated by a tab, found no tab${separatorHint(text)}`, file, line, 1));
-      continue;
-    }
-    const tab = nextTab;
-    nextTab = body.indexOf('\t', tab + 1);
-    if (nextTab !== -1 && nextTab < end) {
-      const text = body.slice(lineStart, end);
-      if (isBlank(text)) diagnostics.push(blankLine(file, line));
-      else {
-        diagnostics.push(
-          error('entries/field-count', `found ${text.split('\t').length} tab-separated fields, expected 2 (a tab cannot appear inside a phrase)`, file, line, nextTab - lineStart + 1),
-        );
-      }
-      continue;
-    }
-    if (collector.addPlainLine(body, lineStart, tab, end, line, nextUnusual >= end)) continue;
-    const source = body.slice(lineStart, tab);
-    const target = body.slice(tab + 1, end);
-    if (isBlank(source) && isBlank(target)) {
-      diagnostics.push(blankLine(file, line));
-      continue;
-    }
-    collector.add(source, target, line, 1, line, tab - lineStart + 2, nextUnusual >= end, lineStart, end);
-  }
-}
-
-// A control character other than tab and LF (the TSV separators), or a code unit from U+0300 up:
-// what EntryCollector.add otherwise looks for phrase by phrase (see its `usual` parameter).
-// eslint-disable-next-line no-control-regex, no-misleading-character-class
-const UNUSUAL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u0300-\uffff]/g;
-
-/** Offset of the first unusual code unit at or after `from`, or Infinity: one scan per file, not per phrase. */
-function nextUnusualAt(body: string, from: number): number {
-  UNUSUAL.lastIndex = from;
-  return UNUSUAL.test(body) ? UNUSUAL.lastIndex - 1 : Infinity;
+export function parseCsvEntries(text: string, pair: LanguagePair, file: string, also?: (diagnostics: Diagnostic[]) => void, delimiter?: CsvDelimiter): { entries: PackedEntries; diagnostics: Diagnostic[] } {
+  return readTextEntries(text, file, (body, collector, diagnostics) => parseCsvInto(body, pair, file, collector, diagnostics, delimiter), also);
 }
 
 /** Counts separators outside double quotes in a line, to tell a `;`- or tab-separated file from CSV. */

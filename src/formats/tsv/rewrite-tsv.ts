@@ -1,7 +1,7 @@
-import { canonicalLang, canonicalPhrase } from '../lib/canonical.js';
-import type { Entries, LanguagePair } from '../model/entries.js';
-import { isTsvHeader } from '../config/parse-entries.js';
-import { joinLines, lineBreakOf, splitLines, type Line } from './split-lines.js';
+import { canonicalLang, canonicalPhrase } from '../../lib/canonical.js';
+import type { Entries, LanguagePair } from '../../model/entries.js';
+import { isTsvHeader } from './parse-tsv.js';
+import { joinLines, lineBreakOf, splitLines, type Line } from '../common/split-lines.js';
 
 /** A line the reader skips as blank (only spaces and tabs, after canonicalisation). */
 function isBlankLine(text: string): boolean {

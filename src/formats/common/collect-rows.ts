@@ -1,6 +1,5 @@
-import type { Diagnostic } from '../lib/diagnostics.js';
+import { type Diagnostic, error, show, warning } from '../../lib/diagnostics.js';
 import { glossaryLanguageOf, type ConceptCollector, type TermAt } from './collect-concepts.js';
-import { error, show, warning } from './diagnostic.js';
 
 /** Rows searched for the header row when `header_row` is not given. */
 export const HEADER_SEARCH_ROWS = 10;

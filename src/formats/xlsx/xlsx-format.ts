@@ -1,0 +1,30 @@
+import { toSheetRows } from '../common/concept-table.js';
+import { MAX_ENTRIES_FILE_BYTES } from '../common/text-limits.js';
+import type { EntriesFormat } from '../entries-format.js';
+import { SheetContent } from './sheet-content.js';
+
+/** Workbooks (.xlsx): a sheet with one concept per row and one language per column (see read-workbook.ts). */
+export const XLSX_FORMAT: EntriesFormat = {
+  name: 'xlsx',
+  extensions: ['.xlsx'],
+  misnamed: { extensions: ['.xls', '.ods', '.numbers'], hint: 'save the spreadsheet as .xlsx' },
+  content: 'bytes',
+  maxBytes: MAX_ENTRIES_FILE_BYTES,
+  tooLarge: (shown, size) => `\`entries_file\` ${shown} is ${size} bytes, so it is not read: a workbook may be at most ${MAX_ENTRIES_FILE_BYTES} bytes (10 MiB), the service's limit for a whole glossary's entries`,
+  dialect: [],
+  dialectNote: { encoding: 'a workbook has none' },
+  concepts: {
+    unit: 'row',
+    item: 'row',
+    load: async () => {
+      const { readWorkbook, withCells } = await import('./read-workbook.js');
+      return {
+        read: async ({ bytes }, file, collector, languages, options, diagnostics, pause) => {
+          const { ok, sheet } = await readWorkbook(bytes, file, collector, languages, options, diagnostics, pause);
+          return sheet === undefined ? { ok } : { ok, locate: (found) => withCells(found, file, sheet) };
+        },
+      };
+    },
+  },
+  import: { kind: 'glossary', noun: 'workbook', create: (_title, table) => new SheetContent('Terms', toSheetRows(table)) },
+};
