@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadRepository } from '../../src/config/index.js';
 import { MAX_XML_DEPTH } from '../../src/formats/common/xml-text.js';
-import { statusOf } from '../../src/formats/tbx/parse-tbx.js';
+import { statusOf } from '../../src/formats/tbx/usage-status.js';
 
 const CONFIG = 'version: 1\ntargets:\n  - name: default\n    base_url_env: TERMSYNC_BASE_URL\n    api_key_env: TERMSYNC_API_KEY\n';
 

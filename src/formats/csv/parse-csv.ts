@@ -85,9 +85,11 @@ function countNewlines(fields: readonly string[]): number {
   return n;
 }
 
-function parseCsvInto(body: string, pair: LanguagePair, file: string, collector: EntryCollector, diagnostics: Diagnostic[], declared?: CsvDelimiter): void {
-  const delimiter = declared ?? ',';
-  if (!checkSeparator(body, file, diagnostics, delimiter, declared !== undefined)) return;
+/**
+ * The records of a CSV body with the line each ends on; every malformed record is reported (once
+ * per line) and left out. Undefined when the text cannot be read at all.
+ */
+function readRecords(body: string, file: string, diagnostics: Diagnostic[], delimiter: CsvDelimiter): CsvRecord[] | undefined {
   const reported = new Set<number>();
   // The fast pass only tells whether any record is malformed; the pass with `info` reports them.
   let fast = true;
@@ -151,8 +153,16 @@ function parseCsvInto(body: string, pair: LanguagePair, file: string, collector:
   } catch (caught) {
     // csv-parse's own messages quote the offending text; the located rule message is enough.
     onError(caught as CsvError);
-    return;
+    return undefined;
   }
+  return records;
+}
+
+function parseCsvInto(body: string, pair: LanguagePair, file: string, collector: EntryCollector, diagnostics: Diagnostic[], declared?: CsvDelimiter): void {
+  const delimiter = declared ?? ',';
+  if (!checkSeparator(body, file, diagnostics, delimiter, declared !== undefined)) return;
+  const records = readRecords(body, file, diagnostics, delimiter);
+  if (records === undefined) return;
   const wantSource = canonicalLang(pair.sourceLang);
   const wantTarget = canonicalLang(pair.targetLang);
   let lineStarts: number[] | undefined;
