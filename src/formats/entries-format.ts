@@ -1,10 +1,9 @@
 import type { Diagnostic } from '../lib/diagnostics.js';
-import type { LanguagePair, TermChoice } from '../model/entries.js';
+import type { Entries, LanguagePair, TermChoice } from '../model/entries.js';
 import type { PackedEntries } from '../model/packed-entries.js';
 import type { ConceptCollector } from './common/collect-concepts.js';
 import type { ConceptTable } from './common/concept-table.js';
 import type { TextEncodingName } from './common/text-encoding.js';
-import type { EntriesWriter } from './entries-writer.js';
 
 /*
  * What an entries format is, for everything that reads or writes one: the loader (config/), pull,
@@ -25,6 +24,27 @@ export interface EntriesFileOptions {
   readonly delimiter?: CsvDelimiter;
   /** TSV, CSV: the text's encoding (default UTF-8). */
   readonly encoding?: TextEncodingName;
+}
+
+/** The service's entries of one dictionary an entries file feeds. */
+export interface DictionaryContent {
+  readonly pair: LanguagePair;
+  readonly live: Entries;
+  /** A CSV file's declared `delimiter` (default a comma). */
+  readonly delimiter?: CsvDelimiter;
+}
+
+/**
+ * How `pull` writes one entries format back: a pluggable writer per file extension. A writer gets
+ * the file's bytes and every dictionary the file feeds (one for TSV and CSV; a multilingual file
+ * would feed several), and returns the new bytes, changing as little as the format allows.
+ */
+export interface EntriesWriter {
+  /** Lowercase file extensions, with the dot. */
+  readonly extensions: readonly string[];
+  rewrite(content: Uint8Array, dictionaries: readonly DictionaryContent[]): Uint8Array | Promise<Uint8Array>;
+  /** A new file for dictionaries that only the service has. */
+  create(dictionaries: readonly DictionaryContent[]): Uint8Array | Promise<Uint8Array>;
 }
 
 /** Settings next to `entries_file` that only some formats take (the others warn that they are unused). */

@@ -12,7 +12,7 @@ import type { CsvDelimiter } from '../../src/formats/entries-format.js';
 import { canonicalPhrase, findControlCharacter } from '../../src/lib/canonical.js';
 import type { LanguagePair } from '../../src/model/entries.js';
 import { CSV_WRITER } from '../../src/formats/csv/csv-format.js';
-import type { EntriesWriter } from '../../src/formats/entries-writer.js';
+import type { EntriesWriter } from '../../src/formats/entries-format.js';
 import { TSV_WRITER } from '../../src/formats/tsv/tsv-format.js';
 
 const PAIRS: readonly LanguagePair[] = [

@@ -1,7 +1,7 @@
 import { toSheetRows } from '../common/concept-table.js';
 import { MAX_ENTRIES_FILE_BYTES } from '../common/text-limits.js';
 import type { EntriesFormat } from '../entries-format.js';
-import { SheetContent } from './sheet-content.js';
+import { SheetFile } from './sheet-file.js';
 
 /** Workbooks (.xlsx): a sheet with one concept per row and one language per column (see read-workbook.ts). */
 export const XLSX_FORMAT: EntriesFormat = {
@@ -26,5 +26,5 @@ export const XLSX_FORMAT: EntriesFormat = {
       };
     },
   },
-  import: { kind: 'glossary', noun: 'workbook', create: (_title, table) => new SheetContent('Terms', toSheetRows(table)) },
+  import: { kind: 'glossary', noun: 'workbook', create: (_title, table) => new SheetFile('Terms', toSheetRows(table)) },
 };
