@@ -9,7 +9,7 @@ import { ExitCode } from '../lib/exit-codes.js';
 import type { FileReuse } from './load-memo.js';
 import { Interrupted } from '../formats/common/interrupted.js';
 import type { Digested } from './read-files.js';
-import { packBatch, unpackBatch, type WireBatch } from './entries-wire.js';
+import { unpackBatch, type WireBatch } from './entries-wire.js';
 import { readEntriesBatch, type EntriesJob, type EntriesOutcome } from './read-entries.js';
 
 /** Resource files per batch: parsed by one thread, between two turns of the event loop. */

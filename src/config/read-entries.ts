@@ -13,6 +13,8 @@ import type { EntriesFileOptions, EntriesFormat } from '../formats/entries-forma
 import { formatNamed } from '../formats/registry.js';
 import { BatchArena, decodeUtf8Files } from './decode-batch.js';
 import { detectSecretsInText, mayHoldSecret } from './detect-secrets.js';
+import { EMPTY_DICTIONARY } from './rules/glossary-rules.js';
+import { applyRules } from './rules/rule.js';
 import { fileDigest, readEntriesFile, relativePath, type Digested, type EntriesFileBytes } from './read-files.js';
 
 export interface ReadEntriesOptions {
@@ -313,19 +315,6 @@ export function entriesOutcome(text: string, format: string, pair: LanguagePair,
   const read = formatNamed(format)?.readEntries;
   if (read === undefined) throw new Error(`${format} files are not read as the entries of one dictionary`);
   const { entries, diagnostics } = read(text, pair, file, options, (list) => appendDiagnostics(list, detectSecretsInText(text, file, 'a cell')));
-  const empty = emptyDictionary(entries, diagnostics, at);
-  if (empty !== undefined) diagnostics.push(empty);
+  applyRules([EMPTY_DICTIONARY], { entries, diagnostics: [...diagnostics], at }, diagnostics);
   return { diagnostics, file, entries };
-}
-
-/**
- * The service rejects a dictionary without entries. Reported at the declaration (the `entries_file`
- * or `entries` line) when nothing else in the dictionary is an error already (an error there names
- * the real cause, and the dictionary is wrong anyway).
- */
-export function emptyDictionary(entries: ReadonlyMap<string, string>, diagnostics: readonly Diagnostic[], at: SourceRef): Diagnostic | undefined {
-  if (entries.size > 0 || diagnostics.some((d) => d.severity === 'error')) return undefined;
-  const ignored = diagnostics.some((d) => d.code === 'entries/language-columns-mismatch');
-  const why = ignored ? ': every row was ignored because of its language columns' : ' (blank lines and ignored rows do not count)';
-  return error('entries/empty-dictionary', `the dictionary holds no entries${why}; the service rejects a dictionary without entries`, at.file, at.line, at.column);
 }
