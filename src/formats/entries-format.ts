@@ -47,6 +47,14 @@ export interface EntriesWriter {
   create(dictionaries: readonly DictionaryContent[]): Uint8Array | Promise<Uint8Array>;
 }
 
+/** A rule a reader checks (its diagnostics' code and severity), for the loader's table of every rule. */
+export interface ReaderRule {
+  readonly id: string;
+  readonly severity: 'error' | 'warning';
+  /** One line: what the rule refuses or points out. */
+  readonly summary: string;
+}
+
 /** Settings next to `entries_file` that only some formats take (the others warn that they are unused). */
 export type DialectSetting = 'delimiter' | 'encoding';
 
@@ -110,6 +118,8 @@ export interface EntriesFormat {
     /** The reader, loaded only for a repository that has such a file (with its XML, zip or CSV library). */
     load(): Promise<ConceptsReader>;
   };
+  /** The rules this format's readers check besides the common ones (formats/common/reader-rules.ts). */
+  readonly rules: readonly ReaderRule[];
   /** How pull writes a file of this format back (absent: pull leaves such files alone). */
   readonly writer?: EntriesWriter;
   /** How import writes a glossary in this format (absent: not an `import --format`). */
