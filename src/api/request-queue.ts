@@ -4,7 +4,6 @@ import type { Dispatcher } from 'undici';
 import type { Clock } from '../lib/clock.js';
 import { DEFAULTS } from '../lib/defaults.js';
 import { REDACT_PATHS, type Logger } from '../lib/logger.js';
-import { isTrackingClock } from '../lib/virtual-clock.js';
 import type { BaseUrl } from './check-base-url.js';
 import { ServiceAuthError, ServiceError, type ServiceFailure } from './errors.js';
 import { createFlowControl, type FlowControl, type SendTicket } from './flow-control.js';
@@ -168,7 +167,7 @@ export function createRequestQueue(options: RequestQueueOptions): RequestQueue {
   });
   metrics?.onRate?.(flow.currentRate());
   const slots = new PQueue({ concurrency: options.concurrency });
-  const track = <T>(work: Promise<T>): Promise<T> => (isTrackingClock(clock) ? clock.track(work) : work);
+  const track = <T>(work: Promise<T>): Promise<T> => clock.track?.(work) ?? work;
   const shownUrl = `${options.base.origin}${options.base.prefix}`;
   // Until the service has answered once, nobody listening (refused, unknown host) most likely means
   // a mistyped URL: a few quick attempts instead of the full budget. The first network failure is

@@ -2,6 +2,11 @@
 export interface Clock {
   now(): number;
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * Holds the clock still until `work` settles: a clock whose time moves only when someone sleeps
+   * (lib/virtual-clock.ts) has it, so that real I/O takes no time on it; the system clock has none.
+   */
+  track?<T>(work: Promise<T>): Promise<T>;
 }
 
 export const systemClock: Clock = {

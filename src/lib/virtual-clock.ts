@@ -19,11 +19,6 @@ export interface VirtualClock extends Clock {
   pendingSleeps(): number;
 }
 
-/** Whether a clock can hold still during real I/O (see `VirtualClock.track`). */
-export function isTrackingClock(clock: Clock): clock is Clock & Pick<VirtualClock, 'track'> {
-  return typeof (clock as Partial<VirtualClock>).track === 'function';
-}
-
 interface Sleeper {
   readonly at: number;
   readonly seq: number;

@@ -1,23 +1,10 @@
-import { canonicalLang } from '../lib/canonical.js';
+import { canonicalLang, dictionaryKey } from '../lib/canonical.js';
 import { DEFAULTS } from '../lib/defaults.js';
 import type { GlossaryApi } from '../model/desired.js';
 import type { Entries, EntryList } from '../model/entries.js';
-import type { ComparedEntries, DictionaryKey, LiveGlossary, LiveState, LiveStyleRules } from '../model/live.js';
+import type { ComparedEntries, DictionaryKey, DictionaryToRead, LiveGlossary, LiveState, LiveStyleRules } from '../model/live.js';
 import { PackedEntries } from '../model/packed-entries.js';
 import { compareLiveEntries, expectedLiteral, ReadOnce, readLiveEntries, WHOLE_TEXT_CHARS, type EntriesVisitor, type ExpectedLiteral, type RawEntries, type SameLiteral } from './compare-live.js';
-
-/** One dictionary whose entries must be read. */
-export interface DictionaryToRead {
-  readonly glossaryId: string;
-  readonly api: GlossaryApi;
-  readonly sourceLang: string;
-  readonly targetLang: string;
-  /**
-   * The repository's entries for this dictionary, when the plan compares them: the answer is
-   * compared as it is read and only the comparison is kept (see compareLiveEntries).
-   */
-  readonly expected?: Entries;
-}
 
 /** An answer's entries, visited in order with each line checked as it goes (the client's EntriesText). */
 export interface EntriesReading {
@@ -58,10 +45,6 @@ async function readRaw(client: EntriesClient, d: DictionaryToRead, hashed: boole
   if (!client.readEntries) return { list: await client.getEntries(d.glossaryId, d.sourceLang, d.targetLang) };
   const literal = d.expected === undefined ? undefined : expectedLiteral(d.expected, reading, hashed);
   return literal === undefined ? client.readEntries(d.glossaryId, d.sourceLang, d.targetLang) : client.readEntries(d.glossaryId, d.sourceLang, d.targetLang, literal);
-}
-
-export function dictionaryKey(glossaryId: string, sourceLang: string, targetLang: string): DictionaryKey {
-  return `${glossaryId}/${canonicalLang(sourceLang)}-${canonicalLang(targetLang)}`;
 }
 
 /**

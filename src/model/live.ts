@@ -36,8 +36,21 @@ export interface LiveStyleRules {
   readonly updatedTime: string;
 }
 
-/** Key of one live dictionary's entries: `${glossaryId}/${sourceLang}-${targetLang}`. */
+/** Key of one live dictionary's entries: `${glossaryId}/${sourceLang}-${targetLang}` (lib/canonical.ts dictionaryKey). */
 export type DictionaryKey = string;
+
+/** One live dictionary whose entries the fetch reads. */
+export interface DictionaryToRead {
+  readonly glossaryId: string;
+  readonly api: GlossaryApi;
+  readonly sourceLang: string;
+  readonly targetLang: string;
+  /**
+   * The repository's entries for this dictionary, when the plan compares them: the answer is
+   * compared as it is read and only the comparison is kept (see plan/compare/).
+   */
+  readonly expected?: Entries;
+}
 
 /** Term-level difference of two canonical dictionaries: what must happen to the live one to make it the desired one. */
 export interface EntriesDiff {
