@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { exitCodeOf, runExitCode, verifyExitCode } from '../../src/cli/exit-code-of.js';
-import { TermsyncError } from '../../src/lib/errors.js';
+import { ServiceAuthError, ServiceError } from '../../src/api/errors.js';
+import { exitCodeOf, exitCodeOfError, runExitCode, verifyExitCode } from '../../src/cli/exit-code-of.js';
+import { AuthError, InputError, TermsyncError } from '../../src/lib/errors.js';
 import type { ApplyResult } from '../../src/model/apply-result.js';
 import type { Plan } from '../../src/model/plan.js';
 import type { TargetOutcome, VerifyOutcome } from '../../src/reconcile/index.js';
@@ -40,6 +41,33 @@ describe('exitCodeOf: the one table from outcomes to exit codes (the contract)',
     expect(runExitCode({ kind: 'invalid', diagnostics: [] })).toBe(3);
     expect(runExitCode({ kind: 'rejected', error, diagnostics: [] })).toBe(3);
     expect(runExitCode({ kind: 'locked', error, diagnostics: [] })).toBe(5);
+    expect(runExitCode({ kind: 'rejected', error: new TermsyncError('interrupted', 'x'), diagnostics: [] })).toBe(130);
+  });
+});
+
+describe('exitCodeOfError: the one table from errors to exit codes (the contract)', () => {
+  const failure = { method: 'GET', path: '/v3/glossaries' };
+  it.each<[string, unknown, number]>([
+    ['invalid input', new InputError('plan/dependency-cycle', 'x'), 3],
+    ['an entries file changed during the run', new TermsyncError('entries_file_changed', 'x'), 3],
+    ['a key or URL missing or not allowed', new AuthError('missing_api_key', 'x'), 7],
+    ['a key refused', new ServiceAuthError({ ...failure, status: 401 }, 'x'), 7],
+    ['nobody listening', new ServiceError('unreachable', failure, 'x'), 7],
+    ['an answer over the size limit', new ServiceError('too_large', failure, 'x'), 7],
+    ['a redirect', new ServiceError('redirect', failure, 'x'), 7],
+    ['a call that failed after its retries', new ServiceError('http_500', failure, 'x'), 6],
+    ['a call stopped by a signal', new ServiceError('aborted', failure, 'x'), 6],
+    ['a missing route to delete an instruction', new TermsyncError('route_missing', 'x'), 6],
+    ['a plan blocked by a guard', new TermsyncError('guard_blocked', 'x'), 4],
+    ['the lock held by another run', new TermsyncError('locked', 'x'), 5],
+    ['something else at the lock path', new TermsyncError('lock_unexpected', 'x'), 5],
+    ['a lock file that cannot be read', new TermsyncError('lock_unreadable', 'x'), 5],
+    ['a lock file that cannot be created', new TermsyncError('lock_failed', 'x'), 1],
+    ['a load stopped by a signal', new TermsyncError('interrupted', 'x'), 130],
+    ['git failing', new TermsyncError('git_failed', 'x'), 1],
+    ['anything else (a bug)', new Error('x'), 1],
+  ])('%s → %i', (_what, error, code) => {
+    expect(exitCodeOfError(error)).toBe(code);
   });
 });
 

@@ -8,6 +8,7 @@ import type * as readFiles from '../../src/config/read-files.js';
 import { readEntriesFile } from '../../src/config/read-files.js';
 import { TermsyncError } from '../../src/lib/errors.js';
 import { ExitCode } from '../../src/lib/exit-codes.js';
+import { exitCodeOfError } from '../../src/cli/exit-code-of.js';
 import { literalDigestOfText } from '../../src/lib/text-digest.js';
 import { compareLiveEntries, expectedLiteral, ReadOnce, type RawEntries } from '../../src/live/compare-live.js';
 import { PackedEntries } from '../../src/model/packed-entries.js';
@@ -156,7 +157,7 @@ describe('a plan\'s deferred entries file not in source order', () => {
       }
       expect(caught).toBeInstanceOf(TermsyncError);
       expect((caught as TermsyncError).code).toBe('entries_file_changed');
-      expect((caught as TermsyncError).exitCode).toBe(ExitCode.invalidInput);
+      expect(exitCodeOfError(caught)).toBe(ExitCode.invalidInput);
       expect((caught as TermsyncError).message).toContain('glossaries/e.tsv');
       // The answer that is the text as checked is told by its digest: the edit is the next run's.
       const { entries: again } = await load(UNSORTED);

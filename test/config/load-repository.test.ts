@@ -10,6 +10,7 @@ import { packBatch, unpackBatch } from '../../src/config/parallel-load.js';
 import { readEntriesBatch, type EntriesJob } from '../../src/config/read-entries.js';
 import { TermsyncError } from '../../src/lib/errors.js';
 import { ExitCode } from '../../src/lib/exit-codes.js';
+import { exitCodeOfError } from '../../src/cli/exit-code-of.js';
 import { ReadOnce } from '../../src/live/compare-live.js';
 import { PackedEntries } from '../../src/model/packed-entries.js';
 
@@ -362,7 +363,7 @@ describe('deferred entries (plan and apply)', () => {
       }
       expect(caught).toBeInstanceOf(TermsyncError);
       expect((caught as TermsyncError).code).toBe('entries_file_changed');
-      expect((caught as TermsyncError).exitCode).toBe(ExitCode.invalidInput);
+      expect(exitCodeOfError(caught)).toBe(ExitCode.invalidInput);
       expect((caught as TermsyncError).message).toContain('glossaries/e.tsv');
       expect(() => entries.readAgain()).toThrow(/changed while termsync ran/);
     }
