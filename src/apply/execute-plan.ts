@@ -6,7 +6,7 @@ import type { DictionaryPayload, Operation, Plan } from '../model/plan.js';
 import type { LiveState } from '../model/live.js';
 import type { Logger } from '../lib/logger.js';
 import { silentLogger } from '../lib/logger.js';
-import { requestOf } from '../lib/operation-request.js';
+import { requestLineOf } from '../lib/operation-request.js';
 import { collectManagedIds, type ManagedNames } from './collect-ids.js';
 
 /** The writes apply needs from the service client (a structural subset of it). */
@@ -194,11 +194,6 @@ async function runOperation(client: ApplyWriter, op: Operation, memory: RunMemor
   }
 }
 
-function describeRequest(op: Operation): string {
-  const { method, path } = requestOf(op);
-  return `${method} ${path}`;
-}
-
 /** A saved plan is input: its dependency graph must name known operations and have no cycle. */
 export function checkOperationGraph(operations: readonly Operation[]): void {
   const byKey = new Map<string, Operation>();
@@ -279,7 +274,7 @@ export async function executePlan(input: ExecutePlanInput): Promise<ExecutedPlan
     const existing = running.get(op.key);
     if (existing) return existing;
     const promise = (async (): Promise<OperationOutcome> => {
-      const base = { key: op.key, type: op.type, resource: op.resource, request: describeRequest(op) };
+      const base = { key: op.key, type: op.type, resource: op.resource, request: requestLineOf(op) };
       const deps = await Promise.all(op.dependsOn.map((dep) => start(byKey.get(dep) as Operation)));
       const blocked = deps.find((d) => d.status !== 'applied');
       if (blocked) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Operation } from '../../src/model/index.js';
-import { requestOf, uploadBytesOf } from '../../src/plan/index.js';
+import { requestLineOf, uploadBytesOf } from '../../src/plan/index.js';
 
 const resource = { kind: 'glossary', name: 'G' } as const;
 const base = { key: 'op-1', dependsOn: [], resource };
@@ -23,7 +23,7 @@ describe('requestOf', () => {
       { ...base, type: 'style_rules.update_instruction', styleId: 's1', instructionId: 'i1', label: 'L', prompt: 'p' },
       { ...base, type: 'style_rules.delete', styleId: 's1' },
     ];
-    expect(ops.map((op) => { const r = requestOf(op); return `${r.method} ${r.path}`; })).toEqual([
+    expect(ops.map(requestLineOf)).toEqual([
       'POST /v3/glossaries',
       'POST /v2/glossaries',
       'PATCH /v3/glossaries/g%2F1',
