@@ -191,7 +191,7 @@ export async function readEntriesBatch(jobs: readonly EntriesJob[], dirCache?: M
         // The bytes of a TSV file are the arena's: only their count is kept. Only the text as read
         // is digested, from the file's bytes (valid UTF-8, checked): the entries sorted (as termsync
         // uploads them) are made from the file read again, only for an answer that is not this text
-        // (see ReadOnce in live/compare-live.ts).
+        // (see ReadOnce in plan/compare/read-once.ts).
         const literal = literalDigestOfBytes(read.bytes, 0, finalLf ? read.bytes.length - 1 : read.bytes.length);
         const check: EntriesFileCheck = {
           digest: literal.digest,

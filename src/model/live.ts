@@ -95,6 +95,22 @@ export interface SameLiteral {
   readonly sameLiteral: string;
 }
 
+/** Visits entries as sent, in order; `visit` returns false to stop. */
+export type EntriesVisitor = (visit: (source: string, target: string) => boolean) => void;
+
+/**
+ * A live dictionary's entries as the service sent them: its TSV text (lines already checked), pairs,
+ * or a reader that visits them in order and checks each line as it goes (the client's answer, see
+ * EntriesText), with `usual` telling whether its phrases may take canonicalUsualPhrase. Or, for
+ * deferred entries, the client's word that the answer's entries string is byte for byte one of their
+ * literals (`sameLiteral`: the literal digest it matched, see SameLiteral): not decoded at all.
+ */
+export type RawEntries =
+  | { readonly tsv: string }
+  | { readonly list: EntryList }
+  | { readonly usual: boolean; readonly visit: EntriesVisitor; readonly text?: string; readonly escaped?: boolean }
+  | SameLiteral;
+
 /** What the client is to tell an answer's entries string by: the literal digests of deferred entries and their literal's bytes. */
 export interface ExpectedLiteral {
   readonly bytes: number;

@@ -11,7 +11,7 @@ import { readEntriesBatch, type EntriesJob } from '../../src/config/read-entries
 import { TermsyncError } from '../../src/lib/errors.js';
 import { ExitCode } from '../../src/lib/exit-codes.js';
 import { exitCodeOfError } from '../../src/cli/exit-code-of.js';
-import { ReadOnce } from '../../src/live/compare-live.js';
+import { readingOf } from '../live/deferred-of.js';
 import { PackedEntries } from '../../src/model/packed-entries.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -333,7 +333,7 @@ describe('deferred entries (plan and apply)', () => {
         expect(deferred.deferredText.digest).toBe(createHash('sha256').update(literal(asRead)).digest('hex'));
         expect(deferred.deferredText.literalBytes).toBe(literal(asRead).length);
         // Sorted by source, made only when asked, from the file read again.
-        expect(new ReadOnce(deferred).sortedDigest()).toBe(sorted === asRead ? undefined : createHash('sha256').update(literal(sorted)).digest('hex'));
+        expect(readingOf(deferred).sortedDigest()).toBe(sorted === asRead ? undefined : createHash('sha256').update(literal(sorted)).digest('hex'));
       }
     }
   });
