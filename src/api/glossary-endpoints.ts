@@ -6,7 +6,7 @@ import type { DictionaryPayload } from '../model/plan.js';
 import { createOnce, ensureListed, findCreated, SeenIds } from './create-recovery.js';
 import { schemas, toDictionary, toGlossaryV2, toGlossaryV3, type LiveGlossaryInfo } from './parse-responses.js';
 import { readEntriesV2, readEntriesV3 } from './read-glossary-entries.js';
-import type { ServiceCalls } from './service-calls.js';
+import type { ServiceCalls, ServiceRequest, Where } from './service-calls.js';
 import { encodeEntries, type EntriesText } from './tsv-entries.js';
 
 /** The glossary endpoints of the client (v3, and v2 for legacy glossaries). */
@@ -54,30 +54,21 @@ function adopt(calls: ServiceCalls, seen: SeenIds, name: string, list: () => Pro
   });
 }
 
-async function createV3(calls: ServiceCalls, seen: SeenIds, name: string, dictionaries: readonly DictionaryPayload[]): Promise<LiveGlossaryInfo> {
-  const list = (): Promise<LiveGlossaryInfo[]> => listV3(calls);
+/**
+ * A glossary created once (see createOnce), of the API `list` lists: listed first (see
+ * ensureListed), then the POST `request` makes (its body built only then), its answer read by `read`.
+ */
+async function create(
+  calls: ServiceCalls,
+  seen: SeenIds,
+  name: string,
+  list: () => Promise<LiveGlossaryInfo[]>,
+  request: () => ServiceRequest,
+  read: (data: unknown, where: Where) => LiveGlossaryInfo,
+): Promise<LiveGlossaryInfo> {
   await ensureListed(seen, list);
-  const request = { ...requestTo(ENDPOINTS.createGlossary, {}), json: { name, dictionaries: dictionaries.map(dictionaryBody) } };
-  const created = await createOnce(
-    calls,
-    request,
-    (answer) => toGlossaryV3(calls.parseAnswer(schemas.glossaryV3, calls.json(answer, request), { method: 'POST', path: request.path })),
-    () => adopt(calls, seen, name, list),
-  );
-  seen.add(created.name, created.id);
-  return created;
-}
-
-async function createV2(calls: ServiceCalls, seen: SeenIds, name: string, dictionary: DictionaryPayload): Promise<LiveGlossaryInfo> {
-  const list = (): Promise<LiveGlossaryInfo[]> => listV2(calls);
-  await ensureListed(seen, list);
-  const request = { ...requestTo(ENDPOINTS.createGlossaryV2, {}), json: { name, ...dictionaryBody(dictionary) } };
-  const created = await createOnce(
-    calls,
-    request,
-    (answer) => toGlossaryV2(calls.parseAnswer(schemas.glossaryV2, calls.json(answer, request), { method: 'POST', path: request.path })),
-    () => adopt(calls, seen, name, list),
-  );
+  const post = request();
+  const created = await createOnce(calls, post, (answer) => read(calls.json(answer, post), { method: 'POST', path: post.path }), () => adopt(calls, seen, name, list));
   seen.add(created.name, created.id);
   return created;
 }
@@ -109,8 +100,24 @@ export function glossaryEndpoints(calls: ServiceCalls): GlossaryEndpoints {
     getEntriesV2: async (id) => (await readEntriesV2(calls, id)).toList(),
     readEntries: ((id: string, sourceLang: string, targetLang: string, literal?: ExpectedLiteral) => readEntriesV3(calls, id, sourceLang, targetLang, literal)) as GlossaryEndpoints['readEntries'],
     readEntriesV2: (id) => readEntriesV2(calls, id),
-    createGlossary: (name, dictionaries) => createV3(calls, seen, name, dictionaries),
-    createGlossaryV2: (name, dictionary) => createV2(calls, seen, name, dictionary),
+    createGlossary: (name, dictionaries) =>
+      create(
+        calls,
+        seen,
+        name,
+        () => listV3(calls),
+        () => ({ ...requestTo(ENDPOINTS.createGlossary, {}), json: { name, dictionaries: dictionaries.map(dictionaryBody) } }),
+        (data, where) => toGlossaryV3(calls.parseAnswer(schemas.glossaryV3, data, where)),
+      ),
+    createGlossaryV2: (name, dictionary) =>
+      create(
+        calls,
+        seen,
+        name,
+        () => listV2(calls),
+        () => ({ ...requestTo(ENDPOINTS.createGlossaryV2, {}), json: { name, ...dictionaryBody(dictionary) } }),
+        (data, where) => toGlossaryV2(calls.parseAnswer(schemas.glossaryV2, data, where)),
+      ),
     putDictionary: (id, dictionary) =>
       calls.getJson({ ...requestTo(ENDPOINTS.putDictionary, { id }), json: dictionaryBody(dictionary) }, (data, where) => toDictionary(calls.parseAnswer(schemas.dictionaryMeta, data, where))),
     patchGlossary: (id, change) => patch(calls, id, change),
