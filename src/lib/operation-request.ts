@@ -1,9 +1,9 @@
 import type { Operation, OperationType } from '../model/index.js';
-import { ENDPOINTS, requestLine, requestTo, type EndpointRequest } from './endpoints.js';
+import { ENDPOINTS, requestLine, requestTo, type EndpointRequest, type HttpMethod } from './endpoints.js';
 import { entriesTsvBytes } from './entries-tsv.js';
 
 /** The methods of the calls a plan makes: every operation writes. */
-export type HttpMethod = 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type WriteMethod = Exclude<HttpMethod, 'GET'>;
 
 type OperationOf<T extends OperationType> = Extract<Operation, { readonly type: T }>;
 
@@ -12,7 +12,7 @@ type OperationOf<T extends OperationType> = Extract<Operation, { readonly type: 
  * mapped type says every type has one, and that each is a write). test/api/endpoints.test.ts checks
  * that the emulator serves each.
  */
-export const OPERATION_REQUESTS: { readonly [T in OperationType]: (op: OperationOf<T>) => EndpointRequest<HttpMethod> } = {
+export const OPERATION_REQUESTS: { readonly [T in OperationType]: (op: OperationOf<T>) => EndpointRequest<WriteMethod> } = {
   'glossary.create': () => requestTo(ENDPOINTS.createGlossary, {}),
   'glossary_v2.create': () => requestTo(ENDPOINTS.createGlossaryV2, {}),
   'glossary.patch': (op) => requestTo(ENDPOINTS.patchGlossary, { id: op.glossaryId }),
@@ -29,8 +29,8 @@ export const OPERATION_REQUESTS: { readonly [T in OperationType]: (op: Operation
 };
 
 /** The HTTP request an operation becomes (the service's paths), for people: plan JSON and apply results. */
-export function requestOf(op: Operation): EndpointRequest<HttpMethod> {
-  return (OPERATION_REQUESTS[op.type] as (op: Operation) => EndpointRequest<HttpMethod>)(op);
+export function requestOf(op: Operation): EndpointRequest<WriteMethod> {
+  return (OPERATION_REQUESTS[op.type] as (op: Operation) => EndpointRequest<WriteMethod>)(op);
 }
 
 /** `PUT /v3/glossaries/{id}/dictionaries`, as the plan and apply's results show an operation's request. */
@@ -38,7 +38,7 @@ export function requestLineOf(op: Operation): string {
   return requestLine(requestOf(op));
 }
 
-export function methodOf(op: Operation): HttpMethod {
+export function methodOf(op: Operation): WriteMethod {
   return requestOf(op).method;
 }
 

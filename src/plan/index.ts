@@ -5,4 +5,4 @@ export { diffEntries } from './diff-entries.js';
 export { toEntryList } from '../lib/entries-tsv.js';
 export { matchGlossaries, matchStyleRules, type KeepIds, type Match, type Matching } from './match-live.js';
 export { entriesToTsv, entriesTsvBytes } from '../lib/entries-tsv.js';
-export { methodOf, requestLineOf, requestOf, uploadBytesOf, type HttpMethod } from '../lib/operation-request.js';
+export { methodOf, requestLineOf, requestOf, uploadBytesOf, type WriteMethod } from '../lib/operation-request.js';
