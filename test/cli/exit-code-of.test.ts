@@ -47,26 +47,26 @@ describe('exitCodeOf: the one table from outcomes to exit codes (the contract)',
 
 describe('exitCodeOfError: the one table from errors to exit codes (the contract)', () => {
   const failure = { method: 'GET', path: '/v3/glossaries' };
-  it.each<[string, unknown, number]>([
-    ['invalid input', new InputError('plan/dependency-cycle', 'x'), 3],
-    ['an entries file changed during the run', new TermsyncError('entries_file_changed', 'x'), 3],
-    ['a key or URL missing or not allowed', new AuthError('missing_api_key', 'x'), 7],
-    ['a key refused', new ServiceAuthError({ ...failure, status: 401 }, 'x'), 7],
-    ['nobody listening', new ServiceError('unreachable', failure, 'x'), 7],
-    ['an answer over the size limit', new ServiceError('too_large', failure, 'x'), 7],
-    ['a redirect', new ServiceError('redirect', failure, 'x'), 7],
-    ['a call that failed after its retries', new ServiceError('http_500', failure, 'x'), 6],
-    ['a call stopped by a signal', new ServiceError('aborted', failure, 'x'), 6],
-    ['a missing route to delete an instruction', new TermsyncError('route_missing', 'x'), 6],
-    ['a plan blocked by a guard', new TermsyncError('guard_blocked', 'x'), 4],
-    ['the lock held by another run', new TermsyncError('locked', 'x'), 5],
-    ['something else at the lock path', new TermsyncError('lock_unexpected', 'x'), 5],
-    ['a lock file that cannot be read', new TermsyncError('lock_unreadable', 'x'), 5],
-    ['a lock file that cannot be created', new TermsyncError('lock_failed', 'x'), 1],
-    ['a load stopped by a signal', new TermsyncError('interrupted', 'x'), 130],
-    ['git failing', new TermsyncError('git_failed', 'x'), 1],
-    ['anything else (a bug)', new Error('x'), 1],
-  ])('%s → %i', (_what, error, code) => {
+  it.each<[string, number, unknown]>([
+    ['invalid input', 3, new InputError('plan/dependency-cycle', 'x')],
+    ['an entries file changed during the run', 3, new TermsyncError('entries_file_changed', 'x')],
+    ['a key or URL missing or not allowed', 7, new AuthError('missing_api_key', 'x')],
+    ['a key refused', 7, new ServiceAuthError({ ...failure, status: 401 }, 'x')],
+    ['nobody listening', 7, new ServiceError('unreachable', failure, 'x')],
+    ['an answer over the size limit', 7, new ServiceError('too_large', failure, 'x')],
+    ['a redirect', 7, new ServiceError('redirect', failure, 'x')],
+    ['a call that failed after its retries', 6, new ServiceError('http_500', failure, 'x')],
+    ['a call stopped by a signal', 6, new ServiceError('aborted', failure, 'x')],
+    ['a missing route to delete an instruction', 6, new TermsyncError('route_missing', 'x')],
+    ['a plan blocked by a guard', 4, new TermsyncError('guard_blocked', 'x')],
+    ['the lock held by another run', 5, new TermsyncError('locked', 'x')],
+    ['something else at the lock path', 5, new TermsyncError('lock_unexpected', 'x')],
+    ['a lock file that cannot be read', 5, new TermsyncError('lock_unreadable', 'x')],
+    ['a lock file that cannot be created', 1, new TermsyncError('lock_failed', 'x')],
+    ['a load stopped by a signal', 130, new TermsyncError('interrupted', 'x')],
+    ['git failing', 1, new TermsyncError('git_failed', 'x')],
+    ['anything else (a bug)', 1, new Error('x')],
+  ])('%s → %i', (_what, code, error) => {
     expect(exitCodeOfError(error)).toBe(code);
   });
 });
