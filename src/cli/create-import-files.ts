@@ -1,11 +1,11 @@
 import { stringify } from 'yaml';
-import { formatTbx, formatTsv, toConceptTable, toEntryList, toSheetRows } from '../config/index.js';
+import { formatTbx, toConceptTable, toEntryList, toSheetRows } from '../config/index.js';
 import type { DesiredState } from '../model/desired.js';
 import type { DictionaryKey, DictionaryToRead, LiveGlossary, LiveState, LiveStyleRules } from '../model/live.js';
 import type { Entries, LanguagePair } from '../model/entries.js';
 import { pairSlug, slugify } from '../lib/file-name.js';
 import { dictionaryKey } from '../lib/canonical.js';
-import { unwritableEntries, unwritableInstruction, unwritableName } from '../pull/index.js';
+import { createTsv, unwritableEntries, unwritableInstruction, unwritableName } from '../pull/index.js';
 
 /** How the entries of an imported glossary are written: TSV per dictionary, or one TBX file or workbook. */
 export type ImportFormat = 'tsv' | 'tbx' | 'xlsx';
@@ -137,7 +137,8 @@ export function createImportFiles(
     files.push({ name: `${stem}.yaml`, content: stringify(resource) });
     for (const d of g.dictionaries) {
       const dictionary = entries.get(dictionaryKey(g.id, d.sourceLang, d.targetLang)) ?? new Map<string, string>();
-      files.push({ name: `${stem}.${pairSlug(d)}.tsv`, content: formatTsv(toEntryList(dictionary)), pair: d });
+      // pull's TSV writer: a file whose first entry reads as a header gets a header line first.
+      files.push({ name: `${stem}.${pairSlug(d)}.tsv`, content: createTsv(new Map(toEntryList(dictionary)), d), pair: d });
     }
   }
   for (const s of selection.styleRules) {

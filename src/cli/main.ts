@@ -5,8 +5,9 @@ import type { CliIo, CommandContext } from './io.js';
 import { reportError } from './report-error.js';
 import { plainValidateOptions } from './validate-options.js';
 
-/** The release version; the same as package.json's (test/cli/bundle.test.ts holds them together). */
-export const VERSION = '0.1.0';
+import { VERSION } from './version.js';
+
+export { VERSION };
 
 type Register = (program: Command, ctx: CommandContext) => Command;
 

@@ -1,18 +1,26 @@
 import { type Diagnostic } from '../lib/diagnostics.js';
 import type { LanguagePair } from '../model/entries.js';
+import type { CsvDelimiter } from './parse-entries.js';
 import { error } from './diagnostic.js';
 import { MAX_YAML_FILE_BYTES, parseYaml } from './load-resources.js';
 import { entriesOutcome } from './read-entries.js';
 import { MAX_ENTRIES_FILE_BYTES } from './read-files.js';
 import { validateResource } from './validate-resource.js';
 
+/** A dictionary an entries file feeds, as the repository declares it. */
+export interface WrittenDictionary {
+  readonly pair: LanguagePair;
+  readonly delimiter?: CsvDelimiter;
+}
+
 /**
  * The errors `validate` would report in a file of the repository if it held `text` (pure): what a
  * command that writes the repository (`pull`) checks before it writes, by the validator's own rules
  * for that file — its size, its YAML, the resource's schema and values, the entries of each
- * dictionary it feeds, credentials. Rules that span files (a name used twice) are not repeated.
+ * dictionary it feeds (read with its declared `delimiter`, as the loader reads it), credentials.
+ * Rules that span files (a name used twice) are not repeated.
  */
-export function writtenTextErrors(file: string, text: string, pairs: readonly LanguagePair[]): Diagnostic[] {
+export function writtenTextErrors(file: string, text: string, dictionaries: readonly WrittenDictionary[]): Diagnostic[] {
   const dot = file.lastIndexOf('.');
   const extension = dot === -1 ? '' : file.slice(dot + 1).toLowerCase();
   const size = Buffer.byteLength(text, 'utf8');
@@ -25,7 +33,7 @@ export function writtenTextErrors(file: string, text: string, pairs: readonly La
     if (size > MAX_ENTRIES_FILE_BYTES) {
       return [error('entries-file/too-large', `the file would be ${size} bytes: an entries file may be at most ${MAX_ENTRIES_FILE_BYTES} bytes (10 MiB)`, file, 1, 1)];
     }
-    for (const pair of pairs) diagnostics.push(...entriesOutcome(text, extension, pair, file, { file, line: 1, column: 1 }).diagnostics);
+    for (const { pair, delimiter } of dictionaries) diagnostics.push(...entriesOutcome(text, extension, pair, file, { file, line: 1, column: 1 }, delimiter).diagnostics);
   }
   return diagnostics.filter((d) => d.severity === 'error');
 }

@@ -3,7 +3,7 @@ import type { LanguagePair } from '../model/entries.js';
 import type { PackedEntries } from '../model/packed-entries.js';
 import { EntryCollector } from './collect-entries.js';
 import { detectSecretsInText, mayHoldSecret } from './detect-secrets.js';
-import { warning } from './diagnostic.js';
+import { show, warning } from './diagnostic.js';
 import { GLOSSARY_LANGUAGES } from './languages.js';
 
 /** A term as read from a multilingual file, where it stands (line and column, or row and column). */
@@ -61,14 +61,15 @@ export class ConceptCollector {
   }
 
   /**
-   * One concept: its terms by glossary language, where it starts, and languages whose only terms
-   * were refused by their usage status (named in the warning).
+   * One concept: its terms by glossary language, where it starts, languages whose only terms were
+   * refused by their usage status, and its id in the file if it has one (both named in the warning).
    */
-  concept(terms: ReadonlyMap<string, TermAt>, line: number, column: number, refused: ReadonlyMap<string, string> = NONE_REFUSED): void {
+  concept(terms: ReadonlyMap<string, TermAt>, line: number, column: number, refused: ReadonlyMap<string, string> = NONE_REFUSED, id?: string): void {
     // Runs once per concept (a row of a sheet): no array or iterator unless a language is missing.
     let missing: string[] | undefined;
     for (const lang of this.languages) if (!terms.has(lang)) (missing ??= []).push(lang);
-    if (missing !== undefined && terms.size > 0) this.warnMissing(missing, refused, line, column);
+    // A concept whose terms were all refused for a language is named even when it has no other term.
+    if (missing !== undefined && (terms.size > 0 || refused.size > 0)) this.warnMissing(missing, refused, line, column, id);
     if (this.checkSecrets) {
       for (const term of terms.values()) {
         // The quick test first: a term is seldom a candidate, and then nothing is allocated for it.
@@ -86,7 +87,7 @@ export class ConceptCollector {
     }
   }
 
-  private warnMissing(missing: readonly string[], refused: ReadonlyMap<string, string>, line: number, column: number): void {
+  private warnMissing(missing: readonly string[], refused: ReadonlyMap<string, string>, line: number, column: number, id: string | undefined): void {
     if (this.missingWarnings >= MAX_MISSING_TERM_WARNINGS) {
       if (this.missingSuppressed++ === 0) this.firstSuppressed = { line, column };
       return;
@@ -94,7 +95,7 @@ export class ConceptCollector {
     this.missingWarnings++;
     const names = missing.map((lang) => (refused.has(lang) ? `${lang} (only ${refused.get(lang)} terms)` : lang)).join(', ');
     const left = this.pairs.filter((p) => missing.includes(p.sourceLang) || missing.includes(p.targetLang)).map((p) => `${p.sourceLang}-${p.targetLang}`);
-    const where = `this ${this.item}`;
+    const where = id === undefined ? `this ${this.item}` : `${this.item} ${show(id)}`;
     this.own.push(
       warning(
         'entries/missing-term',

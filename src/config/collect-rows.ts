@@ -5,6 +5,22 @@ import { error, show, warning } from './diagnostic.js';
 /** Rows searched for the header row when `header_row` is not given. */
 export const HEADER_SEARCH_ROWS = 10;
 
+/**
+ * The most characters (UTF-16 code units) the language columns of a table may hold: the limit of
+ * the text of any entries file (10 MiB). A workbook can repeat one shared string in every row, so
+ * what its cells expand to is counted as they are read, and reading stops at the limit.
+ */
+export const MAX_TABLE_CHARACTERS = 10 * 1024 * 1024;
+
+const LANGUAGE_CODE = /^\s*[A-Za-z]{2,3}([-_][A-Za-z0-9]+)*\s*$/;
+
+/** Whether a header cell is a declared language's code (`en`, `DE`, `fr-FR`, `pt_BR`). */
+export function isLanguageCell(text: string, languages: readonly string[]): boolean {
+  if (text.length > 40 || !LANGUAGE_CODE.test(text)) return false;
+  const lang = glossaryLanguageOf(text);
+  return lang !== undefined && languages.includes(lang);
+}
+
 /** A cell of a row: its text (already a string) and its 1-based column number. */
 export interface CellText {
   readonly text: string;
@@ -34,6 +50,11 @@ export class RowsToConcepts {
   /** The terms of the row being read, by language (cleared for every row: nothing of it is kept). */
   private readonly terms = new Map<string, TermAt>();
   private done = false;
+  /** Refused because no header row was found (the caller may try another sheet). */
+  private headerless = false;
+  /** Characters of the language columns' cells so far (see MAX_TABLE_CHARACTERS). */
+  private characters = 0;
+  private header: number | undefined;
 
   constructor(
     private readonly file: string,
@@ -48,6 +69,16 @@ export class RowsToConcepts {
   /** False once the table is refused (a bad header): the caller can stop reading. */
   get usable(): boolean {
     return !this.done;
+  }
+
+  /** True when the table was refused for want of a header row (and for nothing else). */
+  get missingHeader(): boolean {
+    return this.headerless;
+  }
+
+  /** The header row, once found. */
+  get headerLine(): number | undefined {
+    return this.header;
   }
 
   row(line: number, cells: readonly CellText[]): void {
@@ -69,6 +100,16 @@ export class RowsToConcepts {
       if (cell.problem !== undefined) {
         this.diagnostics.push(error('entries/cell-value', cell.problem, this.file, line, cell.column));
         continue;
+      }
+      this.characters += cell.text.length;
+      if (this.characters > MAX_TABLE_CHARACTERS) {
+        this.refuse(
+          'entries/too-much-text',
+          `the language columns hold more than ${MAX_TABLE_CHARACTERS} characters by this cell, the limit of the text of any entries file (10 MiB), so reading stopped here (a workbook repeating a long shared string expands to far more than its size)`,
+          line,
+          cell.column,
+        );
+        return;
       }
       if (cell.text.trim() === '') continue;
       slot.text = cell.text;
@@ -93,14 +134,12 @@ export class RowsToConcepts {
   }
 
   private namesALanguage(cells: readonly CellText[]): boolean {
-    return cells.some((cell) => {
-      const lang = glossaryLanguageOf(cell.text);
-      return lang !== undefined && this.languages.includes(lang) && /^\s*[A-Za-z]{2,3}([-_][A-Za-z0-9]+)*\s*$/.test(cell.text);
-    });
+    return cells.some((cell) => isLanguageCell(cell.text, this.languages));
   }
 
   private noHeader(): void {
     if (this.done) return;
+    this.headerless = true;
     const where = this.headerRow === undefined ? `none of the first ${HEADER_SEARCH_ROWS} rows` : `row ${this.headerRow} (\`header_row\`)`;
     this.refuse(
       'entries/no-header-row',
@@ -119,20 +158,26 @@ export class RowsToConcepts {
     const columns = new Map<number, string>();
     const seen = new Map<string, number>();
     for (const cell of cells) {
+      if (!isLanguageCell(cell.text, this.languages)) continue;
       const text = cell.text.trim();
-      if (text === '' || !/^[A-Za-z]{2,3}([-_][A-Za-z0-9]+)*$/.test(text)) continue;
-      const lang = glossaryLanguageOf(text);
-      if (lang === undefined || !this.languages.includes(lang)) continue;
+      const lang = glossaryLanguageOf(text) as string;
       const first = seen.get(lang);
       if (first !== undefined) {
-        this.refuse('entries/duplicate-language-column', `two columns for the language ${lang}: ${this.columnName(first)} and ${this.columnName(cell.column)} (${show(text)}); keep one`, line, cell.column);
+        this.refuse(
+          'entries/duplicate-language-column',
+          `two columns for the language ${lang}: ${this.columnName(first)} and ${this.columnName(cell.column)} (${show(text)}); a glossary has one dictionary per language, for all its variants, so their terms would be mixed: keep one (or split them over two glossaries)`,
+          line,
+          cell.column,
+        );
         return;
       }
       seen.set(lang, cell.column);
       columns.set(cell.column, lang);
       this.slots[cell.column] = { lang, text: '', line: 0, column: 0 };
       if (text !== lang) {
-        this.diagnostics.push(warning('entries/language-column-variant', `column ${show(text)} is read as the glossary language ${lang} (a dictionary applies to every variant of its language)`, this.file, line, cell.column));
+        this.diagnostics.push(
+          warning('entries/language-column-variant', `column ${show(text)} is read as the glossary language ${lang} (the service's glossaries have one dictionary per language, for all its variants)`, this.file, line, cell.column),
+        );
       }
     }
     const missing = this.languages.filter((lang) => !seen.has(lang));
@@ -146,5 +191,6 @@ export class RowsToConcepts {
       return;
     }
     this.columns = columns;
+    this.header = line;
   }
 }

@@ -6,4 +6,5 @@ export { toEntryList } from '../lib/entries-tsv.js';
 export { formatTbx, toConceptTable, toSheetRows, type ConceptTable } from './format-multilingual.js';
 export { refreshForFiles, resourcesForFiles } from './resources-for-files.js';
 export { jsonSchemas } from './schemas.js';
+export { catalogEntries, SCHEMA_BASE_URL, SCHEMA_FILES, schemaUrl, type CatalogEntry, type SchemaName } from './schema-urls.js';
 export { looksLikeSecret } from './detect-secrets.js';

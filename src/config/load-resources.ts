@@ -159,7 +159,9 @@ export function withEntries(draft: GlossaryDraft, outcomes: readonly EntriesOutc
       const outcome = outcomes[next++] as EntriesOutcome;
       appendDiagnostics(diagnostics, outcome.diagnostics);
       if (outcome.file !== undefined) files.add(outcome.file);
-      return { ...base, entries: outcome.entries ?? PackedEntries.EMPTY, ...(outcome.entries === undefined || outcome.file === undefined ? {} : { entriesFile: outcome.file }) };
+      const { delimiter, encoding } = d.options ?? {};
+      const textDialect = delimiter === undefined && encoding === undefined ? {} : { textDialect: { ...(delimiter === undefined ? {} : { delimiter }), ...(encoding === undefined ? {} : { encoding }) } };
+      return { ...base, entries: outcome.entries ?? PackedEntries.EMPTY, ...(outcome.entries === undefined || outcome.file === undefined ? {} : { entriesFile: outcome.file, ...textDialect }) };
     }),
   };
 }

@@ -7,7 +7,7 @@ import { loadResourceFile, withNullPrototypes, type LoadedResource, type Reposit
 import { TermsyncError } from '../lib/errors.js';
 import { PackedEntries } from '../model/packed-entries.js';
 import type { FileReuse } from './load-memo.js';
-import type { Digested } from './read-files.js';
+import { Interrupted, type Digested } from './read-files.js';
 import { deferredEntries, readEntriesBatch, type EntriesFileCheck, type EntriesFileText, type EntriesJob, type EntriesOutcome } from './read-entries.js';
 
 /** Resource files per batch: parsed by one thread, between two turns of the event loop. */
@@ -345,7 +345,15 @@ export async function loadResources(repo: RepositoryRoot, files: readonly string
       let id = work.takeEntries() ?? worker?.takeBack('entries');
       if (id !== undefined) {
         const { jobs, known } = work.entriesRequest(id);
-        work.entriesDone(id, await readEntriesBatch(jobs, dirCache, { defer: options.deferEntries === true, ...(known === undefined ? {} : { known }) }));
+        let outcomes;
+        try {
+          // With the signal, a long TBX file or workbook hears it between its pieces, not at its end.
+          outcomes = await readEntriesBatch(jobs, dirCache, { defer: options.deferEntries === true, ...(known === undefined ? {} : { known }), ...(options.signal === undefined ? {} : { signal: options.signal }) });
+        } catch (caught) {
+          if (caught instanceof Interrupted && options.signal !== undefined) throw loadInterrupted(options.signal);
+          throw caught;
+        }
+        work.entriesDone(id, outcomes);
         options.onBatch?.('main', 'entries', jobs.length);
         spent.entries += now() - started;
         spent.entriesFiles += jobs.length;

@@ -9,10 +9,18 @@ import { error, warning } from './diagnostic.js';
 
 export type EntriesFormat = 'tsv' | 'csv';
 
+/** What separates the fields of a CSV file: a comma, or what Excel writes in many locales (`;`), or a tab. */
+export type CsvDelimiter = ',' | ';' | '\t';
+
+/** How a delimiter is named in messages and settings. */
+export function delimiterName(delimiter: CsvDelimiter): string {
+  return delimiter === '\t' ? 'tab' : `\`${delimiter}\``;
+}
+
 /**
  * Parses the text of an entries file (TSV or CSV, as the spec defines them) into canonical
  * entries, with a located diagnostic for every problem and every canonicalisation change.
- * Pure: `file` only labels the diagnostics.
+ * Pure: `file` only labels the diagnostics. `delimiter`: a CSV file's declared `delimiter`.
  */
 export function parseEntries(
   text: string,
@@ -21,12 +29,13 @@ export function parseEntries(
   file: string,
   /** Adds further diagnostics of the same file (its credential scan) before the list is capped. */
   also?: (diagnostics: Diagnostic[]) => void,
+  delimiter?: CsvDelimiter,
 ): { entries: PackedEntries; diagnostics: Diagnostic[] } {
   const diagnostics = new CappedDiagnostics();
   const collector = new EntryCollector(file, diagnostics);
   const body = normaliseText(text, file, diagnostics);
-  if (format === 'tsv') parseTsvInto(body, file, collector, diagnostics);
-  else parseCsvInto(body, pair, file, collector, diagnostics);
+  if (format === 'tsv') parseTsvInto(body, pair, file, collector, diagnostics);
+  else parseCsvInto(body, pair, file, collector, diagnostics, delimiter);
   collector.finish();
   also?.(diagnostics);
   return { entries: collector.packed(), diagnostics: diagnostics.close() };
@@ -77,20 +86,47 @@ function isBlank(text: string): boolean {
 }
 
 /**
- * One pass over the text: the next tab and the next newline are each searched for once per
- * occurrence (cached positions), so a file without tabs stays linear.
+ * Whether a TSV line is a header: exactly the pair's language codes (`en<TAB>de`, any case,
+ * surrounding spaces aside), as spreadsheets save a table with column titles.
  */
-function parseTsvInto(body: string, file: string, collector: EntryCollector, diagnostics: Diagnostic[]): void {
+export function isTsvHeader(line: string, pair: LanguagePair): boolean {
+  const tab = line.indexOf('\t');
+  if (tab === -1 || tab > 40 || line.length > 80 || line.indexOf('\t', tab + 1) !== -1) return false;
+  return canonicalLang(line.slice(0, tab)) === canonicalLang(pair.sourceLang) && canonicalLang(line.slice(tab + 1)) === canonicalLang(pair.targetLang);
+}
+
+/**
+ * One pass over the text: the next tab and the next newline are each searched for once per
+ * occurrence (cached positions), so a file without tabs stays linear. The first line that is not
+ * blank may be a header (isTsvHeader), never an entry.
+ */
+function parseTsvInto(body: string, pair: LanguagePair, file: string, collector: EntryCollector, diagnostics: Diagnostic[]): void {
   collector.verbatim(body);
   let line = 0;
   let nextTab = body.indexOf('\t');
   let nextUnusual = nextUnusualAt(body, 0);
+  let first = true;
   for (let start = 0; start < body.length; ) {
     line++;
     let end = body.indexOf('\n', start);
     if (end === -1) end = body.length;
     const lineStart = start;
     start = end + 1;
+    if (first && !isBlank(body.slice(lineStart, end))) {
+      first = false;
+      if (isTsvHeader(body.slice(lineStart, end), pair)) {
+        diagnostics.push(
+          warning(
+            'entries/tsv-header',
+            `header line ignored (not an entry): a first line that is exactly the pair's language codes \`${canonicalLang(pair.sourceLang)}<TAB>${canonicalLang(pair.targetLang)}\` (any case) is taken as column titles`,
+            file,
+            line,
+            1,
+          ),
+        );
+        continue;
+      }
+    }
     if (nextTab !== -1 && nextTab < lineStart) nextTab = body.indexOf('\t', lineStart);
     if (nextUnusual < lineStart) nextUnusual = nextUnusualAt(body, lineStart);
     if (nextTab === -1 || nextTab >= end) {
@@ -134,8 +170,9 @@ function nextUnusualAt(body: string, from: number): number {
 }
 
 /** Counts separators outside double quotes in a line, to tell a `;`- or tab-separated file from CSV. */
-function countSeparators(text: string): { comma: number; semicolon: number; tab: number; firstOther: number } {
+function countSeparators(text: string, delimiter: CsvDelimiter): { own: number; semicolon: number; tab: number; comma: number; firstOther: number } {
   let quoted = false;
+  let own = 0;
   let comma = 0;
   let semicolon = 0;
   let tab = 0;
@@ -144,18 +181,20 @@ function countSeparators(text: string): { comma: number; semicolon: number; tab:
     const c = text[i];
     if (c === '"') quoted = !quoted;
     else if (!quoted) {
-      if (c === ',') comma++;
-      else if (c === ';' || c === '\t') {
+      if (c === delimiter) own++;
+      else if (c === ',' || c === ';' || c === '\t') {
         if (c === ';') semicolon++;
+        else if (c === ',') comma++;
         else tab++;
         if (firstOther === -1) firstOther = i;
       }
     }
   }
-  return { comma, semicolon, tab, firstOther };
+  return { own, semicolon, tab, comma, firstOther };
 }
 
-function checkSeparator(body: string, file: string, diagnostics: Diagnostic[]): boolean {
+/** The first line that is not blank separates fields with `delimiter`, or the file is refused (naming the one it uses). */
+function checkSeparator(body: string, file: string, diagnostics: Diagnostic[], delimiter: CsvDelimiter, declared: boolean): boolean {
   let line = 0;
   for (let start = 0; start < body.length; ) {
     line++;
@@ -164,18 +203,15 @@ function checkSeparator(body: string, file: string, diagnostics: Diagnostic[]): 
     const text = body.slice(start, end);
     start = end + 1;
     if (isBlank(text)) continue;
-    const counts = countSeparators(text);
-    if (counts.comma === 0 && (counts.semicolon > 0 || counts.tab > 0)) {
-      const name = counts.semicolon >= counts.tab ? 'semicolon `;`' : 'tab';
-      diagnostics.push(
-        error(
-          'entries/wrong-separator',
-          `this CSV file separates fields with a ${name}; the service reads CSV with a comma \`,\` separator (export as "CSV (comma delimited)", or save tab-separated text as .tsv)`,
-          file,
-          line,
-          counts.firstOther + 1,
-        ),
-      );
+    const counts = countSeparators(text, delimiter);
+    if (counts.own === 0 && (counts.semicolon > 0 || counts.tab > 0 || counts.comma > 0)) {
+      const found = counts.semicolon >= Math.max(counts.tab, counts.comma) ? ';' : counts.comma >= counts.tab ? ',' : '\t';
+      const name = found === ';' ? 'semicolon `;`' : found === ',' ? 'comma `,`' : 'tab';
+      const setting = found === '\t' ? '`delimiter: tab`' : `\`delimiter: "${found}"\``;
+      const fix = declared
+        ? `not the ${delimiterName(delimiter)} its \`delimiter\` says: set ${found === ',' ? 'it to "," (or remove it)' : setting}`
+        : `termsync reads CSV with a comma \`,\` unless told otherwise: set ${setting} next to \`entries_file\` (Excel writes \`;\` in many locales), or export as "CSV (comma delimited)"`;
+      diagnostics.push(error('entries/wrong-separator', `this CSV file separates fields with a ${name}, ${fix}`, file, line, counts.firstOther + 1));
       return false;
     }
     return true;
@@ -196,8 +232,9 @@ function countNewlines(fields: readonly string[]): number {
   return n;
 }
 
-function parseCsvInto(body: string, pair: LanguagePair, file: string, collector: EntryCollector, diagnostics: Diagnostic[]): void {
-  if (!checkSeparator(body, file, diagnostics)) return;
+function parseCsvInto(body: string, pair: LanguagePair, file: string, collector: EntryCollector, diagnostics: Diagnostic[], declared?: CsvDelimiter): void {
+  const delimiter = declared ?? ',';
+  if (!checkSeparator(body, file, diagnostics, delimiter, declared !== undefined)) return;
   const reported = new Set<number>();
   // The fast pass only tells whether any record is malformed; the pass with `info` reports them.
   let fast = true;
@@ -211,7 +248,7 @@ function parseCsvInto(body: string, pair: LanguagePair, file: string, collector:
     let column = 1;
     // csv-parse reports an unclosed quote where the text ends; the user needs the line it opens on.
     if (err?.code === 'CSV_QUOTE_NOT_CLOSED') {
-      const open = unclosedQuote(body);
+      const open = unclosedQuote(body, delimiter);
       if (open !== undefined) ({ line, column } = positionOf(body, open));
     }
     if (reported.has(line)) return;
@@ -229,6 +266,7 @@ function parseCsvInto(body: string, pair: LanguagePair, file: string, collector:
   const parse = (info: boolean): string[][] | CsvRecord[] =>
     parseCsvSync(body, {
       bom: true,
+      delimiter,
       info,
       record_delimiter: '\n',
       relax_column_count: true,
@@ -269,7 +307,7 @@ function parseCsvInto(body: string, pair: LanguagePair, file: string, collector:
   // The line index is built on the first diagnostic that needs a column (most files need none).
   const columnOf = (line: number, index: number): number => {
     lineStarts ??= lineOffsets(body);
-    return fieldColumn(body, lineStarts[line - 1] ?? 0, index);
+    return fieldColumn(body, lineStarts[line - 1] ?? 0, index, delimiter);
   };
   let first = true;
   for (const { record, info } of records) {
@@ -313,9 +351,10 @@ function parseCsvInto(body: string, pair: LanguagePair, file: string, collector:
       collector.add(source, target, line, 1, line, targetColumn);
       continue;
     }
-    const hint = record.length === 1 ? separatorHint((record[0] ?? '').replace(/,/g, '')) : '';
+    const hint = record.length === 1 && delimiter === ',' ? separatorHint((record[0] ?? '').replace(/,/g, '')) : '';
+    const d = delimiter === '\t' ? '<TAB>' : delimiter;
     diagnostics.push(
-      error('entries/field-count', `found ${record.length} fields, expected 2 (source,target) or 4 (source,target,source_lang,target_lang)${hint}`, file, line, record.length > 4 ? columnOf(line, 4) : 1),
+      error('entries/field-count', `found ${record.length} fields, expected 2 (source${d}target) or 4 (source${d}target${d}source_lang${d}target_lang)${hint}`, file, line, record.length > 4 ? columnOf(line, 4) : 1),
     );
   }
 }
@@ -331,7 +370,7 @@ function lineOffsets(body: string): number[] {
  * 1-based column where field `index` of the CSV record starting at `start` begins, following
  * quoted fields (doubled quotes, commas inside). 1 when the record ends (or its line does) first.
  */
-function fieldColumn(body: string, start: number, index: number): number {
+function fieldColumn(body: string, start: number, index: number, delimiter: CsvDelimiter): number {
   let i = start;
   for (let field = 0; field < index; field++) {
     if (body[i] === '"') {
@@ -342,8 +381,8 @@ function fieldColumn(body: string, start: number, index: number): number {
       }
       i++;
     }
-    while (i < body.length && body[i] !== ',' && body[i] !== '\n') i++;
-    if (body[i] !== ',') return 1;
+    while (i < body.length && body[i] !== delimiter && body[i] !== '\n') i++;
+    if (body[i] !== delimiter) return 1;
     i++;
   }
   const lineStart = body.lastIndexOf('\n', i - 1) + 1;
@@ -351,7 +390,7 @@ function fieldColumn(body: string, start: number, index: number): number {
 }
 
 /** Offset of the opening quote of a quoted field that is never closed, if any. */
-function unclosedQuote(body: string): number | undefined {
+function unclosedQuote(body: string, delimiter: CsvDelimiter): number | undefined {
   let fieldStart = true;
   for (let i = 0; i < body.length; i++) {
     const c = body[i];
@@ -366,7 +405,7 @@ function unclosedQuote(body: string): number | undefined {
       fieldStart = false;
       continue;
     }
-    fieldStart = c === ',' || c === '\n';
+    fieldStart = c === delimiter || c === '\n';
   }
   return undefined;
 }

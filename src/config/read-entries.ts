@@ -8,9 +8,9 @@ import { PackedEntries, type DeferredText } from '../model/packed-entries.js';
 import { ConceptCollector } from './collect-concepts.js';
 import { detectSecretsInText } from './detect-secrets.js';
 import { error } from './diagnostic.js';
-import { parseEntries, type EntriesFormat } from './parse-entries.js';
+import { parseEntries, type CsvDelimiter, type EntriesFormat } from './parse-entries.js';
 import type { withCells as WithCells } from './read-workbook.js';
-import { BatchArena, decodeUtf8Files, fileDigest, readEntriesFile, relativePath, type Digested, type EntriesFileBytes, type EntriesFileFormat } from './read-files.js';
+import { BatchArena, decodeDeclared, decodeUtf8Files, fileDigest, Interrupted, readEntriesFile, relativePath, type Digested, type EntriesFileBytes, type EntriesFileFormat, type TextEncodingName } from './read-files.js';
 import type { EntriesFileOptions } from './validate-resource.js';
 
 export interface ReadEntriesOptions {
@@ -26,6 +26,12 @@ export interface ReadEntriesOptions {
    * then decoded one by one: a kept text holds on to no other file of its batch.
    */
   readonly known?: readonly (string | null)[];
+  /**
+   * The load's signal (on the thread that has it): a long parse of a TBX file or a workbook yields
+   * to the event loop now and then, so that a signal is heard, and stops once it is aborted
+   * (throwing Interrupted).
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** One entries file to read and parse. */
@@ -143,6 +149,30 @@ function isText(format: EntriesFileFormat): format is EntriesFormat {
   return format === 'tsv' || format === 'csv';
 }
 
+/** A long parse yields to the event loop at most this often (a signal's handler then runs). */
+const PAUSE_EVERY_MS = 50;
+
+/**
+ * What a long parse awaits between its pieces: a turn of the event loop now and then, after which
+ * an aborted load stops (Interrupted). Undefined without a signal (a worker thread is terminated).
+ */
+export function pauseFor(signal: AbortSignal | undefined): (() => Promise<void>) | undefined {
+  if (signal === undefined) return undefined;
+  let last = performance.now();
+  return async () => {
+    if (performance.now() - last < PAUSE_EVERY_MS) return;
+    await new Promise((resolve) => setImmediate(resolve));
+    last = performance.now();
+    if (signal.aborted) throw new Interrupted();
+  };
+}
+
+/** The declared encoding of a text file, when it is not UTF-8. */
+function otherEncoding(job: EntriesJob): Exclude<TextEncodingName, 'utf-8'> | undefined {
+  const encoding = job.options.encoding;
+  return encoding === undefined || encoding === 'utf-8' ? undefined : encoding;
+}
+
 /**
  * Reads, checks and canonicalises a batch of entries files (synchronous file I/O, see
  * read-files.ts), one outcome per job, in order. The text files of a batch are decoded together
@@ -154,12 +184,13 @@ export async function readEntriesBatch(jobs: readonly EntriesJob[], dirCache?: M
   const folders = dirCache ?? new Map<string, string | null>();
   const known = options.known;
   const reads = jobs.map((job, i): EntriesFileBytes & Digested => {
-    const read = readEntriesFile(job.root, job.rootReal, job.resourceFile, job.declared, job.at, folders, arena);
+    const read = readEntriesFile(job.root, job.rootReal, job.resourceFile, job.declared, job.at, folders, arena, job.options.encoding);
     if (known === undefined || read.bytes === undefined || read.file === undefined) return read;
     const digest = fileDigest(read.file, read.bytes);
     return digest === known[i] ? { file: read.file, diagnostics: [], digest, unchanged: true } : { ...read, digest };
   });
-  const textual = reads.filter((read) => read.bytes !== undefined && read.format !== undefined && isText(read.format));
+  // Text files in UTF-8 (checked): decoded here; those of another declared encoding one by one below.
+  const textual = reads.filter((read, i) => read.bytes !== undefined && read.format !== undefined && isText(read.format) && otherEncoding(jobs[i] as EntriesJob) === undefined);
   const defer = options.defer === true;
   // Deferred, a file's text is garbage once checked: decoded alone, it dies young (in memory the
   // garbage collector reuses), where the joined text of many files is fresh memory each time.
@@ -181,12 +212,24 @@ export async function readEntriesBatch(jobs: readonly EntriesJob[], dirCache?: M
     const digest = read.digest === undefined ? {} : { digest: read.digest };
     // A file that was read carries no diagnostic from reading (readEntriesFile): all come from parsing.
     const job = jobs[i] as EntriesJob;
-    const text = isText(read.format) ? (texts[next++] as string) : undefined;
+    const encoding = otherEncoding(job);
+    let text: string | undefined;
+    if (isText(read.format)) {
+      if (encoding === undefined) text = texts[next++];
+      else {
+        const decoded = decodeDeclared(read.bytes, encoding, read.file);
+        if (decoded.text === undefined) {
+          outcomes.push({ diagnostics: decoded.diagnostic === undefined ? [] : [decoded.diagnostic], file: read.file, ...digest });
+          continue;
+        }
+        text = decoded.text;
+      }
+    }
     if (!job.glossaryLevel && text !== undefined && isText(read.format)) {
-      const outcome = entriesOutcome(text, read.format, job.pairs[0] as LanguagePair, read.file, job.at);
+      const outcome = entriesOutcome(text, read.format, job.pairs[0] as LanguagePair, read.file, job.at, job.options.delimiter);
       const entries = outcome.entries;
-      // Entries that are the file's very text (TSV, every line kept as it is) are read again when needed.
-      if (defer && entries !== undefined && entries.size > 0 && text.length <= DEFER_MAX_CHARS && (entries.text === text || (entries.text.length === text.length + 1 && entries.text === `${text}\n`))) {
+      // Entries that are the file's very text (TSV in UTF-8, every line kept as it is) are read again when needed.
+      if (defer && encoding === undefined && entries !== undefined && entries.size > 0 && text.length <= DEFER_MAX_CHARS && (entries.text === text || (entries.text.length === text.length + 1 && entries.text === `${text}\n`))) {
         const finalLf = entries.text.length === text.length;
         // The bytes of a TSV file are the arena's: only their count is kept. Only the text as read
         // is digested, from the file's bytes (valid UTF-8, checked): the entries sorted (as termsync
@@ -209,7 +252,8 @@ export async function readEntriesBatch(jobs: readonly EntriesJob[], dirCache?: M
       outcomes.push(undefined);
     }
   }
-  for (const { i, job, bytes, text, format, file, digest } of multilingual) outcomes[i] = { ...(await conceptsOutcome(bytes, text, format, job, file)), ...digest };
+  const pause = pauseFor(options.signal);
+  for (const { i, job, bytes, text, format, file, digest } of multilingual) outcomes[i] = { ...(await conceptsOutcome(bytes, text, format, job, file, pause)), ...digest };
   return outcomes as (EntriesOutcome & Digested)[];
 }
 
@@ -217,7 +261,7 @@ export async function readEntriesBatch(jobs: readonly EntriesJob[], dirCache?: M
  * Reads a multilingual file (TBX, workbook, CSV/TSV with language columns) into the entries of
  * each of the job's pairs. A refused file (malformed, hostile) yields no entries at all.
  */
-export async function conceptsOutcome(bytes: Buffer, text: string | undefined, format: EntriesFileFormat, job: EntriesJob, file: string): Promise<EntriesOutcome> {
+export async function conceptsOutcome(bytes: Buffer, text: string | undefined, format: EntriesFileFormat, job: EntriesJob, file: string, pause?: () => Promise<void>): Promise<EntriesOutcome> {
   // At most MAX_SAME_RULE_PER_FILE per rule are listed (a file of a million duplicate rows).
   const capped = new CappedDiagnostics();
   let diagnostics: Diagnostic[] = capped;
@@ -225,10 +269,11 @@ export async function conceptsOutcome(bytes: Buffer, text: string | undefined, f
   // every term the dictionaries would take is checked (ConceptCollector). That is all of a TBX file
   // that is ever sent or written: parse-tbx.ts keeps the terms taken and nothing else (a usage
   // status only chooses among them), so its notes, definitions, descriptive and administrative
-  // fields, header, attributes and the terms not taken (deprecated or superseded, or not the one the
-  // `terms` option chooses) reach neither the service nor any file or report (a message that quotes
-  // the file goes through redactSecrets), and are not scanned (test/config/secrets.test.ts holds
-  // this). A reader that starts to send or write any of them must scan it here too.
+  // fields, header, attributes and the terms not taken (refused by their usage status, or not the one
+  // the `terms` option chooses) reach neither the service nor any file or report (a message that
+  // quotes the file, such as a concept's id or an unknown status value, goes through redactSecrets),
+  // and are not scanned (test/config/secrets.test.ts holds this). A reader that starts to send or
+  // write any of them must scan it here too.
   if (text !== undefined) appendDiagnostics(diagnostics, detectSecretsInText(text, file, 'a cell'));
   // Each reader (and its XML, zip or CSV library) is loaded only for a repository that has such a file.
   const collector = new ConceptCollector(file, diagnostics, job.pairs, job.languages, format === 'xlsx' ? 'row' : 'line', format === 'tbx' ? 'concept' : 'row', text === undefined);
@@ -237,14 +282,14 @@ export async function conceptsOutcome(bytes: Buffer, text: string | undefined, f
   let withCells: typeof WithCells | undefined;
   if (format === 'tbx') {
     const { decodeXmlChunks, parseTbx } = await import('./parse-tbx.js');
-    ok = parseTbx(decodeXmlChunks(bytes), file, collector, job.options.terms, diagnostics);
+    ok = await parseTbx(decodeXmlChunks(bytes), file, collector, job.options.terms, diagnostics, job.languages, pause);
   } else if (format === 'xlsx') {
     const workbook = await import('./read-workbook.js');
     withCells = workbook.withCells;
-    ({ ok, sheet } = await workbook.readWorkbook(bytes, file, collector, job.languages, job.options, diagnostics));
+    ({ ok, sheet } = await workbook.readWorkbook(bytes, file, collector, job.languages, job.options, diagnostics, pause));
   } else {
     const { parseLanguageColumns } = await import('./parse-language-columns.js');
-    ok = parseLanguageColumns(text ?? '', format, file, collector, job.languages, job.options.headerRow, diagnostics);
+    ok = parseLanguageColumns(text ?? '', format, file, collector, job.languages, job.options.headerRow, diagnostics, job.options.delimiter);
   }
   const maps = collector.finish();
   diagnostics = capped.close();
@@ -267,8 +312,8 @@ export async function conceptsOutcome(bytes: Buffer, text: string | undefined, f
 }
 
 /** Parses and checks the text of an entries file (pure): its outcome. */
-export function entriesOutcome(text: string, format: EntriesFormat, pair: LanguagePair, file: string, at: SourceRef): EntriesOutcome {
-  const { entries, diagnostics } = parseEntries(text, format, pair, file, (list) => appendDiagnostics(list, detectSecretsInText(text, file, 'a cell')));
+export function entriesOutcome(text: string, format: EntriesFormat, pair: LanguagePair, file: string, at: SourceRef, delimiter?: CsvDelimiter): EntriesOutcome {
+  const { entries, diagnostics } = parseEntries(text, format, pair, file, (list) => appendDiagnostics(list, detectSecretsInText(text, file, 'a cell')), delimiter);
   const empty = emptyDictionary(entries, diagnostics, at);
   if (empty !== undefined) diagnostics.push(empty);
   return { diagnostics, file, entries };

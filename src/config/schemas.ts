@@ -2,6 +2,8 @@ import * as z from 'zod/mini';
 import en from 'zod/v4/locales/en.js';
 import { DEFAULTS, defaultConcurrency } from '../lib/defaults.js';
 import { GLOSSARY_LANGUAGES, STYLE_RULE_LANGUAGES } from './languages.js';
+import { TEXT_ENCODINGS } from './read-files.js';
+import { schemaUrl } from './schema-urls.js';
 
 // zod/mini rather than zod: the same validation (one core, the same issues), without the methods
 // the full API attaches to every schema it builds, which made loading these schemas the largest
@@ -40,17 +42,28 @@ const styleLanguage = meta(z.string(), { enum: [...STYLE_RULE_LANGUAGES], descri
 /** How a TBX file's terms are chosen when a language of a concept has several (see read-concepts.ts). */
 export const TERM_CHOICES = ['preferred', 'first'] as const;
 
-/** Options of a multilingual entries file (TBX, workbook, CSV/TSV with language columns). */
+/** A CSV file's `delimiter` as written (`tab` and a tab character are one). */
+export const DELIMITERS = [',', ';', '\t', 'tab'] as const;
+export type DelimiterSetting = (typeof DELIMITERS)[number];
+
+/** Options of an entries file: a multilingual one (TBX, workbook, CSV/TSV with language columns), and a text file's dialect. */
 const fileOptions = {
   terms: meta(z.optional(z.enum(TERM_CHOICES)), {
     description:
-      'TBX: which term of a language counts when a concept has several. preferred (default): the first preferredTerm-admn-sts, else the first admittedTerm-admn-sts, else the first without a status; first: the first one. Deprecated and superseded terms never count.',
+      'TBX: which term of a language counts when a concept has several. preferred (default): the first preferred term (preferredTerm-admn-sts, preferred, …), else the first admitted one, else the first without a status; first: the first one. Terms whose usage status forbids them (deprecated, superseded, not recommended, obsolete, forbidden, in any spelling) never count.',
   }),
   sheet: meta(z.optional(z.union([nonEmpty(), z.int().check(z.gte(1))])), {
     description: 'Workbook (.xlsx): the sheet to read, by name or by position (1 = the first); default: the first sheet',
   }),
   header_row: meta(z.optional(z.int().check(z.gte(1))), {
     description: 'Workbook or CSV/TSV with language columns: the row (line) of the language codes; default: the first of the first 10 rows that names a declared language',
+  }),
+  delimiter: meta(z.optional(z.enum(DELIMITERS)), {
+    description:
+      'CSV: what separates the fields: "," (default), ";" (what Excel writes in many European locales) or tab ("\\t" or tab). A glossary-level CSV with language columns finds it from its header row when not given',
+  }),
+  encoding: meta(z.optional(z.enum(TEXT_ENCODINGS)), {
+    description: 'TSV or CSV: the encoding of the text, when not UTF-8 (the default): windows-1252 (Excel "CSV" on Windows), iso-8859-1, or utf-16 (Excel "Unicode Text", with its byte order mark)',
   }),
 };
 
@@ -202,10 +215,25 @@ export type GlossaryInput = z.output<typeof glossarySchema>;
 export type StyleRulesInput = z.output<typeof styleRulesSchema>;
 export type ConfigInput = z.output<typeof configSchema>;
 
-/** JSON Schemas for editors (`schema/*.schema.json`), generated from the zod schemas. */
-export function jsonSchemas(): { resource: unknown; config: unknown } {
+/**
+ * JSON Schemas for editors (`schema/*.schema.json`) of a release `version`, generated from the zod
+ * schemas: each with its `$id` (schema-urls.ts). The resource schema chooses its branch by `kind`
+ * (`if`/`then`) rather than zod's `oneOf`, so that a validator reports the fields of the kind the
+ * file says it is, not why it matches neither kind.
+ */
+export function jsonSchemas(version: string): { resource: unknown; config: unknown } {
+  const { $schema, oneOf } = z.toJSONSchema(resourceSchema, { io: 'input' }) as unknown as { $schema: string; oneOf: { properties: { kind: { const: string } } }[] };
+  const kinds = oneOf.map((branch) => branch.properties.kind.const);
   return {
-    resource: { ...z.toJSONSchema(resourceSchema, { io: 'input' }), title: 'termsync resource (glossary or style rule list)' },
-    config: { ...z.toJSONSchema(configSchema, { io: 'input' }), title: 'termsync project config' },
+    resource: {
+      $schema,
+      $id: schemaUrl('resource', version),
+      title: 'termsync resource (glossary or style rule list)',
+      type: 'object',
+      required: ['kind'],
+      properties: { kind: { description: `What the file declares: ${kinds.join(' or ')}`, enum: kinds } },
+      allOf: oneOf.map((branch) => ({ if: { properties: { kind: { const: branch.properties.kind.const } }, required: ['kind'] }, then: branch })),
+    },
+    config: (({ $schema: draft, ...rest }) => ({ $schema: draft, $id: schemaUrl('config', version), title: 'termsync project config', ...rest }))(z.toJSONSchema(configSchema, { io: 'input' })),
   };
 }

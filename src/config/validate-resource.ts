@@ -12,16 +12,22 @@ import { error, show, warning } from './diagnostic.js';
 import { checkLanguage, GLOSSARY_LANGUAGES, languageList } from './languages.js';
 import { emptyDictionary } from './read-entries.js';
 import { positionAt, positionOfNode, type YamlFile } from './parse-yaml.js';
-import { glossarySchema, MAX_INSTRUCTIONS, styleRulesSchema, type GlossaryInput } from './schemas.js';
+import type { CsvDelimiter } from './parse-entries.js';
+import type { TextEncodingName } from './read-files.js';
+import { glossarySchema, MAX_INSTRUCTIONS, styleRulesSchema, type DelimiterSetting, type GlossaryInput } from './schemas.js';
 import { describeType, schemaDiagnostics, type RuleForIssue } from './validate-schema.js';
 
 export const RESOURCE_KINDS = ['glossary', 'style_rules'] as const;
 
-/** How a multilingual entries file is read (TBX, workbook, CSV/TSV with language columns). */
+/** How an entries file is read: a multilingual one (TBX, workbook, CSV/TSV with language columns), and a text file's dialect. */
 export interface EntriesFileOptions {
   readonly terms: TermChoice;
   readonly sheet?: string | number;
   readonly headerRow?: number;
+  /** CSV: what separates the fields (default: a comma; a glossary-level file's is found from its header row). */
+  readonly delimiter?: CsvDelimiter;
+  /** TSV, CSV: the text's encoding (default UTF-8). */
+  readonly encoding?: TextEncodingName;
 }
 
 /** A dictionary as declared: inline entries are already canonical; a file is read later (I/O). */
@@ -208,12 +214,33 @@ function inlineEntries(yaml: YamlFile, index: number, diagnostics: Diagnostic[])
   return collector.packed();
 }
 
-function fileOptions(input: { readonly terms?: TermChoice | undefined; readonly sheet?: string | number | undefined; readonly header_row?: number | undefined }): EntriesFileOptions {
+type FileOptionsInput = {
+  readonly terms?: TermChoice | undefined;
+  readonly sheet?: string | number | undefined;
+  readonly header_row?: number | undefined;
+  readonly delimiter?: DelimiterSetting | undefined;
+  readonly encoding?: TextEncodingName | undefined;
+};
+
+function fileOptions(input: FileOptionsInput): EntriesFileOptions {
   return {
     terms: input.terms ?? 'preferred',
     ...(input.sheet === undefined ? {} : { sheet: input.sheet }),
     ...(input.header_row === undefined ? {} : { headerRow: input.header_row }),
+    ...(input.delimiter === undefined ? {} : { delimiter: input.delimiter === 'tab' ? '\t' : input.delimiter }),
+    ...(input.encoding === undefined ? {} : { encoding: input.encoding }),
   };
+}
+
+/** The settings of a text file's dialect apply to those formats only (the extension tells): a warning elsewhere. */
+function checkDialectOptions(yaml: YamlFile, path: readonly PropertyKey[], entriesFile: string, input: FileOptionsInput, diagnostics: Diagnostic[]): void {
+  const extension = /\.[^./\\]*$/.exec(entriesFile)?.[0].toLowerCase() ?? '';
+  const unused = (key: 'delimiter' | 'encoding', formats: string): void => {
+    const at = ref(yaml, [...path, key], 'key');
+    diagnostics.push(warning('glossary/unused-option', `\`${key}\` applies to ${formats} entries files; ${show(entriesFile)} is read without it`, yaml.file, at.line, at.column));
+  };
+  if (input.delimiter !== undefined && extension !== '.csv') unused('delimiter', '.csv');
+  if (input.encoding !== undefined && extension !== '.csv' && extension !== '.tsv') unused('encoding', '.csv and .tsv (a TBX file declares its own; a workbook has none)');
 }
 
 /** `from en`, `all`, or a list of `en-de`: the pairs of a glossary-level `entries_file`. */
@@ -283,6 +310,7 @@ function glossarySource(yaml: YamlFile, input: GlossaryInput, diagnostics: Diagn
   const pairs = readPairs(yaml, input, languages, diagnostics);
   const dictionaries = pairs.map((p): DictionaryDraft => ({ ...p, fromSource: true }));
   const pairsAt = input.pairs === undefined ? ref(yaml, ['languages'], 'key') : ref(yaml, ['pairs'], 'key');
+  checkDialectOptions(yaml, [], input.entries_file as string, input, diagnostics);
   return { source: { entriesFile: input.entries_file as string, at: fileAt, languages, options: fileOptions(input) }, dictionaries, pairsAt };
 }
 
@@ -301,7 +329,7 @@ function validateGlossary(yaml: YamlFile): { resource?: GlossaryDraft; diagnosti
     diagnostics.push(error('glossary/name-too-long', `glossary name is ${byteLength(input.name)} UTF-8 bytes; the limit is ${MAX_PHRASE_BYTES}`, yaml.file, nameAt.line, nameAt.column));
   }
   if (input.entries_file === undefined) {
-    for (const key of ['languages', 'pairs', 'terms', 'sheet', 'header_row'] as const) {
+    for (const key of ['languages', 'pairs', 'terms', 'sheet', 'header_row', 'delimiter', 'encoding'] as const) {
       if (input[key] === undefined) continue;
       const at = ref(yaml, [key], 'key');
       diagnostics.push(error('glossary/missing-entries-file', `\`${key}\` belongs with a glossary-level \`entries_file\` (one multilingual file for every dictionary), which this glossary does not have`, yaml.file, at.line, at.column));
@@ -343,12 +371,13 @@ function validateGlossary(yaml: YamlFile): { resource?: GlossaryDraft; diagnosti
     }
     const base = { sourceLang, targetLang, origin };
     if (d.entries_file !== undefined) {
+      checkDialectOptions(yaml, ['dictionaries', i], d.entries_file, d, diagnostics);
       return { ...base, entriesFile: d.entries_file, entriesFileAt: ref(yaml, ['dictionaries', i, 'entries_file']), options: fileOptions(d) };
     }
-    for (const key of ['terms', 'sheet', 'header_row'] as const) {
+    for (const key of ['terms', 'sheet', 'header_row', 'delimiter', 'encoding'] as const) {
       if (d[key] === undefined) continue;
       const at = ref(yaml, ['dictionaries', i, key], 'key');
-      diagnostics.push(warning('glossary/unused-option', `\`${key}\` applies to an \`entries_file\` (TBX, workbook or language columns); these inline entries ignore it`, yaml.file, at.line, at.column));
+      diagnostics.push(warning('glossary/unused-option', `\`${key}\` applies to an \`entries_file\`; these inline entries ignore it`, yaml.file, at.line, at.column));
     }
     const inline: Diagnostic[] = [];
     const entries = inlineEntries(yaml, i, inline);

@@ -17,6 +17,8 @@ export interface DesiredDictionary extends LanguagePair {
   readonly entriesFile?: string;
   /** The entries come from the glossary-level `entries_file`, which feeds several dictionaries. */
   readonly shared?: true;
+  /** A TSV or CSV entries file's declared dialect, when its resource gives one: what pull writes it in. */
+  readonly textDialect?: { readonly delimiter?: ',' | ';' | '\t'; readonly encoding?: string };
 }
 
 /**

@@ -6,6 +6,8 @@ import { createTsv, rewriteTsv } from './rewrite-tsv.js';
 export interface DictionaryContent {
   readonly pair: LanguagePair;
   readonly live: Entries;
+  /** A CSV file's declared `delimiter` (default a comma). */
+  readonly delimiter?: ',' | ';' | '\t';
 }
 
 /**
@@ -21,20 +23,24 @@ export interface EntriesWriter {
   create(dictionaries: readonly DictionaryContent[]): Uint8Array | Promise<Uint8Array>;
 }
 
-const decoder = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM: a byte order mark is kept as text, so that the rewrite keeps it (the default drops it).
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const encoder = new TextEncoder();
 
 /** A writer of a text format whose files feed one dictionary each (applied in turn when several share one). */
-function textWriter(extensions: readonly string[], rewrite: (text: string, content: DictionaryContent) => string, create: (entries: Entries) => string): EntriesWriter {
+function textWriter(extensions: readonly string[], rewrite: (text: string, content: DictionaryContent) => string, create: (content: DictionaryContent) => string): EntriesWriter {
   return {
     extensions,
     rewrite: (content, dictionaries) => encoder.encode(dictionaries.reduce((text, d) => rewrite(text, d), decoder.decode(content))),
-    create: (dictionaries) => encoder.encode(dictionaries.map((d) => create(d.live)).join('')),
+    create: (dictionaries) => encoder.encode(dictionaries.map((d) => create(d)).join('')),
   };
 }
 
-export const TSV_WRITER = textWriter(['.tsv'], (text, d) => rewriteTsv(text, d.live), createTsv);
-export const CSV_WRITER = textWriter(['.csv'], (text, d) => rewriteCsv(text, d.pair, d.live), createCsv);
+// Every file these write reads back to exactly the entries it was written from: an entry that
+// would read as a header when it comes first gets a header line before it (see rewrite-tsv.ts and
+// rewrite-csv.ts; test/pull/writers-round-trip.test.ts holds it).
+export const TSV_WRITER = textWriter(['.tsv'], (text, d) => rewriteTsv(text, d.pair, d.live), (d) => createTsv(d.live, d.pair));
+export const CSV_WRITER = textWriter(['.csv'], (text, d) => rewriteCsv(text, d.pair, d.live, d.delimiter), (d) => createCsv(d.live, d.pair, d.delimiter));
 
 /** The writers pull knows, by format. */
 export const ENTRIES_WRITERS: readonly EntriesWriter[] = [TSV_WRITER, CSV_WRITER];

@@ -96,8 +96,13 @@ function glossaryEdits(glossary: GlossaryDrift, isTaken: (file: string) => boole
       note(`pull cannot write ${path.posix.extname(file) || 'extension-less'} entries files yet: ${file} (${pairKey(pair)}) left as it is`);
       continue;
     }
+    const dialect = drift.declared?.textDialect;
+    if (dialect?.encoding !== undefined && dialect.encoding !== 'utf-8') {
+      note(`pull writes entries files in UTF-8 only: ${file} (\`encoding: ${dialect.encoding}\`, ${pairKey(pair)}) left as it is; save it as UTF-8 and remove \`encoding\` to pull into it`);
+      continue;
+    }
     written(pair, live);
-    byFile.set(file, [...(byFile.get(file) ?? []), { pair, live }]);
+    byFile.set(file, [...(byFile.get(file) ?? []), { pair, live, ...(dialect?.delimiter === undefined ? {} : { delimiter: dialect.delimiter }) }]);
   }
   for (const [file, dictionaries] of byFile) edits.push({ kind: 'entries', file, writer: writerFor(file, writers) as EntriesWriter, dictionaries });
   if (yaml.inline.length + yaml.remove.length + yaml.add.length > 0) {

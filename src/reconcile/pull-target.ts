@@ -2,13 +2,12 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { acquireLock, type HeldLock } from '../apply/lock.js';
-import { writtenTextErrors } from '../config/check-written-text.js';
+import { writtenTextErrors, type WrittenDictionary } from '../config/check-written-text.js';
 import { InputError, isTermsyncError, type TermsyncError } from '../lib/errors.js';
 import { writeInside, type FileToWrite } from '../lib/write-inside.js';
 import { declaredV2Names, fetchLive } from '../live/fetch-live.js';
 import type { DesiredState, TargetConfig } from '../model/desired.js';
 import { hasDrift, type Drift, type DriftNote } from '../model/drift.js';
-import type { LanguagePair } from '../model/entries.js';
 import type { LiveState } from '../model/live.js';
 import { createDrift, dictionariesToPull, ENTRIES_WRITERS, planFileEdits, rewriteResourceYaml, unwritableMessage, type EntriesWriter, type FileEdit } from '../pull/index.js';
 import type { ServiceContext } from './open-client.js';
@@ -64,25 +63,25 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
  * The new content of each file an edit touches, with the pairs of the entries it feeds; files that
  * would not change are left out. A new entries file is created, never written over one.
  */
-async function newContents(root: string, edits: readonly FileEdit[]): Promise<{ write: FileToWrite; pairs: readonly LanguagePair[] }[]> {
-  const out: { write: FileToWrite; pairs: readonly LanguagePair[] }[] = [];
+async function newContents(root: string, edits: readonly FileEdit[]): Promise<{ write: FileToWrite; dictionaries: readonly WrittenDictionary[] }[]> {
+  const out: { write: FileToWrite; dictionaries: readonly WrittenDictionary[] }[] = [];
   for (const edit of edits) {
     const absolute = path.join(root, edit.file);
     if (edit.kind === 'new_entries') {
-      out.push({ write: { path: edit.file, content: await edit.writer.create(edit.dictionaries), mode: 'create' }, pairs: edit.dictionaries.map((d) => d.pair) });
+      out.push({ write: { path: edit.file, content: await edit.writer.create(edit.dictionaries), mode: 'create' }, dictionaries: edit.dictionaries });
       continue;
     }
     const old = await readFile(absolute);
     const bytes = edit.kind === 'entries' ? await edit.writer.rewrite(old, edit.dictionaries) : Buffer.from(rewriteResourceYaml(old.toString('utf8'), edit.edit), 'utf8');
-    if (!sameBytes(old, bytes)) out.push({ write: { path: edit.file, content: bytes, mode: 'replace' }, pairs: edit.kind === 'entries' ? edit.dictionaries.map((d) => d.pair) : [] });
+    if (!sameBytes(old, bytes)) out.push({ write: { path: edit.file, content: bytes, mode: 'replace' }, dictionaries: edit.kind === 'entries' ? edit.dictionaries : [] });
   }
   return out;
 }
 
 /** The errors validate would report in the files as pull would write them, each located in its file (`file:line:col: [code] message`). */
-function invalidContents(contents: readonly { write: FileToWrite; pairs: readonly LanguagePair[] }[]): string[] {
-  return contents.flatMap(({ write, pairs }) =>
-    writtenTextErrors(write.path, Buffer.from(write.content).toString('utf8'), pairs).map((d) => `${d.file}:${d.line}:${d.column}: [${d.code}] ${d.message}`),
+function invalidContents(contents: readonly { write: FileToWrite; dictionaries: readonly WrittenDictionary[] }[]): string[] {
+  return contents.flatMap(({ write, dictionaries }) =>
+    writtenTextErrors(write.path, Buffer.from(write.content).toString('utf8'), dictionaries).map((d) => `${d.file}:${d.line}:${d.column}: [${d.code}] ${d.message}`),
   );
 }
 

@@ -28,6 +28,8 @@ describe('canonical form (properties)', () => {
   });
 });
 
+// formatTsv and formatCsv (config/format-entries.ts) are written by no command: pull and import
+// write with pull's writers, whose round trip test/pull/writers-round-trip.test.ts holds.
 describe('entry tables survive serialisation (properties)', () => {
   const table = fc.uniqueArray(fc.tuple(entryPhrase, entryPhrase), { selector: ([source]) => source, maxLength: 30 });
 

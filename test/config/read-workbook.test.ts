@@ -7,9 +7,12 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CellText } from '../../src/config/collect-rows.js';
 import { loadRepository } from '../../src/config/index.js';
-import { readSheetRows, Refused } from '../../src/config/read-workbook.js';
+import { ConceptCollector } from '../../src/config/collect-concepts.js';
+import { Interrupted } from '../../src/config/read-files.js';
+import { readSheetRows, readWorkbook, Refused } from '../../src/config/read-workbook.js';
 import type { Diagnostic } from '../../src/lib/diagnostics.js';
-import { sheetXml, workbookBytes, workbookOfParts, zipBytes } from '../fixtures/build-files.js';
+import { sheetXml, unzipParts, workbookBytes, workbookOfParts, zipBytes } from '../fixtures/build-files.js';
+import { toolWorkbook } from '../fixtures/tool-workbooks.js';
 import { exceljsSheetRows } from '../fixtures/exceljs-sheet-reader.js';
 
 const CONFIG = 'version: 1\ntargets:\n  - name: default\n    base_url_env: TERMSYNC_BASE_URL\n    api_key_env: TERMSYNC_API_KEY\n';
@@ -109,7 +112,7 @@ describe('workbook cells as Excel saves them', () => {
     ]);
     const { diagnostics, dictionaries } = await load(book);
     expect(shown(diagnostics)).toEqual(['glossaries/t.xlsx:Terms!A5 warning entries/missing-term', 'glossaries/t.xlsx:Terms!C5 error entries/cell-value']);
-    expect(diagnostics[1]?.message).toBe('the cell holds the error value #REF!');
+    expect(diagnostics[1]?.message).toBe('the cell holds the error value #REF!; format the column as Text (Format Cells › Text) and type the term again');
     // The error value in column B, a note column, does not count.
     expect(dictionaries).toEqual({ 'en-de': { cart: 'Wagen', 'wish list': 'Wunschliste' } });
   });
@@ -144,23 +147,38 @@ describe('workbook cells as Excel saves them', () => {
       expect(dictionaries).toEqual({ 'en-de': { cart: 'Wagen' } });
     }
     expect((await load(book, 'en, de', 'sheet: Other\n')).dictionaries).toEqual({ 'en-de': { bag: 'Tasche' } });
-    // The default is the first sheet in tab order.
-    expect(shown((await load(book)).diagnostics)).toEqual(['glossaries/t.xlsx:Notes!A1 error entries/no-header-row']);
+    // By default the first sheet in tab order; it names no language, so the next one that does is read, and named.
+    const byDefault = await load(book);
+    expect(shown(byDefault.diagnostics)).toEqual(["glossaries/t.xlsx:'Q3 terms'!A1 warning entries/sheet-chosen"]);
+    expect(byDefault.diagnostics[0]?.message).toBe('read the sheet "Q3 terms", the first worksheet that names a declared language in its first 10 rows ("Notes" does not); set `sheet` to read another');
+    expect(byDefault.dictionaries).toEqual({ 'en-de': { cart: 'Wagen' } });
+    // A sheet named or a header row given: no other sheet is tried.
+    expect(shown((await load(book, 'en, de', 'sheet: Notes\n')).diagnostics)).toEqual(['glossaries/t.xlsx:Notes!A1 error entries/no-header-row']);
+    expect(shown((await load(book, 'en, de', 'header_row: 1\n')).diagnostics)).toEqual(['glossaries/t.xlsx:Notes!A1 error entries/missing-language-column']);
     const missing = await load(book, 'en, de', 'sheet: q3 terms\n');
     expect(shown(missing.diagnostics)).toEqual(['glossaries/t.xlsx:1:1 error entries/no-such-sheet']);
     expect(missing.diagnostics[0]?.message).toBe('the workbook has no sheet "q3 terms" (did you mean "Q3 terms"? sheet names are matched exactly); its sheets: "Notes", "Q3 terms", "Other"');
   });
 
-  it('presents numbers, dates and booleans as text exactly as the previous reader (exceljs) did', async () => {
+  it('reads an integer in the General format as its digits, and refuses decimals, large numbers, booleans and dates, saying to format the column as Text', async () => {
     const book = await workbookBytes({ Terms: [['en', 'de'], ['2024', 2024], ['one and a half', 1.5], ['tiny', 0.000001], ['big', 123456789012345680], ['yes', true as unknown as string], ['launch', new Date(Date.UTC(2024, 0, 1)) as unknown as string]] });
     const mine = await rowsOf(book);
-    expect(mine).toEqual(await exceljsSheetRows(book));
-    expect(mine.rows.slice(1).map((r) => r.cells[1]?.text)).toEqual(['2024', '1.5', '0.000001', '123456789012345680', 'true', '45292']);
+    expect(mine.rows.slice(1).map((r) => r.cells[1]?.text ?? '')).toEqual(['2024', '', '', '', '', '']);
+    const fix = 'format the column as Text (Format Cells › Text) and type the term again';
+    expect(mine.rows.slice(2).map((r) => r.cells[1]?.problem)).toEqual([
+      `the cell holds the number 1.5, which Excel shows with the decimal separator of the reader's locale (a point or a comma); ${fix} as it should read`,
+      `the cell holds the number 0.000001, which Excel shows with the decimal separator of the reader's locale (a point or a comma); ${fix} as it should read`,
+      `the cell holds the number 123456789012345680, which Excel shows in scientific notation (and keeps only 15 digits of); ${fix}`,
+      `the cell holds the boolean TRUE, not text (Excel turns a typed true or false into one); ${fix}`,
+      `the cell holds a date or time (2024-01-01), not text: Excel stores it as the number 45292 with the format "mm-dd-yy", and turns a term that looks like a date into one; ${fix}`,
+    ]);
   });
 });
 
+/** A header row of the languages en and de. */
+const header = `<row r="1">${inline('en', 'A1')}${inline('de', 'B1')}</row>`;
+
 describe('hostile or broken workbooks are refused, located, and nothing of them is used', () => {
-  const header = `<row r="1">${inline('en', 'A1')}${inline('de', 'B1')}</row>`;
   const body = `<row r="2">${inline('cart', 'A2')}${inline('Wagen', 'B2')}</row>`;
   const LAUGHS = '<!DOCTYPE worksheet [<!ENTITY a "haha"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;">]>';
 
@@ -205,8 +223,9 @@ describe('hostile or broken workbooks are refused, located, and nothing of them 
     ['a formula whose saved value is 0', '<c r="B2"><f>1-1</f><v>0</v></c>', 'the cell holds a formula (its saved value is "0")'],
     ['a formula, shared, with a saved value', '<c r="B2" t="str"><f t="shared" si="0"/><v>Wagen</v></c>', 'the cell holds a formula (its saved value is "Wagen"): formulas are never evaluated'],
     ['a formula without a saved value', '<c r="B2"><f>1+1</f></c>', 'the cell holds a formula (it has no saved value)'],
-    ['an ISO date cell', '<c r="B2" t="d"><v>2024-01-01T00:00:00Z</v></c>', 'the cell holds a date, not a term'],
-    ['an error value', '<c r="B2" t="e"><v>#DIV/0!</v></c>', 'the cell holds the error value #DIV/0!'],
+    ['an ISO date cell', '<c r="B2" t="d"><v>2024-01-01T00:00:00Z</v></c>', 'the cell holds a date ("2024-01-01T00:00:00Z"), not text; format the column as Text'],
+    ['an error value', '<c r="B2" t="e"><v>#DIV/0!</v></c>', 'the cell holds the error value #DIV/0!; format the column as Text'],
+    ['a boolean', '<c r="B2" t="b"><v>1</v></c>', 'the cell holds the boolean TRUE, not text (Excel turns a typed true or false into one); format the column as Text'],
     ['a shared string the workbook does not hold', '<c r="B2" t="s"><v>7</v></c>', 'the cell refers to shared string "7", which the workbook does not hold'],
   ])('refuses %s in a language column, naming its cell', async (_, cell, message) => {
     const { diagnostics, dictionaries } = await load(await workbookOfParts({ sheets: [{ name: 'Terms', xml: sheetXml(`${header}<row r="2">${inline('cart', 'A2')}${cell}</row>`) }] }));
@@ -251,14 +270,16 @@ describe('hostile or broken workbooks are refused, located, and nothing of them 
     expect(Object.entries(entries).every(([en, de]) => /^語 (\d+) ü$/.test(en) && de === `😀 ${en.split(' ')[1]} ß`)).toBe(true);
   });
 
-  it('refuses a chart sheet as the chosen sheet', async () => {
+  it('refuses a chart sheet as the chosen sheet, and passes over it by default', async () => {
     const workbook = '<workbook xmlns:r="r"><sheets><sheet name="Chart" sheetId="1" r:id="rIdC"/><sheet name="Terms" sheetId="2" r:id="rId1"/></sheets></workbook>';
     const rels =
       '<Relationships><Relationship Id="rIdC" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/chartsheet" Target="chartsheets/sheet1.xml"/><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>';
     const book = await zipBytes({ 'xl/workbook.xml': workbook, 'xl/_rels/workbook.xml.rels': rels, 'xl/chartsheets/sheet1.xml': '<chartsheet/>', 'xl/worksheets/sheet1.xml': sheetXml(header + body) });
-    const { diagnostics } = await load(book);
+    const { diagnostics } = await load(book, 'en, de', 'sheet: Chart\n');
     expect(diagnostics.map((d) => [d.code, d.message])).toEqual([['entries/no-such-sheet', 'the workbook\'s sheet "Chart" is a chartsheet, not a worksheet of cells; its sheets: "Chart", "Terms"']]);
     expect((await load(book, 'en, de', 'sheet: Terms\n')).dictionaries).toEqual({ 'en-de': { cart: 'Wagen' } });
+    // By default the first worksheet: a chart sheet holds no cells to read.
+    expect(await load(book)).toEqual({ diagnostics: [], dictionaries: { 'en-de': { cart: 'Wagen' } } });
   });
 
   it('reports a refusal by the reader as the Refused error, with its rule id', async () => {
@@ -324,6 +345,30 @@ describe('agrees with the previous reader on workbooks exceljs writes (property)
     return Buffer.concat(chunks);
   }
 
+  /**
+   * The previous reader's cells as this reader reads them: the same text, except the cells it
+   * took as text that this one refuses (by the value written: a boolean, a date, a number that is
+   * not an integer of at most 11 digits), and the fix added to the message of an error value.
+   */
+  function asReadNow(previous: { sheet: string; rows: { row: number; cells: CellText[] }[] }, sheets: [string, { number: number; cells: unknown[] }[]][]): typeof previous {
+    const written = sheets.find(([name]) => name === previous.sheet)?.[1] ?? [];
+    const fix = 'format the column as Text (Format Cells › Text) and type the term again';
+    return {
+      sheet: previous.sheet,
+      rows: previous.rows.map(({ row, cells }) => ({
+        row,
+        cells: cells.map((cell) => {
+          const value = written.find((r) => r.number === row)?.cells[cell.column - 1];
+          if (typeof value === 'boolean') return { text: '', column: cell.column, problem: `the cell holds the boolean ${value ? 'TRUE' : 'FALSE'}, not text (Excel turns a typed true or false into one); ${fix}` };
+          if (value instanceof Date) return { text: '', column: cell.column, problem: expect.stringMatching(/^the cell holds a date or time \(\d{4}-\d\d-\d\d( \d\d:\d\d)?\), not text: Excel stores it as the number [\d.]+ with the format "mm-dd-yy"/) as string };
+          if (typeof value === 'number' && !(Number.isInteger(value) && Math.abs(value) < 1e11)) return { text: '', column: cell.column, problem: expect.stringMatching(/^the cell holds the number \S+, which Excel shows with the decimal separator/) as string };
+          if (cell.problem?.startsWith('the cell holds the error value') === true) return { ...cell, problem: `${cell.problem}; ${fix}` };
+          return cell;
+        }),
+      })),
+    };
+  }
+
   it('gives the same sheet and the same cells, row by row, or refuses the same missing sheet', async () => {
     await fc.assert(
       fc.asyncProperty(fc.boolean().chain((shared) => fc.tuple(fc.constant(shared), book(shared))), choice, async ([shared, sheets], wanted) => {
@@ -333,9 +378,117 @@ describe('agrees with the previous reader on workbooks exceljs writes (property)
           await expect(readSheetRows(bytes, wanted, () => true)).rejects.toMatchObject({ code: 'entries/no-such-sheet' });
           return;
         }
-        expect(await rowsOf(bytes, wanted)).toEqual(previous);
+        expect(await rowsOf(bytes, wanted)).toEqual(asReadNow(previous, sheets));
       }),
       { numRuns: 40 },
     );
   }, 60_000);
+});
+
+// Number cells through their number format (xl/styles.xml), as each tool writes the styles.
+describe('number formats as Excel, openpyxl and LibreOffice write them', () => {
+  const DATES = [14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 30, 36, 45, 46, 47, 50, 57, 58];
+  const OTHERS = [2, 3, 4, 9, 10, 11, 12, 13, 37, 38, 39, 40, 48];
+
+  it.each(['excel', 'openpyxl', 'libreoffice'] as const)('%s: built-in date and time formats (14–22, 45–47, East Asian 27–36 and 50–58) are dates; other built-ins are formats; General, 0 and @ give an integer\'s digits', async (tool) => {
+    const cells: [number | string, number][] = [...DATES.map((id) => [id, 45413] as [number, number]), ...OTHERS.map((id) => [id, 7] as [number, number]), [0, 2024], [1, 2024], [49, 2024]];
+    const book = await toolWorkbook(tool, [{ name: 'Terms', rows: [['en', 'de'], ...cells.map(([format, number], i) => [`term ${i}`, { number, format }])] }]);
+    const { rows } = await rowsOf(book);
+    const read = rows.slice(1).map((r) => r.cells[1]?.problem?.replace(/^the cell holds (a date or time|the number \S+ shown with the number format) .*$/, '$1') ?? r.cells[1]?.text);
+    expect(read).toEqual([...DATES.map(() => 'a date or time'), ...OTHERS.map(() => 'the number 7 shown with the number format'), '2024', '2024', '2024']);
+  });
+
+  it.each([
+    ['yyyy-mm-dd', 'date'],
+    ['DD.MM.YYYY', 'date'],
+    ['d/m/yy;@', 'date'],
+    ['[$-409]d-mmm-yy;@', 'date'],
+    ['[$-F800]dddd, mmmm dd, yyyy', 'date'],
+    ['h:mm AM/PM', 'date'],
+    ['[h]:mm', 'date'],
+    ['mm:ss.0', 'date'],
+    ['yyyy-mm-dd h:mm:ss', 'date'],
+    ['General', 'text'],
+    ['0', 'text'],
+    ['@', 'text'],
+    ['0.00', 'format'],
+    ['#,##0', 'format'],
+    ['00000', 'format'],
+    ['"Model "0', 'format'],
+    ['[Red]0.00;[Blue]-0.00', 'format'],
+    ['0%', 'format'],
+    ['#,##0 [$€-407]', 'format'],
+    ['"Day "0', 'format'],
+  ])('the custom format %s reads 44927 as %s', async (code, kind) => {
+    const book = await toolWorkbook('excel', [{ name: 'Terms', rows: [['en', 'de'], ['term', { number: 44927, format: code }]] }]);
+    const cell = (await rowsOf(book)).rows[1]?.cells[1];
+    if (kind === 'text') expect(cell).toEqual({ text: '44927', column: 2 });
+    else if (kind === 'date') expect(cell?.problem).toMatch(/^the cell holds a date or time \(2023-01-01( \d\d:\d\d)?\), not text/);
+    else expect(cell?.problem).toBe(`the cell holds the number 44927 shown with the number format ${JSON.stringify(code)}, whose text termsync does not reproduce (it depends on the format and the locale); format the column as Text (Format Cells › Text) and type the term again`);
+  });
+
+  it.each([
+    [1, '1900-01-01'],
+    [59, '1900-02-28'],
+    [60, '1900-02-29'],
+    [61, '1900-03-01'],
+    [45413.75, '2024-05-01 18:00'],
+    [0.25, '06:00'],
+  ])('shows the serial %s as Excel does (%s), 1900 date system and its leap day included', async (serial, shown) => {
+    const book = await toolWorkbook('excel', [{ name: 'Terms', rows: [['en', 'de'], ['term', { number: serial, format: 22 }]] }]);
+    expect((await rowsOf(book)).rows[1]?.cells[1]?.problem).toContain(`holds a date or time (${shown})`);
+  });
+
+  it('counts dates from 1904 in a workbook that says so', async () => {
+    const book = await workbookOfParts({
+      sheets: [{ name: 'Terms', xml: sheetXml(`${header}<row r="2">${inline('term', 'A2')}<c r="B2" s="1"><v>0</v></c></row>`) }],
+      workbook: '<workbook xmlns:r="r"><workbookPr date1904="1"/><sheets><sheet name="Terms" sheetId="1" r:id="rId1"/></sheets></workbook>',
+    });
+    const styles = '<styleSheet><cellXfs count="2"><xf numFmtId="0"/><xf numFmtId="14"/></cellXfs></styleSheet>';
+    const withStyles = await zipBytes({ ...Object.fromEntries(await unzipParts(book)), 'xl/styles.xml': styles });
+    expect((await rowsOf(withStyles)).rows[1]?.cells[1]?.problem).toContain('holds a date or time (1904-01-01)');
+  });
+});
+
+describe('what a workbook expands to is bounded', () => {
+  it('stops at the cell where the language columns pass 10 MiB of text (one long shared string in every row), located', async () => {
+    const long = 'x'.repeat(1024 * 1024);
+    const rows = Array.from({ length: 40 }, (_, i) => `<row r="${i + 2}"><c r="A${i + 2}" t="s"><v>0</v></c><c r="B${i + 2}" t="s"><v>0</v></c></row>`).join('');
+    const book = await workbookOfParts({ sheets: [{ name: 'Terms', xml: sheetXml(header + rows) }], sharedStrings: SST(`<si><t>${long}</t></si>`) });
+    const { diagnostics, dictionaries } = await load(book);
+    const errors = diagnostics.filter((d) => d.code === 'entries/too-much-text');
+    expect(errors.map((d) => d.cell)).toEqual(['Terms!A7']);
+    expect(errors[0]?.message).toBe(
+      'the language columns hold more than 10485760 characters by this cell, the limit of the text of any entries file (10 MiB), so reading stopped here (a workbook repeating a long shared string expands to far more than its size)',
+    );
+    expect(Object.values(dictionaries).flatMap((entries) => Object.keys(entries))).toEqual([]);
+  });
+
+  it('refuses a sheet nested deeper than the XML of a workbook needs, naming the part', async () => {
+    const deep = sheetXml(`${header}<row r="2">${'<x>'.repeat(70)}${'</x>'.repeat(70)}</row>`);
+    const { diagnostics } = await load(await workbookOfParts({ sheets: [{ name: 'Terms', xml: deep }] }));
+    expect(diagnostics.map((d) => [d.code, d.message.replace(/\(line \d+, column \d+\)/, '(…)')])).toEqual([['entries/xml-too-deep', 'part xl/worksheets/sheet1.xml nests elements more than 64 deep (…): a workbook needs a few levels; refused']]);
+  });
+
+  it('passes a load\'s interruption on, never reporting it as a broken workbook', async () => {
+    const book = await workbookBytes({ Terms: [['en', 'de'], ['cart', 'Wagen']] });
+    const collector = new ConceptCollector('t.xlsx', [], [{ sourceLang: 'en', targetLang: 'de' }], ['en', 'de'], 'row', 'row');
+    const diagnostics: Diagnostic[] = [];
+    await expect(
+      readWorkbook(book, 't.xlsx', collector, ['en', 'de'], {}, diagnostics, () => {
+        throw new Interrupted();
+      }),
+    ).rejects.toBeInstanceOf(Interrupted);
+    expect(diagnostics).toEqual([]);
+  });
+
+  it('tells a sheet that names no language from a workbook where no sheet does', async () => {
+    const book = await toolWorkbook('libreoffice', [
+      { name: 'README', rows: [['Read me']] },
+      { name: 'Notes', rows: [['nothing', 'here']] },
+    ]);
+    const { diagnostics } = await load(book);
+    expect(shown(diagnostics)).toEqual(['glossaries/t.xlsx:README!A1 error entries/no-header-row']);
+    expect(diagnostics[0]?.message).toBe('no worksheet ("README", "Notes") names a declared language (en, de) in its first 10 rows: the header row gives each language column its code (e.g. en, de, fr); set `sheet` and `header_row` if it is further down');
+  });
 });

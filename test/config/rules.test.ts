@@ -174,13 +174,18 @@ describe('validation rules (one fixture repository per rule)', () => {
     expect(csv.diagnostics.find((d) => d.code === 'entries/wrong-separator')?.message).toMatch(/semicolon `;`/);
   });
 
-  it('says that a file saved as UTF-16 (byte order mark FF FE or FE FF) must be saved as UTF-8', async () => {
-    for (const [fixture, order] of [['entries-file-utf16', 'little-endian'], ['yaml-utf16', 'big-endian']] as const) {
+  it('says that a file saved as UTF-16 (byte order mark FF FE or FE FF) must be saved as UTF-8, or an entries file declared so', async () => {
+    for (const [fixture, order, fix] of [
+      ['entries-file-utf16', 'little-endian', 'set `encoding: utf-16` next to `entries_file`, or save the file as UTF-8'],
+      ['yaml-utf16', 'big-endian', 'save the file as UTF-8'],
+    ] as const) {
       const { diagnostics } = await loadRepository({ dir: path.join(RULES, fixture) });
-      expect(diagnostics.map((d) => d.message)).toEqual([`saved as UTF-16 (${order}, it starts with a UTF-16 byte order mark): save the file as UTF-8`]);
+      expect(diagnostics.map((d) => d.message)).toEqual([`saved as UTF-16 (${order}, it starts with a UTF-16 byte order mark): ${fix}`]);
     }
     const latin1 = await loadRepository({ dir: path.join(RULES, 'entries-file-invalid-utf8') });
-    expect(latin1.diagnostics.map((d) => d.message)).toEqual(['not valid UTF-8 (byte 29): save the file as UTF-8']);
+    expect(latin1.diagnostics.map((d) => d.message)).toEqual([
+      'not valid UTF-8 (byte 29): it looks like Windows-1252 (what Excel and Windows editors write for Western European languages): set `encoding: windows-1252` next to `entries_file`, or save the file as UTF-8 (in Excel: "CSV UTF-8")',
+    ]);
   });
 
   it('calls a symbolic link loop a loop, not a broken link', async () => {

@@ -2,6 +2,7 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
 import { runCliCaptured, type CliRun } from '../cli/run-cli.js';
 
@@ -63,4 +64,24 @@ export async function createWorld(
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** What the emulator holds, read through the service API: glossary name → pair → entries. */
+export async function heldByService(world: World): Promise<Record<string, Record<string, Record<string, string>>>> {
+  const get = async (path: string): Promise<unknown> => {
+    const response = await fetch(`${world.emulator.url}${path}`, { headers: { Authorization: `Service-Auth-Key ${world.key}` } });
+    expect(response.status).toBe(200);
+    return response.json();
+  };
+  const list = (await get('/v3/glossaries')) as { glossaries: { glossary_id: string; name: string; dictionaries: { source_lang: string; target_lang: string }[] }[] };
+  const held: Record<string, Record<string, Record<string, string>>> = {};
+  for (const g of list.glossaries) {
+    held[g.name] = {};
+    for (const d of g.dictionaries) {
+      const body = (await get(`/v3/glossaries/${g.glossary_id}/entries?source_lang=${d.source_lang}&target_lang=${d.target_lang}`)) as { dictionaries: { entries: string }[] };
+      const lines = (body.dictionaries[0]?.entries ?? '').split('\n').filter((line) => line !== '');
+      (held[g.name] as Record<string, Record<string, string>>)[`${d.source_lang}-${d.target_lang}`] = Object.fromEntries(lines.map((line) => line.split('\t') as [string, string]));
+    }
+  }
+  return held;
 }

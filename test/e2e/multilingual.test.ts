@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sheetXml, workbookBomb, workbookBytes, workbookOfParts } from '../fixtures/build-files.js';
-import { createWorld, type World } from './harness.js';
+import { createWorld, heldByService, type World } from './harness.js';
 
 const CONFIG = `version: 1
 resources: [glossaries]
@@ -36,26 +36,6 @@ async function repository(files: Record<string, string | Buffer>): Promise<World
   const world = await createWorld([join(dir, 'config'), join(dir, 'glossaries')]);
   worlds.push(world);
   return world;
-}
-
-/** What the emulator holds, read through the service API: glossary name → pair → entries. */
-async function heldByService(world: World): Promise<Record<string, Record<string, Record<string, string>>>> {
-  const get = async (path: string): Promise<unknown> => {
-    const response = await fetch(`${world.emulator.url}${path}`, { headers: { Authorization: `Service-Auth-Key ${world.key}` } });
-    expect(response.status).toBe(200);
-    return response.json();
-  };
-  const list = (await get('/v3/glossaries')) as { glossaries: { glossary_id: string; name: string; dictionaries: { source_lang: string; target_lang: string }[] }[] };
-  const held: Record<string, Record<string, Record<string, string>>> = {};
-  for (const g of list.glossaries) {
-    held[g.name] = {};
-    for (const d of g.dictionaries) {
-      const body = (await get(`/v3/glossaries/${g.glossary_id}/entries?source_lang=${d.source_lang}&target_lang=${d.target_lang}`)) as { dictionaries: { entries: string }[] };
-      const lines = (body.dictionaries[0]?.entries ?? '').split('\n').filter((line) => line !== '');
-      (held[g.name] as Record<string, Record<string, string>>)[`${d.source_lang}-${d.target_lang}`] = Object.fromEntries(lines.map((line) => line.split('\t') as [string, string]));
-    }
-  }
-  return held;
 }
 
 /** validate, plan, apply, plan again: the whole first run of a new user, each step checked. */

@@ -88,8 +88,11 @@ describe('writtenTextErrors: the files as they would be written, by validate\'s 
     expect(writtenTextErrors('glossaries/s.yaml', 'kind: style_rules\nname: S\nlanguage: de\ncustom_instructions:\n  - label: " "\n    prompt: p\n', [])).toMatchObject([
       { code: 'style/blank-text', file: 'glossaries/s.yaml', line: 5 },
     ]);
-    expect(writtenTextErrors('glossaries/t.tsv', 'a\tb\tc\n', [de])).toMatchObject([{ code: 'entries/field-count', line: 1 }]);
-    expect(writtenTextErrors('glossaries/t.tsv', 'a\tb\n', [de])).toEqual([]);
+    expect(writtenTextErrors('glossaries/t.tsv', 'a\tb\tc\n', [{ pair: de }])).toMatchObject([{ code: 'entries/field-count', line: 1 }]);
+    expect(writtenTextErrors('glossaries/t.tsv', 'a\tb\n', [{ pair: de }])).toEqual([]);
+    // A CSV file is read with its declared delimiter, as the loader reads it.
+    expect(writtenTextErrors('glossaries/t.csv', 'a;b\n', [{ pair: de }])).toMatchObject([{ code: 'entries/wrong-separator' }]);
+    expect(writtenTextErrors('glossaries/t.csv', 'a;b\n', [{ pair: de, delimiter: ';' }])).toEqual([]);
     expect(writtenTextErrors('glossaries/s.yaml', 'kind: glossary\nname: G\ndictionaries:\n  - source_lang: en\n    target_lang: de\n    entries: {a: b}\n', [])).toEqual([]);
   });
 });

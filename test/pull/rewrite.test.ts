@@ -16,14 +16,14 @@ function reads(text: string, format: 'tsv' | 'csv'): Record<string, string> {
 describe('rewriteTsv', () => {
   it('changes, removes and appends lines, keeping CRLF, a byte order mark, blank lines and a missing final line break', () => {
     const text = '\uFEFFa\tA\r\n\r\n b \tB\r\nc\tC';
-    const out = rewriteTsv(text, live({ a: 'A', b: 'B2', d: 'D' }));
+    const out = rewriteTsv(text, de, live({ a: 'A', b: 'B2', d: 'D' }));
     expect(out).toBe('\uFEFFa\tA\r\n\r\n b \tB2\r\nd\tD\r\n');
     expect(reads(out, 'tsv')).toEqual({ a: 'A', b: 'B2', d: 'D' });
   });
 
   it('leaves a file the service agrees with byte for byte as it is', () => {
     const text = 'x\t Y \nz\tZ\n';
-    expect(rewriteTsv(text, live({ x: 'Y', z: 'Z' }))).toBe(text);
+    expect(rewriteTsv(text, de, live({ x: 'Y', z: 'Z' }))).toBe(text);
   });
 });
 

@@ -1,6 +1,7 @@
 // Broken and malicious repositories written by the suite (the validator's own fixtures are used as
 // they are): the formats' rules, sizes, and what an attacker could commit.
 import type { workbookBomb, workbookBytes, zipBytes } from '../fixtures/build-files.js';
+import { amplifiedWorkbook } from '../../bench/hostile-formats-files.js';
 import type { RepoFiles } from './harness.js';
 
 export interface BadRepo {
@@ -63,6 +64,29 @@ export const GENERATED_CASES: readonly GeneratedCase[] = [
   tbx('tbx-language-section-without-language', '<martif><text><body><termEntry><langSet><tig><term>cart</term></tig></langSet></termEntry></body></text></martif>', 'entries/tbx-language', '1:32'),
   tbx('tbx-not-utf8', Buffer.from([...Buffer.from('<martif><text><body><termEntry><langSet xml:lang="en"><tig><term>'), 0xff, 0xfe, 0x41, ...Buffer.from('</term></tig></langSet></termEntry></body></text></martif>')]), 'entries/invalid-encoding'),
   tbx('tbx-duplicate-source', `<martif><text><body>\n${CONCEPT}\n${CONCEPT}\n</body></text></martif>`, 'entries/duplicate-source', '3:40'),
+  // TBX as tools write it, gone wrong: a status termsync cannot read, two variants of one language, nesting without end
+  tbx(
+    'tbx-unknown-usage-status',
+    '<martif><text><body><termEntry><langSet xml:lang="en"><tig><term>cart</term></tig></langSet><langSet xml:lang="de"><tig><term>Wagen</term><termNote type="administrativeStatus">proposed</termNote></tig></langSet></termEntry></body></text></martif>',
+    'entries/tbx-status',
+    '1:139',
+  ),
+  tbx(
+    'tbx-two-variants-of-a-language',
+    '<martif><text><body>\n<termEntry><langSet xml:lang="en-US"><tig><term>color</term></tig></langSet><langSet xml:lang="de"><tig><term>Farbe</term></tig></langSet></termEntry>\n<termEntry><langSet xml:lang="en-GB"><tig><term>colour</term></tig></langSet><langSet xml:lang="de"><tig><term>Farbton</term></tig></langSet></termEntry>\n</body></text></martif>',
+    'entries/mixed-variants',
+    '3:12',
+  ),
+  tbx('tbx-nested-without-end', `<martif>${'<a>'.repeat(100_000)}`, 'entries/xml-too-deep', '1:198'),
+  // spreadsheets: an encoding declared wrong, a workbook that expands to more text than any entries file holds
+  {
+    name: 'entries-file-encoding-declared-wrong',
+    code: 'entries-file/encoding',
+    file: 'glossaries/t.tsv',
+    at: '1:8',
+    files: { 'termsync.yaml': CONFIG, 'glossaries/x.yaml': 'kind: glossary\nname: T\ndictionaries:\n  - source_lang: en\n    target_lang: de\n    entries_file: t.tsv\n    encoding: windows-1252\n', 'glossaries/t.tsv': 'size\tGröße\n' },
+  },
+  { name: 'workbook-expanding-past-10-mib-of-text', code: 'entries/too-much-text', file: 'glossaries/t.xlsx', at: 'Terms!A7', files: async () => ({ 'termsync.yaml': CONFIG, 'glossaries/x.yaml': XLSX_GLOSSARY, 'glossaries/t.xlsx': await amplifiedWorkbook(20, 1024 * 1024) }) },
   // glossary-level entries files: the resource's fields
   glossary('glossary-missing-languages', 'kind: glossary\nname: T\nentries_file: t.tbx\n', 'glossary/missing-languages', undefined, { 'glossaries/t.tbx': `<martif><text><body>${CONCEPT}</body></text></martif>` }),
   glossary('glossary-pairs-from-undeclared', 'kind: glossary\nname: T\nentries_file: t.tbx\nlanguages: [en, de]\npairs: from fr\n', 'glossary/pairs', undefined, { 'glossaries/t.tbx': `<martif><text><body>${CONCEPT}</body></text></martif>` }),
