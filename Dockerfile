@@ -29,6 +29,9 @@ COPY scripts/ scripts/
 COPY schema/ schema/
 COPY src/ src/
 COPY deploy/container/ deploy/container/
+# The example repository: install-runtime.sh validates it once to make the code cache of validate.
+COPY config/ config/
+COPY glossaries/ glossaries/
 # Build, pack as published, install the production dependencies at their locked versions from
 # the npm cache `npm ci` just filled, and check that the installed CLI starts.
 RUN npm run build \

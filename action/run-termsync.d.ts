@@ -22,3 +22,9 @@ export function readPlanFacts(planJson: string): PlanFacts;
 
 /** The pull-request label for those facts ("" when no plan was made). */
 export function labelFor(facts: PlanFacts): '' | 'glossary:no-changes' | 'glossary:changes' | 'glossary:destroy';
+
+/** The line of termsync's stderr that says why it failed (a located problem, an `Error:` line, an error-level log message), clipped; "" when there is none. */
+export function firstErrorLine(stderr: string): string;
+
+/** The pull-request comment of a plan that could not be made. */
+export function failureComment(marker: string, target: string, command: string, code: number, stderr?: string): string;

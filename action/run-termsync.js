@@ -39,20 +39,62 @@ function requireFile(variable) {
   return path;
 }
 
-/** Runs termsync; stdout is captured and echoed to the log, stderr goes straight to the log. */
+/** What of termsync's stderr is kept to find the first error line (the log has all of it). */
+const STDERR_KEPT = 64 * 1024;
+
+/** Runs termsync; stdout and stderr are captured and echoed to the log (stderr: its first 64 KiB kept). */
 function termsync(argv) {
   console.log(`$ termsync ${argv.join(' ')}`);
   return new Promise((done, fail) => {
-    const child = spawn('termsync', argv, { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn('termsync', argv, { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
+    let stderr = '';
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk) => {
       stdout += chunk;
       process.stdout.write(chunk);
     });
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk) => {
+      if (stderr.length < STDERR_KEPT) stderr += chunk.slice(0, STDERR_KEPT - stderr.length);
+      process.stderr.write(chunk);
+    });
     child.on('error', fail);
-    child.on('close', (code, signal) => done({ code: code ?? (signal ? 1 : 0), stdout }));
+    child.on('close', (code, signal) => done({ code: code ?? (signal ? 1 : 0), stdout, stderr }));
   });
+}
+
+/**
+ * The line of termsync's stderr that says why it failed: the first located problem
+ * (`file:line:col: error: …`), `Error: …` line or error-level JSON log message, in the order they
+ * came; else the last line that is not a log line. Control characters become `?`, and it is cut to
+ * 500 characters. Empty when stderr has nothing.
+ */
+export function firstErrorLine(stderr) {
+  const lines = stderr.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '');
+  let fallback = '';
+  for (const line of lines) {
+    let message;
+    if (line.startsWith('{')) {
+      try {
+        const record = JSON.parse(line);
+        if (typeof record.level === 'number' && record.level >= 50 && typeof record.msg === 'string') message = record.msg;
+        else continue;
+      } catch {
+        // not a log line
+      }
+    }
+    if (message === undefined && (/^Error: /.test(line) || /^\S.*:\d+:\d+: error: /.test(line) || /^\S+:[^\s:]+![A-Z]+\d+: error: /.test(line))) message = line;
+    if (message !== undefined) return clip(message);
+    fallback = line;
+  }
+  return clip(fallback);
+}
+
+function clip(text) {
+  // eslint-disable-next-line no-control-regex
+  const clean = text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+  return clean.length > 500 ? `${clean.slice(0, 499)}…` : clean;
 }
 
 /** A code fence longer than any run of backticks in the text. */
@@ -84,13 +126,17 @@ export function labelFor(facts) {
   return facts.hasChanges === 'true' ? LABELS.changes : LABELS.none;
 }
 
-function failureComment(marker, target, command, code) {
+/** The comment of a plan that could not be made: the exit code, what it means, and the first error line. */
+export function failureComment(marker, target, command, code, stderr = '') {
   const what = target === '' ? '' : ` for target ${target.replace(/[^\w .:-]/g, '')}`;
+  const why = firstErrorLine(stderr);
   return [
     marker.endsWith('-->') ? marker : `${marker} -->`,
     `### termsync ${command}${what}`,
     '',
-    `**termsync ${command} failed with exit code ${code}: ${MEANING[code] ?? 'unexpected exit code'}.** The job log says why.`,
+    `**termsync ${command} failed with exit code ${code}: ${MEANING[code] ?? 'unexpected exit code'}.**`,
+    '',
+    ...(why === '' ? ['The job log says why.'] : [fenced(why), '', 'The job log has the rest.']),
     '',
   ].join('\n');
 }
@@ -140,7 +186,7 @@ async function main() {
     const facts = readPlanFacts(planJson);
     const marker = markerFor(target);
     // A plan blocked by a guard (exit 4) is still rendered, with the violations; other failures are not.
-    const rendered = plan.stdout.startsWith('<!-- termsync-plan') ? plan.stdout : failureComment(marker, target, 'plan', plan.code);
+    const rendered = plan.stdout.startsWith('<!-- termsync-plan') ? plan.stdout : failureComment(marker, target, 'plan', plan.code, plan.stderr);
     Object.assign(outputs, {
       exitcode: String(plan.code),
       has_changes: facts.hasChanges,

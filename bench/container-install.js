@@ -4,11 +4,12 @@
 // the installed CLI (`termsync --version`, 10 runs). Build first (`npm run build`). Figures are
 // printed and written to bench/out/container.txt (untracked).
 import { spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sizeOf } from './cpu-common.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.join(here, '..');
@@ -30,17 +31,6 @@ const summary = (values, unit) => {
   const median = sorted[Math.floor(sorted.length / 2)];
   return `median ${median.toFixed(2)} ${unit}, min ${sorted[0].toFixed(2)}, max ${sorted.at(-1).toFixed(2)} over ${values.length} runs`;
 };
-
-async function sizeOf(dir) {
-  let bytes = 0;
-  let files = 0;
-  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile()) continue;
-    bytes += (await stat(path.join(entry.parentPath, entry.name))).size;
-    files += 1;
-  }
-  return { bytes, files };
-}
 
 log(`termsync container install benchmark — node ${process.version}, ${cpus().length} CPUs`);
 log(`date: ${new Date().toISOString()}`);

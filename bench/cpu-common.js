@@ -5,7 +5,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import http from 'node:http';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { Buffer } from 'node:buffer';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -199,4 +199,16 @@ export function parseArgs(argv) {
     }
   }
   return out;
+}
+
+/** The bytes and the number of the files under a folder (their sizes, not the blocks they take on disk). */
+export async function sizeOf(dir) {
+  let bytes = 0;
+  let files = 0;
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    bytes += (await stat(path.join(entry.parentPath, entry.name))).size;
+    files += 1;
+  }
+  return { bytes, files };
 }

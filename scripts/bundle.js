@@ -10,8 +10,7 @@
 //
 // Left outside the bundle, imported from node_modules as before: libraries only the commands that
 // talk to the service or run the daemon use (they cost `validate` nothing), and those that find
-// files of their own at run time (pino starts its transports from files by name, exceljs is a
-// large CommonJS tree loaded only to write workbooks).
+// files of their own at run time (pino starts its transports from files by name).
 //
 // The worker thread of the loader (config/load-worker.js) is an entry of its own: parallel-load
 // starts it from `./load-worker.js` next to the chunk that holds it, and every chunk is written
@@ -25,15 +24,17 @@
 // fewer instructions. main.js imports it as `./plain-validate.js`, which is its path both next
 // to the compiled sources and in the bundle: the first build leaves that import as it is. That
 // file in the bundle re-exports scripts/plain-validate-loader.cjs (copied next to it): it runs the
-// build's CommonJS file (plain-validate.cjs) with the V8 code cache made here of a validate of the
-// example repository (plain-validate.cjs.<build id>.cache; why and when it is used: see the
-// loader). With it, the example's validate runs about a quarter fewer instructions again.
+// build's CommonJS file (plain-validate.cjs) with a V8 code cache, made here of a validate of the
+// example repository (plain-validate.cjs.<build id>.cache), for this checkout's Node only: the
+// published package holds none (package.json `files`), an installed one makes its own at first
+// run (why and where: see the loader). With it, the example's validate runs about a quarter
+// fewer instructions again.
 //
 // bin/termsync.js (CommonJS) requires that loader itself, after validate-options.cjs (the third
 // build, cli/validate-options.js alone) has told a plain validate: such a run loads no ES module.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { copyFile, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire, isBuiltin } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,7 +43,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = path.join(ROOT, 'dist');
 const OUT = path.join(DIST, 'bundle');
 
-export const EXTERNAL = ['chokidar', 'exceljs', 'p-queue', 'pino', 'pino-pretty', 'prom-client', 'undici'];
+export const EXTERNAL = ['chokidar', 'p-queue', 'pino', 'pino-pretty', 'prom-client', 'undici'];
 
 /**
  * Node modules that libraries of `validate` import at their top level but use only in code that
@@ -108,6 +109,73 @@ const plainValidateApart = {
   },
 };
 
+/**
+ * Libraries both the plain validate (plain-validate.cjs) and the other commands use: kept once, in
+ * plain-validate.cjs, which exports what the compiled sources import of each (by name, so that the
+ * rest is still left out) as `sharedLibraries[specifier]`; in the ES module chunks an import of one
+ * of these specifiers is a module that takes it from there (through the loader, which compiles
+ * plain-validate.cjs once per process, with its code cache). Bundled twice, they were a third of
+ * the package. Sources import them by exactly these specifiers (the build fails when a file of one
+ * of these packages lands in a chunk).
+ */
+export const SHARED = ['zod', 'zod/mini', 'zod/v4/locales/en.js', 'yaml', 'csv-parse/sync', 'saxes', 'yauzl', 'picomatch', 'node-cron'];
+
+function packageOf(specifier) {
+  return specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0];
+}
+
+/**
+ * What the compiled sources (dist/, tsc's output: one import per line) import of each SHARED
+ * specifier: its names (`import { a, b as c }`; of `import * as ns`, every `ns.name` of that
+ * file), and whether its default export.
+ */
+async function sharedImports() {
+  const used = new Map(SHARED.map((specifier) => [specifier, { names: new Set(), default: false }]));
+  const files = (await readdir(DIST, { recursive: true })).filter((file) => file.endsWith('.js') && !file.startsWith(`bundle${path.sep}`));
+  for (const file of files) {
+    const text = await readFile(path.join(DIST, file), 'utf8');
+    for (const [, clause, specifier] of text.matchAll(/^import\s+(.+?)\s+from\s+['"]([^'"]+)['"];?$/gm)) {
+      const entry = used.get(specifier);
+      if (entry === undefined) continue;
+      const namespace = /^\*\s+as\s+([\w$]+)$/.exec(clause);
+      if (namespace !== null) {
+        for (const [, name] of text.matchAll(new RegExp(`(?<![\\w$]|[^.]\\.)${namespace[1].replace(/\$/g, '\\$')}\\.([A-Za-z_$][\\w$]*)`, 'g'))) entry.names.add(name);
+        continue;
+      }
+      const [, defaultName, named] = /^(?:([\w$]+)\s*,?\s*)?(?:\{([^}]*)\})?$/.exec(clause) ?? [];
+      if (defaultName === undefined && named === undefined) throw new Error(`bundle: cannot read the import of ${specifier} in dist/${file}: ${clause}`);
+      if (defaultName !== undefined) entry.default = true;
+      for (const part of (named ?? '').split(',').map((p) => p.trim()).filter((p) => p !== '' && !p.startsWith('type '))) entry.names.add(part.split(/\s+as\s+/)[0]);
+    }
+  }
+  return used;
+}
+
+/** The esbuild plugin that makes each SHARED import of the ES module build a module reading plain-validate.cjs's copy. */
+function sharedFromPlainValidate(used) {
+  const pattern = new RegExp(`^(${SHARED.map((s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})$`);
+  return {
+    name: 'shared-from-plain-validate',
+    setup(build) {
+      build.onResolve({ filter: pattern }, (args) => ({ path: args.path, namespace: 'shared-library' }));
+      build.onResolve({ filter: /^\.\/plain-validate-loader\.cjs$/ }, () => ({ path: './plain-validate-loader.cjs', external: true }));
+      build.onLoad({ filter: /.*/, namespace: 'shared-library' }, (args) => {
+        const { names, default: withDefault } = used.get(args.path);
+        return {
+          contents: [
+            "import loader from './plain-validate-loader.cjs';",
+            `const library = loader.sharedLibrary(${JSON.stringify(args.path)});`,
+            ...(names.size > 0 ? [`export const { ${[...names].join(', ')} } = library;`] : []),
+            ...(withDefault ? ['export default library.default;'] : []),
+          ].join('\n'),
+          loader: 'js',
+          resolveDir: OUT,
+        };
+      });
+    },
+  };
+}
+
 const { build } = await import('esbuild').catch((error) => {
   // A checkout whose node_modules predate esbuild (a devDependency): say what to do.
   console.error(`bundle: cannot load esbuild (${error.message}); run \`npm install\` first`);
@@ -122,7 +190,7 @@ const common = {
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  // Modules of subpaths (exceljs/lib/...) stay outside with their package.
+  // Modules of subpaths (pino/file, ...) stay outside with their package.
   external: EXTERNAL.flatMap((name) => [name, `${name}/*`]),
   // CommonJS libraries in an ES module bundle still call require() for Node's own modules.
   banner: { js: "import { createRequire as __termsyncCreateRequire } from 'node:module';\nconst require = __termsyncCreateRequire(import.meta.url);" },
@@ -135,19 +203,28 @@ const common = {
 };
 
 await rm(OUT, { recursive: true, force: true });
+// The plain validate first: the ES module build takes its libraries from it.
+const used = await sharedImports();
+const plainValidateEntry = [
+  `export { runPlainValidate } from ${JSON.stringify(path.join(DIST, 'cli', 'plain-validate.js'))};`,
+  ...SHARED.map((specifier, i) => {
+    const { names, default: withDefault } = used.get(specifier);
+    const clauses = [...(withDefault ? [`default as shared${i}_default`] : []), ...[...names].map((name) => `${name} as shared${i}_${name}`)];
+    return clauses.length === 0 ? '' : `import { ${clauses.join(', ')} } from ${JSON.stringify(specifier)};`;
+  }),
+  `export const sharedLibraries = { ${SHARED.map((specifier, i) => {
+    const { names, default: withDefault } = used.get(specifier);
+    return `${JSON.stringify(specifier)}: { ${[...(withDefault ? [`default: shared${i}_default`] : []), ...[...names].map((name) => `${name}: shared${i}_${name}`)].join(', ')} }`;
+  }).join(', ')} };`,
+].join('\n');
 await build({
   ...common,
-  entryPoints: { termsync: path.join(DIST, 'cli', 'main.js'), 'load-worker': path.join(DIST, 'config', 'load-worker.js') },
-  splitting: true,
-  plugins: [lazyBuiltins, plainValidateApart],
-});
-await build({
-  ...common,
-  entryPoints: { 'plain-validate': path.join(DIST, 'cli', 'plain-validate.js') },
+  outdir: undefined,
+  outfile: path.join(OUT, 'plain-validate.cjs'),
+  stdin: { contents: plainValidateEntry, resolveDir: ROOT, sourcefile: 'plain-validate-entry.js', loader: 'js' },
   // CommonJS (a script V8 can cache, see the loader), run by the loader with Node's own require;
   // import.meta.url is a parameter of the loader's wrapper.
   format: 'cjs',
-  outExtension: { '.js': '.cjs' },
   // The file is the function the loader calls (Node's CommonJS wrapper, plus import.meta.url as a
   // parameter): V8 compiles the text as it is read, with no wrapper to join to half a megabyte of
   // source first (joined, it is copied once more before it is compiled).
@@ -157,13 +234,28 @@ await build({
   footer: { js: `})\n//# termsync-build-id=${randomBytes(12).toString('hex')}` },
   plugins: [lazyBuiltins],
 });
+await copyFile(path.join(ROOT, 'scripts', 'plain-validate-loader.cjs'), path.join(OUT, 'plain-validate-loader.cjs'));
+const loader = createRequire(import.meta.url)(path.join(OUT, 'plain-validate-loader.cjs'));
+const compiled = loader.compilePlainValidate({ cache: false });
+const { exports: plainValidate } = compiled;
+const esm = await build({
+  ...common,
+  entryPoints: { termsync: path.join(DIST, 'cli', 'main.js'), 'load-worker': path.join(DIST, 'config', 'load-worker.js') },
+  splitting: true,
+  metafile: true,
+  plugins: [lazyBuiltins, plainValidateApart, sharedFromPlainValidate(used)],
+});
+const undefinedImports = esm.warnings.filter((warning) => warning.id === 'import-is-undefined');
+if (undefinedImports.length > 0) throw new Error(`bundle: ${undefinedImports.map((warning) => warning.text).join('; ')}`);
+// Each shared library is in the bundle once: in plain-validate.cjs, none of its files in a chunk.
+const twice = Object.keys(esm.metafile.inputs).filter((input) => SHARED.some((specifier) => input.includes(`node_modules/${packageOf(specifier)}/`)));
+if (twice.length > 0) throw new Error(`bundle: the ES module chunks hold files of shared libraries (${twice.slice(0, 3).join(', ')}): import them by the specifiers of SHARED`);
 // What bin/termsync.js reads of a command line before it knows it is a plain validate.
 await build({ ...common, entryPoints: { 'validate-options': path.join(DIST, 'cli', 'validate-options.js') }, format: 'cjs', outExtension: { '.js': '.cjs' }, banner: {} });
-await copyFile(path.join(ROOT, 'scripts', 'plain-validate-loader.cjs'), path.join(OUT, 'plain-validate-loader.cjs'));
 // main.js's `./plain-validate.js`: the loader, for ES modules.
 await writeFile(
   path.join(OUT, 'plain-validate.js'),
-  "import { createRequire } from 'node:module';\nexport const { BUILD_ID_MARK, codeCacheFile, compilePlainValidate, runPlainValidate } = createRequire(import.meta.url)('./plain-validate-loader.cjs');\n",
+  "import { createRequire } from 'node:module';\nexport const { BUILD_ID_MARK, codeCacheFile, compilePlainValidate, runPlainValidate, sharedLibrary, userCacheDirs, writeCodeCache } = createRequire(import.meta.url)('./plain-validate-loader.cjs');\n",
 );
 for (const entry of ['termsync.js', 'load-worker.js', 'plain-validate.js', 'plain-validate-loader.cjs', 'plain-validate.cjs', 'validate-options.cjs']) {
   if (!existsSync(path.join(OUT, entry))) throw new Error(`bundle: ${entry} was not written to ${OUT}`);
@@ -188,12 +280,10 @@ for (const file of ['plain-validate.cjs', 'validate-options.cjs']) {
 // The code cache: what V8 compiled of plain-validate.cjs for a validate of the example repository
 // (every kind of entries file), or for loading it alone where the example is not at hand. A validate
 // that fails here fails the build: the bundle itself is broken.
-const loader = createRequire(import.meta.url)(path.join(OUT, 'plain-validate-loader.cjs'));
-const { exports: plainValidate, script, source } = loader.compilePlainValidate({ cache: false });
 if (existsSync(path.join(ROOT, 'config', 'termsync.yaml'))) {
   const errors = [];
   const io = { stdout: () => undefined, stderr: (text) => errors.push(text), env: {}, cwd: ROOT, signal: new AbortController().signal };
   const code = await plainValidate.runPlainValidate({ dir: '.', logLevel: 'warn', format: 'text' }, io);
   if (code !== 0) throw new Error(`bundle: validate of the example repository with the bundle ended with exit code ${code}: ${errors.join('')}`);
 }
-await writeFile(loader.codeCacheFile(source), script.createCachedData());
+if (loader.writeCodeCache(compiled, { beside: true }) === undefined) throw new Error(`bundle: cannot write the code cache next to ${path.join(OUT, 'plain-validate.cjs')}`);

@@ -52,4 +52,20 @@ code=$?
 set -e
 [ "$code" -eq 3 ] || fail "the installed CLI's validate of an empty folder exited $code, not 3: $(head -c 400 "$work/validate.out")"
 grep -q 'config/not-found' "$work/validate.out" || fail "the installed CLI's validate did not report the missing project config: $(head -c 400 "$work/validate.out")"
+
+# The V8 code cache of the plain validate, made here for the Node that will run it (the image's build
+# and runtime stages share one base image): the package ships none, since a cache only fits the V8
+# that made it, and the runtime's bundle folder is read-only. It holds what a validate of the example
+# repository compiled (every kind of entries file), else of the empty folder above.
+example="$work/empty"
+[ -f "$root/config/termsync.yaml" ] && example=$root
+node -e '
+const [loaderFile, dir] = process.argv.slice(1);
+const loader = require(loaderFile);
+const compiled = loader.compilePlainValidate({ cache: false });
+const io = { stdout: () => undefined, stderr: () => undefined, env: {}, cwd: dir, signal: new AbortController().signal };
+compiled.exports.runPlainValidate({ dir: ".", logLevel: "warn", format: "text" }, io).then(() => {
+  if (loader.writeCodeCache(compiled, { beside: true }) === undefined) process.exitCode = 1;
+});
+' "$dest/dist/bundle/plain-validate-loader.cjs" "$example" || fail "cannot write the code cache of the plain validate into $dest/dist/bundle"
 echo "installed termsync $version in $dest"

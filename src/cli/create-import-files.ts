@@ -1,14 +1,14 @@
 import { stringify } from 'yaml';
 import type { DesiredState } from '../model/desired.js';
-import type { DictionaryKey, LiveGlossary, LiveState, LiveStyleRules } from '../model/live.js';
+import type { DictionaryKey, DictionaryToRead, LiveGlossary, LiveState, LiveStyleRules } from '../model/live.js';
 import type { Entries, LanguagePair } from '../model/entries.js';
 import { pairSlug, slugify } from '../lib/file-name.js';
-import { dictionaryKey, type DictionaryToRead } from '../live/fetch-live.js';
+import { dictionaryKey } from '../lib/canonical.js';
+import { toEntryList } from '../lib/entries-tsv.js';
 import { unwritableEntries, unwritableInstruction, unwritableName } from '../pull/index.js';
 import { toConceptTable, type ConceptTable } from '../formats/common/concept-table.js';
 import type { EntriesFormat, FileContent, ImportWriter } from '../formats/entries-format.js';
 import { IMPORT_FORMATS } from '../formats/registry.js';
-import { toEntryList } from '../plan/index.js';
 
 /** How the entries of an imported glossary are written: the name of a format import writes (IMPORT_FORMATS; the first is the default). */
 export type ImportFormat = string;

@@ -3,6 +3,7 @@ import en from 'zod/v4/locales/en.js';
 import { DEFAULTS, defaultConcurrency } from '../lib/defaults.js';
 import { GLOSSARY_LANGUAGES, STYLE_RULE_LANGUAGES } from '../lib/languages.js';
 import { TEXT_ENCODINGS } from '../formats/common/text-encoding.js';
+import { schemaUrl } from './schema-urls.js';
 
 // zod/mini rather than zod: the same validation (one core, the same issues), without the methods
 // the full API attaches to every schema it builds, which made loading these schemas the largest
@@ -214,10 +215,25 @@ export type GlossaryInput = z.output<typeof glossarySchema>;
 export type StyleRulesInput = z.output<typeof styleRulesSchema>;
 export type ConfigInput = z.output<typeof configSchema>;
 
-/** JSON Schemas for editors (`schema/*.schema.json`), generated from the zod schemas. */
-export function jsonSchemas(): { resource: unknown; config: unknown } {
+/**
+ * JSON Schemas for editors (`schema/*.schema.json`) of a release `version`, generated from the zod
+ * schemas: each with its `$id` (schema-urls.ts). The resource schema chooses its branch by `kind`
+ * (`if`/`then`) rather than zod's `oneOf`, so that a validator reports the fields of the kind the
+ * file says it is, not why it matches neither kind.
+ */
+export function jsonSchemas(version: string): { resource: unknown; config: unknown } {
+  const { $schema, oneOf } = z.toJSONSchema(resourceSchema, { io: 'input' }) as unknown as { $schema: string; oneOf: { properties: { kind: { const: string } } }[] };
+  const kinds = oneOf.map((branch) => branch.properties.kind.const);
   return {
-    resource: { ...z.toJSONSchema(resourceSchema, { io: 'input' }), title: 'termsync resource (glossary or style rule list)' },
-    config: { ...z.toJSONSchema(configSchema, { io: 'input' }), title: 'termsync project config' },
+    resource: {
+      $schema,
+      $id: schemaUrl('resource', version),
+      title: 'termsync resource (glossary or style rule list)',
+      type: 'object',
+      required: ['kind'],
+      properties: { kind: { description: `What the file declares: ${kinds.join(' or ')}`, enum: kinds } },
+      allOf: oneOf.map((branch) => ({ if: { properties: { kind: { const: branch.properties.kind.const } }, required: ['kind'] }, then: branch })),
+    },
+    config: (({ $schema: draft, ...rest }) => ({ $schema: draft, $id: schemaUrl('config', version), title: 'termsync project config', ...rest }))(z.toJSONSchema(configSchema, { io: 'input' })),
   };
 }

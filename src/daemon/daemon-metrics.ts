@@ -1,9 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { ClientMetricsHooks } from '../api/index.js';
 import type { TargetOutcome } from '../reconcile/index.js';
-
-/** What started a reconcile: the metrics' `trigger` label. */
-export type Trigger = 'startup' | 'files' | 'schedule' | 'retry' | 'reload' | 'git';
+import type { Trigger } from './triggers.js';
 
 /** The result label of a run: the target outcome kind, or why no target was reached. */
 export type RunResult = TargetOutcome['kind'] | 'invalid' | 'locked' | 'rejected' | 'git_failed';
@@ -37,24 +35,8 @@ export interface DaemonMetrics {
   recordLoad(reused: number, read: number): void;
 }
 
-export function createDaemonMetrics(options: { readonly defaultMetrics?: boolean } = {}): DaemonMetrics {
-  const registry = new Registry();
-  if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry, prefix: 'termsync_' });
-  const registers = [registry];
-  const runs = new Counter({ name: 'termsync_reconcile_runs_total', help: 'Reconcile runs by trigger and result', labelNames: ['trigger', 'result'], registers });
-  const duration = new Histogram({
-    name: 'termsync_reconcile_duration_seconds',
-    help: 'Duration of reconcile runs by trigger and result',
-    labelNames: ['trigger', 'result'],
-    buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 900],
-    registers,
-  });
-  const operations = new Counter({
-    name: 'termsync_operations_total',
-    help: 'Operations executed by apply, by kind (operation type) and result (applied, failed, skipped)',
-    labelNames: ['target', 'kind', 'result'],
-    registers,
-  });
+/** The service client's metrics: requests, retries, throttling and the adaptive rate. */
+function apiMetrics(registers: Registry[]): ClientMetricsHooks {
   const requests = new Counter({
     name: 'termsync_api_requests_total',
     help: 'Requests to the service by method, endpoint (path template) and status',
@@ -87,6 +69,42 @@ export function createDaemonMetrics(options: { readonly defaultMetrics?: boolean
     registers,
   });
   const throttles = new Counter({ name: 'termsync_api_throttled_total', help: 'Throttling answers by status', labelNames: ['status'], registers });
+
+  return {
+    onRequest: (method, route, status, ms) => {
+      requests.inc({ method, endpoint: route, status: String(status) });
+      requestSeconds.observe({ method, endpoint: route }, ms / 1000);
+    },
+    onRetry: (_method, _route, reason) => retries.inc({ reason }),
+    onThrottle: (kind) => throttles.inc({ status: kind }),
+    onPause: (kind, ms) => {
+      pauses.inc({ status: kind });
+      throttleWaits.inc({ status: kind }, ms / 1000);
+    },
+    onRate: (requestsPerSecond) => rate.set(requestsPerSecond),
+  };
+}
+
+export function createDaemonMetrics(options: { readonly defaultMetrics?: boolean } = {}): DaemonMetrics {
+  const registry = new Registry();
+  if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry, prefix: 'termsync_' });
+  const registers = [registry];
+  const runs = new Counter({ name: 'termsync_reconcile_runs_total', help: 'Reconcile runs by trigger and result', labelNames: ['trigger', 'result'], registers });
+  const duration = new Histogram({
+    name: 'termsync_reconcile_duration_seconds',
+    help: 'Duration of reconcile runs by trigger and result',
+    labelNames: ['trigger', 'result'],
+    buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 900],
+    registers,
+  });
+  const operations = new Counter({
+    name: 'termsync_operations_total',
+    help: 'Operations executed by apply, by kind (operation type) and result (applied, failed, skipped)',
+    labelNames: ['target', 'kind', 'result'],
+    registers,
+  });
+  // Registered here: /metrics lists the client's metrics after the operations, as before.
+  const client = apiMetrics(registers);
   const drift = new Counter({
     name: 'termsync_drift_detected_total',
     help: 'Scheduled full reconciles that found the service different from the repository (changes made outside git)',
@@ -139,19 +157,6 @@ export function createDaemonMetrics(options: { readonly defaultMetrics?: boolean
     registers,
   });
 
-  const client: ClientMetricsHooks = {
-    onRequest: (method, route, status, ms) => {
-      requests.inc({ method, endpoint: route, status: String(status) });
-      requestSeconds.observe({ method, endpoint: route }, ms / 1000);
-    },
-    onRetry: (_method, _route, reason) => retries.inc({ reason }),
-    onThrottle: (kind) => throttles.inc({ status: kind }),
-    onPause: (kind, ms) => {
-      pauses.inc({ status: kind });
-      throttleWaits.inc({ status: kind }, ms / 1000);
-    },
-    onRate: (requestsPerSecond) => rate.set(requestsPerSecond),
-  };
 
   return {
     registry,

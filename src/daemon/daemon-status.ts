@@ -1,7 +1,8 @@
 import type { Diagnostic } from '../lib/diagnostics.js';
 import type { PlanSummary } from '../model/plan.js';
 import type { RunOutcome, TargetOutcome, VerifyOutcome } from '../reconcile/index.js';
-import type { RunResult, Trigger } from './daemon-metrics.js';
+import type { RunResult } from './daemon-metrics.js';
+import type { Trigger } from './triggers.js';
 
 /** One target of a run, as `/status` shows it: no entries, no key, no path outside the repository. */
 export interface TargetReport {
@@ -98,6 +99,25 @@ export interface DriftReport {
   readonly error?: string;
 }
 
+/** The last load of the repository, as `/status` shows it. */
+export interface RepositoryReport {
+  readonly valid: boolean;
+  readonly errors: number;
+  readonly warnings: number;
+  readonly diagnostics: readonly DiagnosticLocation[];
+}
+
+/** What the parts of the daemon set as they go (`DaemonStatus.update`). */
+export interface DaemonState {
+  readonly running?: { readonly trigger: Trigger; readonly startedAt: string } | undefined;
+  readonly lastError?: { readonly at: string; readonly message: string } | undefined;
+  readonly git?: GitReport | undefined;
+  readonly localEdits?: LocalEditsReport | undefined;
+  /** The full-reconcile schedule in force. */
+  readonly schedule?: string | undefined;
+  readonly drift?: DriftReport | undefined;
+}
+
 const KEEP_RUNS = 20;
 
 /** The checks of a verify outcome as `/status` shows them. */
@@ -150,31 +170,82 @@ export function runResultOf(run: RunOutcome): RunResult {
 /** What `/status` and `/readyz` answer: the daemon's state, updated by its loop. */
 export class DaemonStatus {
   readonly startedAt: string;
-  running: { readonly trigger: Trigger; readonly startedAt: string } | undefined;
-  repository: { readonly valid: boolean; readonly errors: number; readonly warnings: number; readonly diagnostics: readonly DiagnosticLocation[] } | undefined;
   readonly runs: RunReport[] = [];
   readonly ids = new Map<string, { readonly glossaries: Readonly<Record<string, string>>; readonly style_rules: Readonly<Record<string, string>> }>();
-  lastError: { readonly at: string; readonly message: string } | undefined;
-  git: GitReport | undefined;
-  localEdits: LocalEditsReport | undefined;
-  schedule: string | undefined;
-  nextRetryAt: string | undefined;
   /** Per target: the last verify run, and the checks of each glossary as last verified. */
   readonly verify = new Map<string, { last: VerifyReport; checks: Map<string, CheckReport[]> }>();
-  drift: DriftReport | undefined;
+  #state: DaemonState = {};
+  #repository: RepositoryReport | undefined;
+  #nextRetry: () => number | undefined = () => undefined;
+  readonly #listeners = new Set<() => void>();
 
   constructor(now: number) {
     this.startedAt = new Date(now).toISOString();
   }
 
+  /**
+   * Calls `listener` after each change of the state (a run started or recorded, a pull, a drift
+   * pull, a verify run …): what a live view of `/status` (server-sent events) follows. Returns the
+   * unsubscribe function.
+   */
+  subscribe(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => void this.#listeners.delete(listener);
+  }
+
+  /** Tells the subscribers that the state changed. */
+  changed(): void {
+    for (const listener of [...this.#listeners]) listener();
+  }
+
+  /** Sets what the parts of the daemon report (a field given as undefined is cleared), and tells the subscribers. */
+  update(patch: Partial<DaemonState>): void {
+    this.#state = { ...this.#state, ...patch };
+    this.changed();
+  }
+
+  get running(): DaemonState['running'] {
+    return this.#state.running;
+  }
+  get lastError(): DaemonState['lastError'] {
+    return this.#state.lastError;
+  }
+  get git(): GitReport | undefined {
+    return this.#state.git;
+  }
+  get localEdits(): LocalEditsReport | undefined {
+    return this.#state.localEdits;
+  }
+  get schedule(): string | undefined {
+    return this.#state.schedule;
+  }
+  get drift(): DriftReport | undefined {
+    return this.#state.drift;
+  }
+  get repository(): RepositoryReport | undefined {
+    return this.#repository;
+  }
+
+  /** When the next retry of a failed run is due (the work queue's back-off), as ISO 8601. */
+  get nextRetryAt(): string | undefined {
+    const at = this.#nextRetry();
+    return at === undefined ? undefined : new Date(at).toISOString();
+  }
+
+  /** Where `nextRetryAt` is read from: the work queue owns the retry. */
+  followRetries(nextRetry: () => number | undefined): void {
+    this.#nextRetry = nextRetry;
+  }
+
   setRepository(diagnostics: readonly Diagnostic[]): void {
     const errors = diagnostics.filter((d) => d.severity === 'error').length;
-    this.repository = {
+    this.#repository = {
       valid: errors === 0,
       errors,
       warnings: diagnostics.length - errors,
       diagnostics: diagnostics.slice(0, 100).map((d) => ({ severity: d.severity, code: d.code, file: d.file, line: d.line, column: d.column, ...(d.cell === undefined ? {} : { cell: d.cell }) })),
     };
+    this.changed();
   }
 
   recordRun(trigger: Trigger, startedAt: number, durationMs: number, run: RunOutcome | { kind: 'git_failed'; message: string }, files?: number): RunReport {
@@ -195,7 +266,8 @@ export class DaemonStatus {
       for (const t of run.targets) if ('result' in t && t.result !== undefined && (t.kind === 'converged' || t.kind === 'changed')) this.ids.set(t.target, t.result.ids);
     }
     const failure = report.error ?? report.targets.find((t) => t.error !== undefined)?.error;
-    if (failure !== undefined) this.lastError = { at: new Date(startedAt + durationMs).toISOString(), message: failure };
+    if (failure === undefined) this.changed();
+    else this.update({ lastError: { at: new Date(startedAt + durationMs).toISOString(), message: failure } });
     return report;
   }
 
@@ -217,6 +289,7 @@ export class DaemonStatus {
     }
     for (const name of [...entry.checks.keys()]) if (!declared.has(name)) entry.checks.delete(name);
     this.verify.set(outcome.target, entry);
+    this.changed();
   }
 
   /** Passing and failing checks of a target, as last verified. */
@@ -227,7 +300,8 @@ export class DaemonStatus {
 
   /**
    * Ready: the repository is valid and the last reconcile succeeded, or one is running; with
-   * --git-pull, and fewer than GIT_FAILURES_NOT_READY pulls in a row failed.
+   * --git-pull, and fewer than GIT_FAILURES_NOT_READY pulls in a row failed; with --on-drift pull,
+   * and the last drift pull did not fail (the daemon then writes nothing, see drift-pull.ts).
    */
   readiness(): { ready: boolean; reason: string } {
     if (this.git !== undefined && this.git.failures >= GIT_FAILURES_NOT_READY) {
@@ -235,6 +309,12 @@ export class DaemonStatus {
     }
     if (this.repository === undefined) return { ready: false, reason: 'the repository has not been read yet' };
     if (!this.repository.valid) return { ready: false, reason: `the repository has ${this.repository.errors} error(s)` };
+    if (this.drift?.result === 'failed') {
+      return {
+        ready: false,
+        reason: `the drift pull failed (${this.drift.error ?? 'no reason given'}): nothing is written to the service until the edits made there can be adopted; the next full reconcile tries again`,
+      };
+    }
     if (this.running !== undefined) return { ready: true, reason: 'a reconcile is running' };
     const last = this.runs[0];
     if (last === undefined) return { ready: false, reason: 'no reconcile has run yet' };

@@ -40,47 +40,68 @@ function json(res: ServerResponse, status: number, body: unknown, redact: Redact
   res.end(text);
 }
 
+/** One endpoint: a path and the methods it answers (HEAD where GET). A webhook, a dashboard or an event stream is one more. */
+export interface Route {
+  readonly path: string;
+  readonly methods: readonly string[];
+  handle(req: IncomingMessage, res: ServerResponse): void | Promise<void>;
+}
+
 /**
  * `/healthz` (the process answers), `/readyz` (repository valid and the last reconcile succeeded or
- * one is running), `/metrics` (Prometheus text), `/status` (JSON). GET and HEAD only.
+ * one is running), `/metrics` (Prometheus text), `/status` (JSON): reads of the daemon's state.
  */
+export function statusRoutes(status: DaemonStatus, metrics: DaemonMetrics, redact: Redact): Route[] {
+  const read = ['GET', 'HEAD'];
+  return [
+    { path: '/healthz', methods: read, handle: (_req, res) => json(res, 200, { status: 'ok' }) },
+    {
+      path: '/readyz',
+      methods: read,
+      handle: (_req, res) => {
+        const ready = status.readiness();
+        metrics.setReady(ready.ready);
+        json(res, ready.ready ? 200 : 503, ready, redact);
+      },
+    },
+    {
+      path: '/metrics',
+      methods: read,
+      handle: async (_req, res) => {
+        metrics.setReady(status.readiness().ready);
+        const text = redact(await metrics.registry.metrics());
+        res.writeHead(200, { 'content-type': metrics.registry.contentType });
+        res.end(text);
+      },
+    },
+    { path: '/status', methods: read, handle: (_req, res) => json(res, 200, status, redact) },
+  ];
+}
+
+/** The endpoints of `statusRoutes`, and `routes` after them. */
 export async function serveEndpoints(
   listen: { host: string; port: number },
   status: DaemonStatus,
   metrics: DaemonMetrics,
   keys?: Pick<KeyRedactor, 'redact'>,
+  routes: readonly Route[] = [],
 ): Promise<Endpoints> {
   const redact: Redact = (text) => keys?.redact(text) ?? text;
+  const table = [...statusRoutes(status, metrics, redact), ...routes];
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { allow: 'GET, HEAD' });
+    const method = req.method ?? 'GET';
+    const route = table.find((r) => r.path === new URL(req.url ?? '/', 'http://localhost').pathname);
+    const allowed = route?.methods ?? ['GET', 'HEAD'];
+    if (!allowed.includes(method)) {
+      res.writeHead(405, { allow: allowed.join(', ') });
       res.end();
       return;
     }
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    switch (path) {
-      case '/healthz':
-        json(res, 200, { status: 'ok' });
-        return;
-      case '/readyz': {
-        const ready = status.readiness();
-        metrics.setReady(ready.ready);
-        json(res, ready.ready ? 200 : 503, ready, redact);
-        return;
-      }
-      case '/metrics': {
-        metrics.setReady(status.readiness().ready);
-        const text = redact(await metrics.registry.metrics());
-        res.writeHead(200, { 'content-type': metrics.registry.contentType });
-        res.end(text);
-        return;
-      }
-      case '/status':
-        json(res, 200, status, redact);
-        return;
-      default:
-        json(res, 404, { error: 'not found', endpoints: ['/healthz', '/readyz', '/metrics', '/status'] });
+    if (route === undefined) {
+      json(res, 404, { error: 'not found', endpoints: table.map((r) => r.path) });
+      return;
     }
+    await route.handle(req, res);
   };
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
+import { systemClock, type ClockTimer, type TimerClock } from '../lib/clock.js';
 import { ENTRIES_EXTENSIONS } from '../formats/registry.js';
 import type { Logger } from '../lib/logger.js';
 
@@ -11,6 +12,8 @@ const NOISE = /(^|[\\/])(\.git|node_modules)([\\/]|$)|(^|[\\/])(\.#[^\\/]*|#[^\\
 export interface FileWatcher {
   /** Watches exactly these paths (absolute): the resource folders and the config file. */
   setPaths(paths: readonly string[]): void;
+  /** Files changed and not yet reported (the batch waiting for quiet). */
+  pending(): number;
   close(): Promise<void>;
 }
 
@@ -28,6 +31,8 @@ export interface WatchOptions {
   readonly usePolling?: boolean;
   /** Repository-relative paths (forward slashes) of the files that changed, once per batch. */
   readonly onChange: (files: readonly string[]) => void;
+  /** The clock of the batching (default: the system clock); chokidar's own polling is real time. */
+  readonly clock?: TimerClock;
 }
 
 /**
@@ -37,12 +42,13 @@ export interface WatchOptions {
 export function watchFiles(options: WatchOptions): FileWatcher {
   let watcher: FSWatcher | undefined;
   let watched: readonly string[] = [];
+  const clock = options.clock ?? systemClock;
   let batch = new Set<string>();
-  let quiet: NodeJS.Timeout | undefined;
-  let deadline: NodeJS.Timeout | undefined;
+  let quiet: ClockTimer | undefined;
+  let deadline: ClockTimer | undefined;
   const flush = (): void => {
-    clearTimeout(quiet);
-    clearTimeout(deadline);
+    quiet?.cancel();
+    deadline?.cancel();
     quiet = undefined;
     deadline = undefined;
     if (batch.size === 0) return;
@@ -57,9 +63,9 @@ export function watchFiles(options: WatchOptions): FileWatcher {
     // A file of a checkout the root no longer points at (a swapped link) is not the repository's.
     if (rel.startsWith('../')) return;
     batch.add(rel);
-    clearTimeout(quiet);
-    quiet = setTimeout(flush, options.debounceMs);
-    deadline ??= setTimeout(flush, options.maxWaitMs);
+    quiet?.cancel();
+    quiet = clock.setTimer(options.debounceMs, flush);
+    deadline ??= clock.setTimer(options.maxWaitMs, flush);
   };
   const start = (paths: readonly string[]): void => {
     watcher = watch([...paths], {
@@ -80,9 +86,10 @@ export function watchFiles(options: WatchOptions): FileWatcher {
       start(next);
       if (old) void old.close();
     },
+    pending: () => batch.size,
     close: async () => {
-      clearTimeout(quiet);
-      clearTimeout(deadline);
+      quiet?.cancel();
+      deadline?.cancel();
       await watcher?.close();
     },
   };

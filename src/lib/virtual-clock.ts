@@ -1,4 +1,4 @@
-import type { Clock } from './clock.js';
+import type { ClockTimer, TimerClock, TrackingClock } from './clock.js';
 
 /**
  * A clock whose time moves only when someone sleeps on it: `sleep(ms)` registers a wake-up and the
@@ -9,19 +9,29 @@ import type { Clock } from './clock.js';
  * Real I/O (an HTTP exchange with an in-process emulator) can be wrapped in `track()`: while any
  * tracked work is pending the clock does not advance, so a request takes zero virtual time and
  * timestamps on both sides are deterministic.
+ *
+ * `manual: true`: time moves only by `advance()`. For code that keeps timers armed all the time (the
+ * daemon's periodic checks, its retry back-off): a clock that jumped to each wake-up by itself would
+ * run them back to back; a test moves it past exactly the wake-ups it means to cause.
  */
-export interface VirtualClock extends Clock {
-  /** Moves time forward by hand (wakes every sleeper that becomes due). */
+export interface VirtualClock extends TrackingClock, TimerClock {
+  /**
+   * Moves time forward by hand: every sleeper and timer that falls due wakes, in time order, with
+   * the clock at its wake-up time (a timer armed by one of them fires too if it is due by then).
+   */
   advance(ms: number): void;
   /** Holds the clock still until `work` settles. */
   track<T>(work: Promise<T>): Promise<T>;
-  /** Sleepers not yet woken. */
+  /** Sleepers and timers not yet woken. */
   pendingSleeps(): number;
+  /** When the earliest sleeper or timer wakes (undefined: none). */
+  nextWakeAt(): number | undefined;
 }
 
-/** Whether a clock can hold still during real I/O (see `VirtualClock.track`). */
-export function isTrackingClock(clock: Clock): clock is Clock & Pick<VirtualClock, 'track'> {
-  return typeof (clock as Partial<VirtualClock>).track === 'function';
+export interface VirtualClockOptions {
+  readonly start?: number;
+  /** Time moves only by `advance()` (default: it also jumps to the earliest wake-up by itself). */
+  readonly manual?: boolean;
 }
 
 interface Sleeper {
@@ -30,7 +40,7 @@ interface Sleeper {
   readonly wake: () => void;
 }
 
-export function createVirtualClock(options: { start?: number } = {}): VirtualClock {
+export function createVirtualClock(options: VirtualClockOptions = {}): VirtualClock {
   let now = options.start ?? Date.UTC(2026, 0, 1);
   let seq = 0;
   let busy = 0;
@@ -48,10 +58,15 @@ export function createVirtualClock(options: { start?: number } = {}): VirtualClo
     sleepers.splice(i, 0, s);
   };
 
+  const remove = (s: Sleeper): void => {
+    const i = sleepers.indexOf(s);
+    if (i >= 0) sleepers.splice(i, 1);
+  };
+
   // One wake-up per macrotask: the woken task runs its microtasks (and starts tracked I/O) before
   // the clock may move again.
   const schedulePump = (): void => {
-    if (pumpScheduled) return;
+    if (pumpScheduled || options.manual === true) return;
     pumpScheduled = true;
     setImmediate(pump);
   };
@@ -66,7 +81,26 @@ export function createVirtualClock(options: { start?: number } = {}): VirtualClo
     if (sleepers.length > 0) schedulePump();
   }
 
-  return {
+  const setTimer = (ms: number, fn: () => void): ClockTimer => {
+    let fired = false;
+    const entry: Sleeper = {
+      at: now + Math.max(0, ms),
+      seq: seq++,
+      wake: () => {
+        fired = true;
+        fn();
+      },
+    };
+    insert(entry);
+    schedulePump();
+    return {
+      cancel: () => {
+        if (!fired) remove(entry);
+      },
+    };
+  };
+
+  const clock: VirtualClock = {
     now: () => now,
     sleep(ms, signal) {
       return new Promise<void>((resolve, reject) => {
@@ -83,8 +117,7 @@ export function createVirtualClock(options: { start?: number } = {}): VirtualClo
           },
         };
         function onAbort(): void {
-          const i = sleepers.indexOf(entry);
-          if (i >= 0) sleepers.splice(i, 1);
+          remove(entry);
           reject(signal?.reason as Error);
         }
         signal?.addEventListener('abort', onAbort, { once: true });
@@ -92,9 +125,15 @@ export function createVirtualClock(options: { start?: number } = {}): VirtualClo
         schedulePump();
       });
     },
+    setTimer,
     advance(ms) {
-      now += Math.max(0, ms);
-      while (sleepers.length > 0 && (sleepers[0]?.at ?? Infinity) <= now) sleepers.shift()?.wake();
+      const target = now + Math.max(0, ms);
+      for (let next = sleepers[0]; next !== undefined && next.at <= target; next = sleepers[0]) {
+        sleepers.shift();
+        if (next.at > now) now = next.at;
+        next.wake();
+      }
+      now = target;
     },
     async track<T>(work: Promise<T>): Promise<T> {
       busy += 1;
@@ -106,5 +145,7 @@ export function createVirtualClock(options: { start?: number } = {}): VirtualClo
       }
     },
     pendingSleeps: () => sleepers.length,
+    nextWakeAt: () => sleepers[0]?.at,
   };
+  return clock;
 }

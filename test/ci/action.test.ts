@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { labelFor, readPlanFacts } from '../../action/run-termsync.js';
+import { failureComment, firstErrorLine, labelFor, readPlanFacts } from '../../action/run-termsync.js';
 import { createPlan } from '../../src/plan/index.js';
 import { renderPlanJson } from '../../src/report/index.js';
 import { desiredState, glossary, liveState } from '../plan/builders.js';
@@ -110,9 +110,24 @@ describe('the action step', () => {
     expect(failed.code).toBe(0);
     expect(failed.outputs).toMatchObject({ exitcode: '7', has_changes: '', has_destroy: '', label: '', 'plan-json': '' });
     const comment = await readFile(failed.outputs['comment-file'] ?? '', 'utf8');
+    // Why, in the comment itself: termsync's own error line, in a code block.
     expect(comment).toBe(
-      '<!-- termsync-plan target=default -->\n### termsync plan for target default\n\n**termsync plan failed with exit code 7: authentication, permission or destination error.** The job log says why.\n',
+      '<!-- termsync-plan target=default -->\n### termsync plan for target default\n\n**termsync plan failed with exit code 7: authentication, permission or destination error.**\n\n```text\nError: no API key for target "default": set TERMSYNC_API_KEY (or TERMSYNC_API_KEY_FILE)\n```\n\nThe job log has the rest.\n',
     );
+    expect(failed.summary).toBe(`${comment}\n`);
+  });
+
+  it('a plan refused for an invalid repository: the comment names the first problem where it is', async () => {
+    await world.write('glossaries/broken.yaml', 'kind: glossary\nname: Broken\ndictionaries: []\n');
+    try {
+      const failed = await step({ command: 'plan' });
+      expect(failed.outputs['exitcode']).toBe('3');
+      const comment = await readFile(failed.outputs['comment-file'] ?? '', 'utf8');
+      expect(comment).toContain('**termsync plan failed with exit code 3: invalid configuration or input: nothing was sent to the service.**');
+      expect(comment).toMatch(/\n```text\n\S*glossaries\/broken\.yaml:3:1: error: \[glossary\/no-dictionaries\] a glossary needs at least one dictionary\n```\n/);
+    } finally {
+      await rm(join(world.dir, 'glossaries/broken.yaml'));
+    }
   });
 
   it('validate: annotations in the log, exit code 3 and the count in the summary', async () => {
@@ -147,6 +162,22 @@ describe('the action step', () => {
     expect(labelFor(await facts('dictionary'))).toBe('glossary:destroy');
     expect(readPlanFacts(join(scratch, 'none-such.json'))).toEqual({ hasChanges: '', hasDestroy: '' });
     expect(labelFor({ hasChanges: '', hasDestroy: '' })).toBe('');
+  });
+
+  it('finds the line that says why: a located problem, an Error: line or an error-level log message, whichever comes first; never a warning', () => {
+    const warning = JSON.stringify({ level: 40, msg: 'cannot reach http://127.0.0.1:1 (ECONNREFUSED), retrying 2 more times…' });
+    expect(firstErrorLine(`${warning}\nError: GET /v3/glossaries: cannot reach http://127.0.0.1:1 (ECONNREFUSED) after 3 attempts\n`)).toBe('Error: GET /v3/glossaries: cannot reach http://127.0.0.1:1 (ECONNREFUSED) after 3 attempts');
+    expect(firstErrorLine('g/b.yaml:3:1: error: [glossary/no-dictionaries] a glossary needs at least one dictionary\nError: the repository has 1 error; nothing was sent to the service\n')).toBe(
+      'g/b.yaml:3:1: error: [glossary/no-dictionaries] a glossary needs at least one dictionary',
+    );
+    expect(firstErrorLine('g/t.xlsx:Terms!B12: error: [entries/formula] the cell holds a formula\n')).toBe('g/t.xlsx:Terms!B12: error: [entries/formula] the cell holds a formula');
+    expect(firstErrorLine(`${JSON.stringify({ level: 50, msg: 'the lock is held by another run' })}\n`)).toBe('the lock is held by another run');
+    expect(firstErrorLine(`${warning}\nsomething unforeseen\n`)).toBe('something unforeseen');
+    expect(firstErrorLine('')).toBe('');
+    // Control characters shown as ?, long lines cut; the comment puts it in a code block longer than any backtick run in it.
+    expect(firstErrorLine('Error: a\u001b[31mred\u0007 `x`\n')).toBe('Error: a?[31mred? `x`');
+    expect(firstErrorLine(`Error: ${'x'.repeat(600)}`)).toHaveLength(500);
+    expect(failureComment('<!-- termsync-plan target=t -->', 't', 'plan', 7, 'Error: ```fence``` in the message\n')).toContain('\n````text\nError: ```fence``` in the message\n````\n');
   });
 
   it('refuses an unknown command before running anything', async () => {

@@ -14,7 +14,11 @@ import { PROJECT_ROOT } from '../e2e/harness.js';
 
 const run = promisify(execFile);
 const BIN = join(PROJECT_ROOT, 'node_modules', '.bin');
-const GITHUB_FILES = ['action.yml', ...(await readdir(join(PROJECT_ROOT, 'examples/github'))).map((f) => `examples/github/${f}`)];
+const GITHUB_FILES = [
+  'action.yml',
+  ...(await readdir(join(PROJECT_ROOT, 'examples/github'))).map((f) => `examples/github/${f}`),
+  ...(await readdir(join(PROJECT_ROOT, '.github/workflows'))).map((f) => `.github/workflows/${f}`),
+];
 const GITLAB_FILE = 'examples/gitlab/.gitlab-ci.yml';
 
 type Yaml = Record<string, unknown>;
@@ -79,8 +83,9 @@ describe('GitHub action and workflows', () => {
     expect(githubSchemaErrors('workflow.yml', workflow)).not.toEqual([]);
   });
 
-  it('the action-validator command line agrees (one file)', async () => {
-    expect(await tool(join(BIN, 'action-validator'), [join(PROJECT_ROOT, 'action.yml')], PROJECT_ROOT)).toEqual({ code: 0, stdout: '', output: '' });
+  it('the action-validator command line agrees (one process per file, as in a CI step)', async () => {
+    const results = await Promise.all(GITHUB_FILES.map((f) => tool(join(BIN, 'action-validator'), [join(PROJECT_ROOT, f)], PROJECT_ROOT)));
+    expect(results).toEqual(GITHUB_FILES.map(() => ({ code: 0, stdout: '', output: '' })));
   });
 
   it('workflows give the action only inputs it declares, and every command line it runs parses', async () => {
@@ -90,7 +95,7 @@ describe('GitHub action and workflows', () => {
     for (const file of GITHUB_FILES.filter((f) => f.startsWith('examples/'))) {
       const workflow = await readYaml(file);
       for (const job of Object.values(workflow['jobs'] as Record<string, { steps: { uses?: string; with?: Record<string, string> }[] }>)) {
-        for (const step of job.steps.filter((s) => s.uses?.endsWith('/termsync@v1'))) {
+        for (const step of job.steps.filter((s) => /\/termsync@v\d/.test(s.uses ?? ''))) {
           const inputs = step.with ?? {};
           for (const name of Object.keys(inputs)) expect(declared, `${file}: input "${name}"`).toContain(name);
           const lines = commandLines({
@@ -154,6 +159,26 @@ describe('GitLab pipeline', () => {
     expect(argvs).toContainEqual([
       'plan', '--format', 'markdown', '--out', 'plan.json', '--detailed-exitcode', '--target', 'default', '--refresh', 'changed', '--base', '$CI_MERGE_REQUEST_DIFF_BASE_SHA',
     ]);
+  });
+});
+
+describe('GitLab plan job: the line the note quotes when the plan fails', () => {
+  it("is termsync's first located problem, taken by the job's own grep line from the plan's stderr", async () => {
+    const pipeline = await readYaml(GITLAB_FILE);
+    const script = (pipeline['plan'] as { script: string[] }).script;
+    const grep = script.find((line) => line.startsWith('grep '));
+    expect(grep).toBeDefined();
+    const repo = join(scratch, 'gitlab-failing-plan');
+    await mkdir(join(repo, 'glossaries'), { recursive: true });
+    await writeFile(join(repo, 'termsync.yaml'), 'version: 1\ntargets:\n  - {name: default, base_url_env: TERMSYNC_BASE_URL, api_key_env: TERMSYNC_API_KEY}\n');
+    await writeFile(join(repo, 'glossaries', 'broken.yaml'), 'kind: glossary\nname: Broken\ndictionaries: []\n');
+    // The job's plan line, its stderr in plan-errors.txt (a repository with an error: exit 3, nothing sent).
+    const plan = await tool(process.execPath, [join(PROJECT_ROOT, 'bin', 'termsync.js'), 'plan', '--format', 'markdown', '--dir', repo], repo);
+    expect(plan.code).toBe(3);
+    await writeFile(join(repo, 'plan-errors.txt'), plan.output);
+    const run = await tool('bash', ['-c', grep ?? ''], repo);
+    expect(run.code).toBe(0);
+    expect(await readFile(join(repo, 'plan-error-line.txt'), 'utf8')).toBe(`${join(repo, 'glossaries', 'broken.yaml')}:3:1: error: [glossary/no-dictionaries] a glossary needs at least one dictionary\n`);
   });
 });
 

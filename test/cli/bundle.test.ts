@@ -5,7 +5,7 @@
  * time). `npm test` builds first.
  */
 import { execFile } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, utimes, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -107,16 +107,16 @@ async function builtinsLoaded(args: readonly string[]): Promise<{ run: Run; buil
 }
 
 /** A copy of bin/termsync.js and dist/bundle (timestamps kept) in a folder of its own, and a way to run it. */
-async function copyOfBundle(prefix: string): Promise<{ copy: string; bundle: string; run: (args: readonly string[], env?: Record<string, string>) => Promise<Run> }> {
+async function copyOfBundle(prefix: string): Promise<{ copy: string; bundle: string; run: (args: readonly string[], env?: Record<string, string>, nodeArgs?: readonly string[]) => Promise<Run> }> {
   const copy = await mkdtemp(path.join(work, prefix));
   await mkdir(path.join(copy, 'bin'));
   await cp(BIN, path.join(copy, 'bin', 'termsync.js'));
   await cp(path.join(ROOT, 'bin', 'package.json'), path.join(copy, 'bin', 'package.json'));
   await cp(path.join(ROOT, 'package.json'), path.join(copy, 'package.json'));
   await cp(path.join(ROOT, 'dist', 'bundle'), path.join(copy, 'dist', 'bundle'), { recursive: true, preserveTimestamps: true });
-  const run = (args: readonly string[], env: Record<string, string> = {}): Promise<Run> =>
+  const run = (args: readonly string[], env: Record<string, string> = {}, nodeArgs?: readonly string[]): Promise<Run> =>
     new Promise((resolve) => {
-      execFile(process.execPath, [path.join(copy, 'bin', 'termsync.js'), ...args], { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '', ...env } }, (error, stdout, stderr) =>
+      execFile(process.execPath, nodeArgs ?? [path.join(copy, 'bin', 'termsync.js'), ...args], { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '', ...env } }, (error, stdout, stderr) =>
         resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr }),
       );
     });
@@ -241,11 +241,13 @@ describe('the bundled CLI (bin/termsync.js)', () => {
     const cache = path.join(bundle, caches[0] as string);
     const args = ['validate', '--format', 'json', '--dir', ROOT];
     const sources = await runCliCaptured(args);
-    const runCopy = (): Promise<Run> => run(args);
+    // The user's cache folder is switched off here: only the cache next to the bundle counts.
+    const off = { NODE_DISABLE_COMPILE_CACHE: '1' };
+    const runCopy = (): Promise<Run> => run(args, off);
     // Whether the loader hands V8 a cache: cachedDataRejected is false for an accepted one, undefined for none.
     const loader = pathToFileURL(path.join(bundle, 'plain-validate.js')).href;
     const probe = `const { compilePlainValidate } = await import(${JSON.stringify(loader)}); console.log(JSON.stringify({ rejected: compilePlainValidate().script.cachedDataRejected ?? 'none' }));`;
-    const cacheUse = async (): Promise<unknown> => JSON.parse((await runBin([], ['--input-type=module', '-e', probe])).stdout);
+    const cacheUse = async (): Promise<unknown> => JSON.parse((await run([], off, ['--input-type=module', '-e', probe])).stdout);
     expect(await cacheUse()).toEqual({ rejected: false });
     expect(await runCopy()).toEqual(sources);
 
@@ -264,6 +266,61 @@ describe('the bundled CLI (bin/termsync.js)', () => {
     await rm(path.join(bundle, `plain-validate.cjs.${'0'.repeat(24)}.cache`));
     expect(await cacheUse()).toEqual({ rejected: 'none' });
     expect(await runCopy()).toEqual(sources);
+    // NODE_DISABLE_COMPILE_CACHE: nothing was written anywhere either.
+    expect((await readdir(bundle)).filter((f) => f.endsWith('.cache'))).toEqual([]);
+  });
+
+  it('an installed package (no cache next to the bundle) writes its own cache at the first plain validate, in the user cache folder, and uses it from then on', async () => {
+    const { copy, bundle, run } = await copyOfBundle('installed-');
+    for (const f of (await readdir(bundle)).filter((name) => name.endsWith('.cache'))) await rm(path.join(bundle, f));
+    const userCache = path.join(copy, 'xdg-cache');
+    // TMPDIR too: the loader falls back to a folder there when the user's cannot be written.
+    await mkdir(path.join(copy, 'tmp'));
+    const env = { XDG_CACHE_HOME: userCache, TMPDIR: path.join(copy, 'tmp') };
+    const args = ['validate', '--format', 'json', '--dir', ROOT];
+    const sources = await runCliCaptured(args);
+    const loader = pathToFileURL(path.join(bundle, 'plain-validate.js')).href;
+    const probe = `const { compilePlainValidate } = await import(${JSON.stringify(loader)}); const { script, cacheFile } = compilePlainValidate(); console.log(JSON.stringify({ rejected: script.cachedDataRejected ?? 'none', cacheFile: cacheFile ?? null }));`;
+    const cacheUse = async (): Promise<unknown> => JSON.parse((await run([], env, ['--input-type=module', '-e', probe])).stdout);
+    const written = (): Promise<string[]> => readdir(path.join(userCache, 'termsync')).catch(() => []);
+
+    expect(await cacheUse()).toEqual({ rejected: 'none', cacheFile: null });
+    expect(await run(args, env)).toEqual(sources);
+    const files = await written();
+    expect(files).toEqual([expect.stringMatching(new RegExp(`^plain-validate\\.cjs\\.[0-9a-f]{24}\\.v8-${process.versions.v8.replace(/\./g, '\\.')}-${process.arch}\\.cache$`))]);
+    const cacheFile = path.join(userCache, 'termsync', files[0] as string);
+    expect(await cacheUse()).toEqual({ rejected: false, cacheFile });
+    expect(await run(args, env)).toEqual(sources);
+    // Used, not written again.
+    expect(await written()).toEqual(files);
+
+    // A cache in a folder others may write to is never used (its code would run as this user), nor written there.
+    await chmod(path.join(userCache, 'termsync'), 0o777);
+    expect(await cacheUse()).toMatchObject({ rejected: 'none' });
+    await chmod(path.join(userCache, 'termsync'), 0o700);
+    // A broken cache is rejected by V8, the validate answers the same, and the cache is written anew.
+    await writeFile(cacheFile, 'not a code cache');
+    expect(await cacheUse()).toMatchObject({ rejected: true });
+    expect(await run(args, env)).toEqual(sources);
+    expect(await cacheUse()).toEqual({ rejected: false, cacheFile });
+    // A cache folder that cannot be written (a read-only home): the same answer, nothing on stderr.
+    expect(await run(args, { ...env, XDG_CACHE_HOME: path.join(bundle, 'plain-validate.cjs', 'not-a-folder') })).toEqual(sources);
+    // ... then the fallback in the temporary folder, private to this user, took it.
+    expect(await readdir(path.join(copy, 'tmp'))).toEqual([`termsync-${process.getuid?.() ?? ''}`]);
+  });
+
+  it('the other commands take the libraries they share with the plain validate from plain-validate.cjs: each is in the bundle once', async () => {
+    const bundle = path.join(ROOT, 'dist', 'bundle');
+    const files = (await readdir(bundle)).filter((f) => f.endsWith('.js') || f.endsWith('.cjs'));
+    // Messages of yaml's, saxes's and zod's own code: each in one file of the bundle, plain-validate.cjs.
+    for (const mark of ['Alias resolution is disabled', 'text data outside of root node', 'Invalid input']) {
+      const holding = [];
+      for (const file of files) if ((await readFile(path.join(bundle, file), 'utf8')).includes(mark)) holding.push(file);
+      expect(holding, mark).toEqual(['plain-validate.cjs']);
+    }
+    // A command of the ES module bundle that parses YAML and checks a schema: it answers as the sources do.
+    const args = ['validate', '--dir', ROOT, '--'];
+    expect(await runBin(args)).toEqual(await runCliCaptured(args));
   });
 
   it("validate of the example loads none of Node's modules that only other commands use: child_process (commander's executable subcommands, node-cron's daemon), crypto (node-cron's task ids), worker_threads (a large repository's second thread)", async () => {
@@ -277,8 +334,9 @@ describe('the bundled CLI (bin/termsync.js)', () => {
     const bundle = path.join(ROOT, 'dist', 'bundle');
     const chunk = (await readdir(bundle)).find((f) => f.startsWith('node-cron-'));
     expect(chunk).toBeDefined();
+    // The chunk is what the daemon imports of node-cron: createTask, from plain-validate.cjs's copy.
     const cron = (await import(pathToFileURL(path.join(bundle, chunk as string)).href)) as typeof NodeCron;
-    const task = cron.schedule('0 0 1 1 *', () => undefined);
+    const task = cron.createTask('0 0 1 1 *', () => undefined);
     try {
       expect(task.id).toMatch(/^[0-9a-f-]{36}$/);
     } finally {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { VERSION } from '../../src/cli/version.js';
 import { jsonSchemas, loadRepository } from '../../src/config/index.js';
 
 const SCHEMA_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'schema');
@@ -13,11 +14,11 @@ describe('committed JSON Schemas', () => {
     ['config', 'config.schema.json'],
   ] as const)('schema/%s matches the zod schema (regenerate with `npm run build && node schema/generate.js`)', async (which, file) => {
     const committed: unknown = JSON.parse(await readFile(path.join(SCHEMA_DIR, file), 'utf8'));
-    expect(committed).toEqual(jsonSchemas()[which]);
+    expect(committed).toEqual(jsonSchemas(VERSION)[which]);
   });
 
   it('offers the language enumerations and rejects unknown fields for editors', () => {
-    const text = JSON.stringify(jsonSchemas());
+    const text = JSON.stringify(jsonSchemas(VERSION));
     expect(text).toContain('"additionalProperties":false');
     expect(text).toContain('"enum":["de","en","es","fr","it","ja","ko","zh"]');
   });
@@ -29,14 +30,15 @@ describe('committed JSON Schemas', () => {
     if (schema['pattern'] === '\\S') found.push(at);
     for (const [key, child] of Object.entries(schema)) {
       if (key === 'properties') for (const [name, sub] of Object.entries(child as Record<string, unknown>)) notBlankPaths(sub, `${at}.${name}`, found);
-      else if (key === 'anyOf' || key === 'oneOf') (child as unknown[]).forEach((sub) => notBlankPaths(sub, at, found));
+      else if (key === 'anyOf' || key === 'oneOf' || key === 'allOf') (child as unknown[]).forEach((sub) => notBlankPaths(sub, at, found));
+      else if (key === 'then') notBlankPaths(child, at, found);
       else if (key === 'items' || key === 'additionalProperties' || key === 'propertyNames') notBlankPaths(child, `${at}[${key}]`, found);
     }
     return found;
   }
 
   it('tells editors which texts must not be blank: those the loader refuses when only whitespace', async () => {
-    const resource = jsonSchemas().resource as Record<string, unknown>;
+    const resource = jsonSchemas(VERSION).resource as Record<string, unknown>;
     expect(notBlankPaths(resource, '', []).sort()).toEqual([
       '.configured_rules[additionalProperties][additionalProperties]',
       '.configured_rules[additionalProperties][propertyNames]',
@@ -78,6 +80,6 @@ describe('committed JSON Schemas', () => {
   });
 
   it('says that a configured rules category needs at least one rule', () => {
-    expect(JSON.stringify(jsonSchemas().resource)).toContain('"minProperties":1');
+    expect(JSON.stringify(jsonSchemas(VERSION).resource)).toContain('"minProperties":1');
   });
 });

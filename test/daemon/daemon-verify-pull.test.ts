@@ -3,44 +3,25 @@ import { appendFile, cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createDaemonMetrics } from '../../src/daemon/daemon-metrics.js';
-import { startDaemon, type Daemon, type DaemonOptions } from '../../src/daemon/start-daemon.js';
+import type { Daemon, DaemonOptions } from '../../src/daemon/start-daemon.js';
 import { startEmulator } from '../../src/emulator/index.js';
-import { silentLogger } from '../../src/lib/logger.js';
 import { PROJECT_ROOT, type Emulator } from '../e2e/harness.js';
+import { nextRun, startTestDaemon, type TestDaemon } from './daemon-harness.js';
 
 const KEY = 'daemon-verify-key-29c4';
 let dir: string;
 let emulator: Emulator;
 let daemon: Daemon | undefined;
 
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
-async function nextRun(d: Daemon, count: number): Promise<NonNullable<Daemon['status']['runs'][number]>> {
-  return until('a reconcile run', () => (d.status.runs.length > count && d.status.running === undefined ? d.status.runs[0] : undefined));
-}
-
-async function start(repo: string, options: Partial<DaemonOptions> = {}): Promise<Daemon> {
-  daemon = await startDaemon({
+async function start(repo: string, options: Partial<DaemonOptions> = {}): Promise<TestDaemon> {
+  const test = await startTestDaemon({
     dir: repo,
     env: { TERMSYNC_BASE_URL: emulator.url, TERMSYNC_API_KEY: KEY },
-    logger: silentLogger,
     listen: { host: '127.0.0.1', port: 0 },
-    debounceMs: 100,
-    stopGraceMs: 5000,
-    retryBaseMs: 200,
-    metrics: createDaemonMetrics({ defaultMetrics: false }),
     ...options,
   });
-  return daemon;
+  daemon = test.daemon;
+  return test;
 }
 
 async function get(d: Daemon, path: string): Promise<string> {
@@ -73,7 +54,8 @@ afterEach(async () => {
 describe('termsync watch: verify after a reconcile that changed something', () => {
   it('runs the tests of the glossaries a run changed, and shows the results on /status and as metrics without any term', async () => {
     const repo = join(dir, 'repo');
-    const d = await start(repo);
+    const t = await start(repo);
+    const d = t.daemon;
     await nextRun(d, 0);
     // The start-up run created every glossary: the tests of the two that declare some ran.
     const last = d.status.verify.get('default')?.last;
@@ -84,6 +66,7 @@ describe('termsync watch: verify after a reconcile that changed something', () =
     // An edit of a glossary without tests sends no translation.
     let mark = emulator.requests().length;
     await appendFile(join(repo, 'glossaries/entries/storefront-ui.en-de.tsv'), 'loyalty points\tTreuepunkte\n');
+    await t.edited();
     await nextRun(d, 1);
     expect(translateRequests(mark)).toBe(0);
 
@@ -91,6 +74,7 @@ describe('termsync watch: verify after a reconcile that changed something', () =
     mark = emulator.requests().length;
     const csv = join(repo, 'glossaries/entries/product-catalogue.en-de.csv');
     await writeFile(csv, (await readFile(csv, 'utf8')).replace('down jacket,Daunenjacke', 'down jacket,Daunenmantel'));
+    await t.edited();
     const run = await nextRun(d, 2);
     expect(run).toMatchObject({ trigger: 'files', result: 'changed' });
     // One request per language pair of its tests (en → de, en → it).
@@ -136,7 +120,8 @@ describe('termsync watch --on-drift pull --git-pull', () => {
     git(dir, 'clone', '--quiet', '-b', 'main', remote, clone);
     const mainBefore = git(remote, 'rev-parse', 'main').trim();
 
-    const d = await start(clone, { onDrift: 'pull', gitPullMs: 3_600_000, schedule: '* * * * * *', verify: false });
+    const t = await start(clone, { onDrift: 'pull', gitPullMs: 3_600_000, schedule: '* * * * * *', verify: false });
+    const d = t.daemon;
     await nextRun(d, 0);
     const id = d.status.ids.get('default')?.glossaries['Northwind Storefront UI'] ?? '';
     expect(id).not.toBe('');
@@ -148,11 +133,13 @@ describe('termsync watch --on-drift pull --git-pull', () => {
     });
     expect(res.status).toBe(200);
 
-    const drift = await until('a drift branch', () => (d.status.drift?.branch === undefined ? undefined : d.status.drift));
+    t.tick();
+    await d.idle();
+    const drift = d.status.drift;
     expect(drift).toMatchObject({ target: 'default', result: 'written', files: ['glossaries/entries/storefront-ui.en-de.tsv'], glossaries: 1, termChanges: 1 });
-    expect(drift.branch).toMatch(/^termsync\/drift-\d{4}-\d{2}-\d{2}-\d{6}$/);
+    expect(drift?.branch).toMatch(/^termsync\/drift-\d{4}-\d{2}-\d{2}-\d{6}$/);
     // The branch holds exactly the one changed line; the branch the daemon reads is untouched.
-    const branch = drift.branch ?? '';
+    const branch = drift?.branch ?? '';
     expect(git(remote, 'diff', 'main', branch)).toContain('-gift card\tGeschenkkarte\n+gift card\tGeschenkgutschein\n');
     expect(git(remote, 'diff', '--stat', 'main', branch).trim().split('\n')).toHaveLength(2);
     expect(git(remote, 'log', '-1', '--format=%s', branch).trim()).toBe('termsync: adopt edits made on the service (target default)');
@@ -163,7 +150,11 @@ describe('termsync watch --on-drift pull --git-pull', () => {
 
     // Later scheduled runs keep the service's term (the files hold it) and push no second branch.
     const runs = d.status.runs.length;
-    await until('two more scheduled runs', () => d.status.runs.length >= runs + 2 && d.status.running === undefined);
+    for (let i = 0; i < 2; i++) {
+      t.tick();
+      await d.idle();
+    }
+    expect(d.status.runs).toHaveLength(runs + 2);
     const entries = (await (
       await fetch(`${emulator.url}/v3/glossaries/${id}/entries?source_lang=en&target_lang=de`, { headers: { authorization: `Service-Auth-Key ${KEY}` } })
     ).json()) as { dictionaries: { entries: string }[] };
@@ -177,9 +168,85 @@ describe('termsync watch --on-drift pull --git-pull', () => {
     git(work, 'push', '--quiet', 'origin', 'main');
     const count = d.status.runs.length;
     d.trigger('git');
-    await until('the merged drift pulled', () => (d.status.git?.head === git(work, 'rev-parse', 'HEAD').trim() && d.status.runs.length > count ? d.status.git : undefined));
-    expect(d.status.git?.ok).toBe(true);
+    await d.idle();
+    expect(d.status.runs).toHaveLength(count + 1);
+    expect(d.status.git).toMatchObject({ ok: true, head: git(work, 'rev-parse', 'HEAD').trim() });
     expect(git(clone, 'status', '--porcelain')).toBe('');
     expect(await readFile(join(clone, 'glossaries/entries/storefront-ui.en-de.tsv'), 'utf8')).toContain('gift card\tGeschenkgutschein\n');
   }, 60_000);
+});
+
+describe('termsync watch --on-drift pull, when the drift pull fails', () => {
+  /** Merges entries into a dictionary on the service, as its web editor does. */
+  const editOnService = async (id: string, entries: string): Promise<void> => {
+    const res = await fetch(`${emulator.url}/v3/glossaries/${id}`, {
+      method: 'PATCH',
+      headers: { authorization: `Service-Auth-Key ${KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ dictionaries: [{ source_lang: 'en', target_lang: 'de', entries, entries_format: 'tsv' }] }),
+    });
+    expect(res.status).toBe(200);
+  };
+  const entriesOnService = async (id: string): Promise<string> => {
+    const res = await fetch(`${emulator.url}/v3/glossaries/${id}/entries?source_lang=en&target_lang=de`, { headers: { authorization: `Service-Auth-Key ${KEY}` } });
+    return ((await res.json()) as { dictionaries: { entries: string }[] }).dictionaries[0]?.entries ?? '';
+  };
+
+  it('writes nothing to the service (its edits are kept), says why on /readyz, and adopts the edits once the pull can', async () => {
+    const repo = join(dir, 'repo');
+    const tsv = join(repo, 'glossaries/entries/storefront-ui.en-de.tsv');
+    const t = await start(repo, { onDrift: 'pull', target: 'default', verify: false });
+    const d = t.daemon;
+    await d.idle();
+    expect(d.status.runs[0]).toMatchObject({ trigger: 'startup', result: 'changed' });
+    const id = d.status.ids.get('default')?.glossaries['Northwind Storefront UI'] ?? '';
+    expect(id).not.toBe('');
+    const filesBefore = await readFile(tsv, 'utf8');
+
+    // A terminologist changes a term on the service, and someone adds an entry whose target has the
+    // shape of a credential: no file may hold it, so the pull refuses the whole dictionary.
+    await editOnService(id, 'gift card\tGeschenkgutschein\nsupport key\tAKIAIOSFODNN7EXAMPL3');
+    const mark = emulator.requests().length;
+    t.tick();
+    await d.idle();
+    expect(d.status.drift).toMatchObject({ target: 'default', result: 'failed' });
+    expect(d.status.drift?.error).toMatch(/pull refused/);
+    // The run planned and reported the difference, and wrote nothing: the service keeps its edit.
+    expect(d.status.runs[0]).toMatchObject({ trigger: 'schedule', result: 'pending' });
+    expect(emulator.requests().slice(mark).filter((r) => r.method !== 'GET')).toEqual([]);
+    expect(await entriesOnService(id)).toContain('gift card\tGeschenkgutschein');
+    expect(await readFile(tsv, 'utf8')).toBe(filesBefore);
+    const ready = await fetch(`${d.url ?? ''}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(((await ready.json()) as { reason: string }).reason).toMatch(/^the drift pull failed \(pull refused: .*\): nothing is written to the service until the edits made there can be adopted/);
+    expect(await get(d, '/metrics')).toMatch(/termsync_drift_pulls_total\{target="default",result="failed"\} 1/);
+    // Not retried in a loop: the next full reconcile (the schedule, SIGHUP) tries again.
+    expect(d.status.nextRetryAt).toBeUndefined();
+
+    // The value is corrected on the service: the next scheduled run adopts both edits into the file.
+    await editOnService(id, 'support key\tSupportschlüssel');
+    t.tick();
+    await d.idle();
+    expect(d.status.drift).toMatchObject({ target: 'default', result: 'written', files: ['glossaries/entries/storefront-ui.en-de.tsv'] });
+    const file = await readFile(tsv, 'utf8');
+    expect(file).toContain('gift card\tGeschenkgutschein\n');
+    expect(file).toContain('support key\tSupportschlüssel\n');
+    expect(await entriesOnService(id)).toContain('gift card\tGeschenkgutschein');
+    expect(d.status.runs[0]).toMatchObject({ trigger: 'schedule', result: 'converged' });
+    expect((await fetch(`${d.url ?? ''}/readyz`)).status).toBe(200);
+  }, 60_000);
+
+  it('with several targets and no --target, writes nothing either', async () => {
+    const repo = join(dir, 'repo');
+    const config = join(repo, 'config/termsync.yaml');
+    const text = await readFile(config, 'utf8');
+    expect(text).toContain('targets:\n  - name: default\n');
+    await writeFile(config, text.replace('targets:\n', 'targets:\n  - name: staging\n    base_url_env: TERMSYNC_STAGING_URL\n    api_key_env: TERMSYNC_STAGING_KEY\n'));
+    const t = await start(repo, { onDrift: 'pull', verify: false, env: { TERMSYNC_BASE_URL: emulator.url, TERMSYNC_API_KEY: KEY, TERMSYNC_STAGING_URL: emulator.url, TERMSYNC_STAGING_KEY: KEY } });
+    const d = t.daemon;
+    await d.idle();
+    expect(d.status.drift).toMatchObject({ target: '', result: 'failed', error: 'pull adopts the state of one target: start the daemon with --target' });
+    expect(emulator.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+    expect(d.status.runs[0]).toMatchObject({ trigger: 'startup', result: 'pending' });
+    expect((await fetch(`${d.url ?? ''}/readyz`)).status).toBe(503);
+  });
 });

@@ -3,45 +3,26 @@ import { appendFile, cp, mkdtemp, readFile, rename, rm, stat, symlink, writeFile
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createDaemonMetrics } from '../../src/daemon/daemon-metrics.js';
-import { startDaemon, type Daemon, type DaemonOptions } from '../../src/daemon/start-daemon.js';
+import type { Daemon, DaemonOptions } from '../../src/daemon/start-daemon.js';
 import { startEmulator } from '../../src/emulator/index.js';
-import { createLogger, silentLogger, type Logger } from '../../src/lib/logger.js';
+import { createLogger, type Logger } from '../../src/lib/logger.js';
 import { PROJECT_ROOT, type Emulator } from '../e2e/harness.js';
+import { nextRun, RETRY_BASE_MS, startTestDaemon, whenStatus, type TestDaemon } from './daemon-harness.js';
 
 const KEY = 'daemon-test-key-5f1c9e';
 let dir: string;
 let emulator: Emulator;
 let daemon: Daemon | undefined;
 
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 8000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
-async function start(options: Partial<DaemonOptions> = {}): Promise<Daemon> {
-  daemon = await startDaemon({
+async function start(options: Partial<DaemonOptions> = {}): Promise<TestDaemon> {
+  const test = await startTestDaemon({
     dir,
     env: { TERMSYNC_BASE_URL: emulator.url, TERMSYNC_API_KEY: KEY },
-    logger: silentLogger,
     listen: { host: '127.0.0.1', port: 0 },
-    debounceMs: 100,
-    stopGraceMs: 5000,
-    retryBaseMs: 200,
-    metrics: createDaemonMetrics({ defaultMetrics: false }),
     ...options,
   });
-  return daemon;
-}
-
-/** The run that follows the `count` runs already recorded, once it has finished. */
-async function nextRun(d: Daemon, count: number, timeoutMs = 8000): Promise<NonNullable<Daemon['status']['runs'][number]>> {
-  return until('a reconcile run', () => (d.status.runs.length > count && d.status.running === undefined ? d.status.runs[0] : undefined), timeoutMs);
+  daemon = test.daemon;
+  return test;
 }
 
 function requestsSince(mark: number): { method: string; path: string; query: string }[] {
@@ -86,7 +67,8 @@ afterEach(async () => {
 
 describe('termsync watch (the daemon)', () => {
   it('converges on start, applies an edited TSV within seconds with one entry read and one write, and serves its endpoints', async () => {
-    const d = await start();
+    const t = await start();
+    const d = t.daemon;
     const first = await nextRun(d, 0);
     expect(first).toMatchObject({ trigger: 'startup', result: 'changed' });
     expect((await get(d, '/readyz')).status).toBe(200);
@@ -94,7 +76,8 @@ describe('termsync watch (the daemon)', () => {
     const mark = emulator.requests().length;
     const started = Date.now();
     await appendFile(join(dir, 'glossaries/entries/storefront-ui.en-de.tsv'), 'loyalty points\tTreuepunkte\n');
-    const run = await nextRun(d, 1, 5000);
+    await t.edited();
+    const run = await nextRun(d, 1);
     const latency = Date.now() - started;
     expect(run).toMatchObject({ trigger: 'files', result: 'changed', files: 1 });
     expect(latency).toBeLessThan(5000);
@@ -107,7 +90,8 @@ describe('termsync watch (the daemon)', () => {
     expect(metrics).toMatch(/termsync_reconcile_runs_total\{trigger="files",result="changed"\} 1/);
     expect(metrics).toMatch(/termsync_operations_total\{target="default",kind="glossary.patch",result="applied"\} 1/);
     expect(metrics).toMatch(/termsync_api_requests_total\{method="PATCH",endpoint="\/v3\/glossaries\/\{id\}",status="200"\} 1/);
-    expect(metrics).toMatch(/termsync_last_success_timestamp_seconds\{target="default"\} \d+/);
+    // The daemon's clock: the fake one, its start.
+    expect(metrics).toMatch(new RegExp(`termsync_last_success_timestamp_seconds\\{target="default"\\} ${Math.floor(t.clock.now() / 1000)}\\n`));
     // The example repository: 6 glossaries (two fed by a TBX file and a workbook), 2 style rule lists.
     expect(metrics).toMatch(/termsync_managed_resources\{target="default",kind="glossary"\} 6/);
     // 8 resource files and 9 entries files: the edit's load parsed only the edited file again.
@@ -127,13 +111,15 @@ describe('termsync watch (the daemon)', () => {
 
     // SIGHUP: a full reload reads every file again.
     d.trigger('reload');
-    await nextRun(d, 2);
+    await d.idle();
+    expect(d.status.runs).toHaveLength(3);
     expect((await get(d, '/metrics')).text).toMatch(/termsync_load_files_total\{how="read"\} 35\n/);
   });
 
   it('reads every file on SIGHUP even when a full run (schedule, retry) is already queued', async () => {
-    const d = await start();
+    const d = (await start()).daemon;
     // The loop took the start-up run at once: while it runs, a scheduled run is queued, then SIGHUP arrives.
+    expect(d.status.runs).toHaveLength(0);
     d.trigger('schedule');
     d.trigger('reload');
     await d.idle();
@@ -145,43 +131,45 @@ describe('termsync watch (the daemon)', () => {
   });
 
   it('turns a burst of 20 file writes into at most two runs', async () => {
-    const d = await start();
-    await nextRun(d, 0);
+    const t = await start();
+    const d = t.daemon;
+    await d.idle();
     const file = join(dir, 'glossaries/entries/storefront-ui.en-de.tsv');
     const base = await readFile(file, 'utf8');
-    for (let i = 0; i < 20; i++) {
-      await writeFile(file, `${base}burst term ${i}\tBurstbegriff ${i}\n`);
-      await new Promise((r) => setTimeout(r, 5));
-    }
-    // The burst's last state reaches the service.
-    await until('the last write of the burst applied', async () => d.status.running === undefined && (await entriesOnService(d, 'Northwind Storefront UI', 'en', 'de')).includes('burst term 19\t'));
-    await d.idle();
-    // Then a marker: a term appended to another file. The watcher reports a file once its size
-    // has held still for writeFinishMs, checking the files it waits on in the order their changes
-    // came; the burst's last change came a whole run (read, plan, PATCH) before the marker's. So
-    // whatever the watcher still had of the burst is reported before the marker or in its batch:
-    // once the marker's run is done, every run the burst causes has been recorded.
-    const before = d.status.runs.length;
-    await appendFile(join(dir, 'glossaries/entries/storefront-ui.en-fr.tsv'), 'marker term\tterme repère\n');
-    await until('the marker applied', async () => d.status.running === undefined && (await entriesOnService(d, 'Northwind Storefront UI', 'en', 'fr')).includes('marker term\t'));
-    await d.idle();
-    const [marker, ...earlier] = d.status.runs;
-    // The marker's run read the marker's file alone, nothing of the burst ran after it, and no
-    // retry is armed (the daemon's other timers start runs only on the schedule or a moved root).
-    expect(marker).toMatchObject({ trigger: 'files', result: 'changed', files: 1 });
-    expect(d.status.runs.slice(0, d.status.runs.length - before).filter((r) => r.trigger === 'files')).toEqual([marker]);
-    expect(d.status.nextRetryAt).toBeUndefined();
-    const fileRuns = earlier.filter((r) => r.trigger === 'files');
+    for (let i = 0; i < 20; i++) await writeFile(file, `${base}burst term ${i}\tBurstbegriff ${i}\n`);
+    // The watcher reports the file once its size has held still for writeFinishMs of real time (ten
+    // of the writes have the same size: a stall of the machine may cut the burst in two); each
+    // batch goes when the fake clock passes the debounce.
+    const applied = async (): Promise<boolean> => (await entriesOnService(d, 'Northwind Storefront UI', 'en', 'de')).includes('burst term 19\t');
+    do {
+      await t.edited();
+      await nextRun(d, d.status.runs.length);
+    } while (!(await applied()));
+    const fileRuns = d.status.runs.filter((r) => r.trigger === 'files');
     expect(fileRuns.length).toBeGreaterThanOrEqual(1);
     expect(fileRuns.length).toBeLessThanOrEqual(2);
+    expect(fileRuns.every((r) => r.result === 'changed' && r.files === 1)).toBe(true);
+    // Then a marker: a term appended to another file. Its run reads the marker's file alone: the
+    // watcher reported the burst's last write before the run that applied it.
+    const before = d.status.runs.length;
+    await appendFile(join(dir, 'glossaries/entries/storefront-ui.en-fr.tsv'), 'marker term\tterme repère\n');
+    await t.edited();
+    const marker = await nextRun(d, before);
+    expect(marker).toMatchObject({ trigger: 'files', result: 'changed', files: 1 });
+    expect(await entriesOnService(d, 'Northwind Storefront UI', 'en', 'fr')).toContain('marker term\t');
+    // No retry is armed: nothing waits on the clock but the root check.
+    expect(d.status.nextRetryAt).toBeUndefined();
+    expect(t.clock.pendingSleeps()).toBe(1);
     // The last state of the file is what the service holds.
-    const plan = await nextRunAfterTrigger(d, 'reload');
-    expect(plan.result).toBe('converged');
+    d.trigger('reload');
+    expect(await nextRun(d, before + 1)).toMatchObject({ trigger: 'reload', result: 'converged' });
   });
 
   it('repairs drift made on the service on the scheduled full reconcile', async () => {
-    const d = await start({ schedule: '* * * * * *' });
-    await nextRun(d, 0);
+    const t = await start({ schedule: '* * * * * *' });
+    const d = t.daemon;
+    await d.idle();
+    expect(t.schedules).toEqual(['* * * * * *']);
     const ids = d.status.ids.get('default');
     const id = ids?.glossaries['Northwind Storefront UI'] ?? '';
     expect(id).not.toBe('');
@@ -192,33 +180,41 @@ describe('termsync watch (the daemon)', () => {
       body: JSON.stringify({ dictionaries: [{ source_lang: 'en', target_lang: 'fr', entries: 'drifted term\tterme dérivé', entries_format: 'tsv' }] }),
     });
     expect(res.status).toBe(200);
-    const repaired = await until('a scheduled run that repairs the drift', () => d.status.runs.find((r) => r.trigger === 'schedule' && r.result === 'changed'), 5000);
+    t.tick();
+    const repaired = await nextRun(d, 1);
+    expect(repaired).toMatchObject({ trigger: 'schedule', result: 'changed' });
     expect(repaired.targets[0]?.summary?.calls.PUT).toBe(1);
     expect((await get(d, '/metrics')).text).toMatch(/termsync_drift_detected_total\{target="default"\} 1/);
   });
 
   it('picks up a changed schedule from the config without a restart', async () => {
-    const d = await start();
-    await nextRun(d, 0);
+    const t = await start();
+    const d = t.daemon;
+    await d.idle();
     expect(d.status.schedule).toBe('*/15 * * * *');
     const config = join(dir, 'config/termsync.yaml');
     await writeFile(config, (await readFile(config, 'utf8')).replace('schedule: "*/15 * * * *"', 'schedule: "* * * * * *"'));
-    const reloaded = await until('the run of the config change', () => d.status.runs.find((r) => r.trigger === 'files'));
+    await t.edited();
+    const reloaded = await nextRun(d, 1);
     // A changed config re-reads everything (it may change anything), and reschedules.
     expect(reloaded).toMatchObject({ trigger: 'files', result: 'converged' });
     expect(reloaded.targets[0]?.notRefreshed).toBeUndefined();
     expect(d.status.schedule).toBe('* * * * * *');
-    await until('a scheduled run', () => d.status.runs.find((r) => r.trigger === 'schedule'), 4000);
+    expect(t.schedules).toEqual(['*/15 * * * *', '* * * * * *']);
+    t.tick();
+    expect(await nextRun(d, 2)).toMatchObject({ trigger: 'schedule', result: 'converged' });
   });
 
   it('an invalid edit makes /readyz fail and changes nothing on the service; fixing it recovers', async () => {
     const { logger, records } = recordingLogger();
-    const d = await start({ logger });
-    await nextRun(d, 0);
+    const t = await start({ logger });
+    const d = t.daemon;
+    await d.idle();
     const file = join(dir, 'glossaries/entries/storefront-ui.en-de.tsv');
     const good = await readFile(file, 'utf8');
     const mark = emulator.requests().length;
     await writeFile(file, `${good}only a source, no tab\n`);
+    await t.edited();
     const broken = await nextRun(d, 1);
     expect(broken.result).toBe('invalid');
     const ready = await get(d, '/readyz');
@@ -229,13 +225,16 @@ describe('termsync watch (the daemon)', () => {
     expect(status.repository.valid).toBe(false);
     expect(status.repository.diagnostics[0]).toMatchObject({ file: 'glossaries/entries/storefront-ui.en-de.tsv' });
     // Not retried in a loop: it waits for the next change. The run is recorded, so its end
-    // (which arms a retry after a failed run) has run: no retry is armed, none was logged.
+    // (which arms a retry after a failed run) has run: no retry is armed, none was logged, and
+    // nothing but the root check waits on the clock.
     await d.idle();
     expect(d.status.nextRetryAt).toBeUndefined();
     expect(records.filter((r) => r.msg.startsWith('reconcile failed; retrying'))).toEqual([]);
+    expect(t.clock.pendingSleeps()).toBe(1);
     expect(d.status.runs).toHaveLength(2);
 
     await writeFile(file, `${good}loyalty points\tTreuepunkte\n`);
+    await t.edited();
     const fixed = await nextRun(d, 2);
     expect(fixed.result).toBe('changed');
     expect((await get(d, '/readyz')).status).toBe(200);
@@ -243,10 +242,12 @@ describe('termsync watch (the daemon)', () => {
 
   it('reports a guard-blocked plan once, without retrying it and without writing', async () => {
     const { logger, records } = recordingLogger();
-    const d = await start({ logger });
-    await nextRun(d, 0);
+    const t = await start({ logger });
+    const d = t.daemon;
+    await d.idle();
     const mark = emulator.requests().length;
     await writeFile(join(dir, 'glossaries/entries/storefront-ui.en-de.tsv'), 'cart\tWarenkorb\n');
+    await t.edited();
     const blocked = await nextRun(d, 1);
     expect(blocked.result).toBe('blocked');
     expect(blocked.targets[0]?.guards?.[0]).toMatch(/loses/);
@@ -254,6 +255,7 @@ describe('termsync watch (the daemon)', () => {
     await d.idle();
     expect(d.status.nextRetryAt).toBeUndefined();
     expect(records.filter((r) => r.msg.startsWith('reconcile failed; retrying'))).toEqual([]);
+    expect(t.clock.pendingSleeps()).toBe(1);
     expect(d.status.runs).toHaveLength(2);
     expect(requestsSince(mark).filter((r) => r.method !== 'GET')).toEqual([]);
     expect((await get(d, '/readyz')).status).toBe(503);
@@ -261,18 +263,56 @@ describe('termsync watch (the daemon)', () => {
 
   it('retries a run that failed because the service was down, with back-off, and converges once it is back', async () => {
     emulator.setFaults('503=1');
-    const d = await start({ env: { TERMSYNC_BASE_URL: emulator.url, TERMSYNC_API_KEY: KEY, TERMSYNC_MAX_ATTEMPTS: '1' } });
-    const failed = await nextRun(d, 0);
-    expect(failed.result).toBe('unreachable');
-    expect(d.status.nextRetryAt).not.toBeUndefined();
+    const t = await start({ env: { TERMSYNC_BASE_URL: emulator.url, TERMSYNC_API_KEY: KEY, TERMSYNC_MAX_ATTEMPTS: '1' } });
+    const d = t.daemon;
+    await d.idle();
+    const failed = d.status.runs[0];
+    expect(failed?.result).toBe('unreachable');
+    const armedAt = t.clock.now();
+    expect(d.status.nextRetryAt).toBe(new Date(armedAt + RETRY_BASE_MS).toISOString());
     emulator.setFaults('');
-    const retried = await until('a successful retry', () => d.status.runs.find((r) => r.trigger === 'retry' && r.result === 'changed'), 5000);
-    expect(retried.targets[0]?.applied).toBe(8);
+    // Not before the back-off has passed.
+    t.clock.advance(RETRY_BASE_MS - 1);
+    await d.idle();
+    expect(d.status.runs).toHaveLength(1);
+    t.clock.advance(1);
+    await d.idle();
+    expect(d.status.nextRetryAt).toBeUndefined();
+    const retried = d.status.runs[0];
+    expect(retried).toMatchObject({ trigger: 'retry', result: 'changed' });
+    expect(retried?.targets[0]?.applied).toBe(8);
+  });
+
+  it('doubles the back-off while the service stays down, and a success resets it', async () => {
+    emulator.setFaults('503=1');
+    const t = await start({ env: { TERMSYNC_BASE_URL: emulator.url, TERMSYNC_API_KEY: KEY, TERMSYNC_MAX_ATTEMPTS: '1' } });
+    const d = t.daemon;
+    await d.idle();
+    const waits: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const at = Date.parse(d.status.nextRetryAt ?? '');
+      waits.push(at - t.clock.now());
+      t.clock.advance(at - t.clock.now());
+      await d.idle();
+    }
+    expect(waits).toEqual([RETRY_BASE_MS, 2 * RETRY_BASE_MS, 4 * RETRY_BASE_MS]);
+    expect(d.status.runs.map((r) => `${r.trigger} ${r.result}`)).toEqual(['retry unreachable', 'retry unreachable', 'retry unreachable', 'startup unreachable']);
+    // Back: a SIGHUP converges, drops the waiting retry, and the next failure waits the first delay again.
+    emulator.setFaults('');
+    d.trigger('reload');
+    await d.idle();
+    expect(d.status.runs[0]).toMatchObject({ trigger: 'reload', result: 'changed' });
+    expect(d.status.nextRetryAt).toBeUndefined();
+    emulator.setFaults('503=1');
+    d.trigger('reload');
+    await d.idle();
+    expect(Date.parse(d.status.nextRetryAt ?? '') - t.clock.now()).toBe(RETRY_BASE_MS);
   });
 
   it('stops on request: lets the running apply finish, releases the lock, and reconciles nothing more', async () => {
-    const d = await start();
-    await until('the first run to start', () => d.status.running);
+    const t = await start();
+    const d = t.daemon;
+    await whenStatus(d, 'the first run to start', () => d.status.running);
     await d.stop();
     daemon = undefined;
     // The run was finished (or stopped between operations), not abandoned: it is on record.
@@ -280,6 +320,8 @@ describe('termsync watch (the daemon)', () => {
     expect(['changed', 'interrupted']).toContain(d.status.runs[0]?.result);
     // The running reconcile finished (or stopped before its next operation); the lock is gone.
     await expect(stat(join(dir, '.termsync.lock'))).rejects.toMatchObject({ code: 'ENOENT' });
+    // Every timer is gone: the root check, the stop's grace period.
+    expect(t.clock.pendingSleeps()).toBe(0);
     const mark = emulator.requests().length;
     const runs = d.status.runs.length;
     await appendFile(join(dir, 'glossaries/entries/storefront-ui.en-de.tsv'), 'after stop\tnach dem Stopp\n');
@@ -292,14 +334,6 @@ describe('termsync watch (the daemon)', () => {
     expect(requestsSince(mark)).toEqual([]);
   });
 });
-
-/** Triggers a run (e.g. `reload`, as SIGHUP does) and waits for it. */
-async function nextRunAfterTrigger(d: Daemon, trigger: 'reload'): Promise<NonNullable<Daemon['status']['runs'][number]>> {
-  await d.idle();
-  const count = d.status.runs.length;
-  d.trigger(trigger);
-  return nextRun(d, count);
-}
 
 describe('termsync watch --git-pull', () => {
   const git = (cwd: string, ...args: string[]): string =>
@@ -319,22 +353,22 @@ describe('termsync watch --git-pull', () => {
     git(work, 'push', '--quiet', 'origin', 'main');
     git(dir, 'clone', '--quiet', '-b', 'main', remote, clone);
 
-    const d = await startDaemon({
-      dir: clone,
-      env: { TERMSYNC_BASE_URL: emulator.url, TERMSYNC_API_KEY: KEY },
-      logger: silentLogger,
-      gitPullMs: 300,
-      debounceMs: 100,
-      metrics: createDaemonMetrics({ defaultMetrics: false }),
-    });
+    const t = await startTestDaemon({ dir: clone, env: { TERMSYNC_BASE_URL: emulator.url, TERMSYNC_API_KEY: KEY }, gitPullMs: 300 });
+    const d = t.daemon;
     daemon = d;
-    await nextRun(d, 0);
+    await d.idle();
+    expect(d.status.runs[0]).toMatchObject({ trigger: 'startup', result: 'changed' });
 
     await appendFile(join(work, 'glossaries/entries/storefront-ui.en-de.tsv'), 'loyalty points\tTreuepunkte\n');
     git(work, 'commit', '--quiet', '-am', 'one more term');
     git(work, 'push', '--quiet', 'origin', 'main');
-    const pulled = await until('a git-triggered run', () => d.status.runs.find((r) => r.trigger === 'git'));
-    expect(pulled).toMatchObject({ result: 'changed', files: 1 });
+    // Nothing is fetched before the interval has passed.
+    t.clock.advance(299);
+    await d.idle();
+    expect(d.status.runs).toHaveLength(1);
+    t.clock.advance(1);
+    await d.idle();
+    expect(d.status.runs[0]).toMatchObject({ trigger: 'git', result: 'changed', files: 1 });
     expect(d.status.git).toMatchObject({ ok: true, head: git(work, 'rev-parse', 'HEAD').trim() });
 
     // A local commit in the clone: the next pull is not a fast-forward. (Made without touching the
@@ -343,12 +377,13 @@ describe('termsync watch --git-pull', () => {
     await appendFile(join(work, 'glossaries/entries/storefront-ui.en-fr.tsv'), 'remote only\tseulement distant\n');
     git(work, 'commit', '--quiet', '-am', 'remote');
     git(work, 'push', '--quiet', 'origin', 'main');
-    await until('a failed pull', () => (d.status.git?.ok === false ? d.status.git : undefined));
-    // Before the remote commit is fetched, the clone is ahead of its upstream (not applied); after, the merge fails.
-    expect(d.status.git?.error).toMatch(/^git merge failed|^the checkout holds 1 commit its upstream does not have/);
-    await until('the failed merge', () => (d.status.git?.error?.startsWith('git merge failed') === true ? d.status.git : undefined));
+    t.clock.advance(300);
+    await d.idle();
+    expect(d.status.git).toMatchObject({ ok: false, failures: 1 });
+    expect(d.status.git?.error).toMatch(/^git merge failed/);
+    expect(d.status.runs).toHaveLength(2);
     expect(await readFile(join(clone, 'glossaries/entries/storefront-ui.en-fr.tsv'), 'utf8')).not.toContain('remote only');
-    expect((await get2(d)).metrics).toMatch(/termsync_git_pulls_total\{result="failed"\} [1-9]/);
+    expect(await d.metrics.registry.metrics()).toMatch(/termsync_git_pulls_total\{result="failed"\} 1\n/);
   });
 });
 
@@ -367,14 +402,8 @@ describe('a repository root behind a symbolic link (a git-sync sidecar)', () => 
     git(repo, 'worktree', 'add', '--quiet', '--detach', join(dir, 'wt-1'), first);
     await symlink(join(dir, 'wt-1'), join(dir, 'current'));
 
-    const d = await startDaemon({
-      dir: join(dir, 'current'),
-      env: { TERMSYNC_BASE_URL: emulator.url, TERMSYNC_API_KEY: KEY },
-      logger: silentLogger,
-      debounceMs: 100,
-      rootCheckMs: 100,
-      metrics: createDaemonMetrics({ defaultMetrics: false }),
-    });
+    const t = await startTestDaemon({ dir: join(dir, 'current'), env: { TERMSYNC_BASE_URL: emulator.url, TERMSYNC_API_KEY: KEY }, rootCheckMs: 100 });
+    const d = t.daemon;
     daemon = d;
     expect(await nextRun(d, 0)).toMatchObject({ result: 'changed' });
 
@@ -385,6 +414,8 @@ describe('a repository root behind a symbolic link (a git-sync sidecar)', () => 
     await symlink(join(dir, 'wt-2'), join(dir, 'current.new'));
     await rename(join(dir, 'current.new'), join(dir, 'current'));
     const mark = emulator.requests().length;
+    // The next root check sees the swap (it asks git what changed, then queues the run).
+    t.clock.advance(100);
     const run = await nextRun(d, 1);
     expect(run).toMatchObject({ trigger: 'files', result: 'changed', files: 1 });
     const requests = requestsSince(mark);
@@ -393,10 +424,7 @@ describe('a repository root behind a symbolic link (a git-sync sidecar)', () => 
 
     // The watcher follows the link: an edit in the new checkout is seen.
     await appendFile(join(dir, 'wt-2', 'glossaries/entries/storefront-ui.en-de.tsv'), 'gift voucher\tGeschenkgutschein\n');
+    await t.edited();
     expect(await nextRun(d, 2)).toMatchObject({ trigger: 'files', result: 'changed', files: 1 });
   });
 });
-
-async function get2(d: Daemon): Promise<{ metrics: string }> {
-  return { metrics: await d.metrics.registry.metrics() };
-}

@@ -124,7 +124,15 @@ describe('the image, installed outside Docker by deploy/container/install-runtim
     expect(installed.stdout).toContain(`installed termsync ${pkg.version}`);
     const app = join(root, dest);
     // What `npm pack` ships (package.json `files`), the lockfile and the dependencies: no sources, no tests.
-    expect((await readdir(app)).sort()).toEqual(['README.md', 'bin', 'dist', 'node_modules', 'package-lock.json', 'package.json', 'schema']);
+    expect((await readdir(app)).sort()).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'bin', 'dist', 'node_modules', 'package-lock.json', 'package.json', 'schema']);
+    // Only the bundle: no tsc output beside it, no .tsbuildinfo.
+    expect(await readdir(join(app, 'dist'))).toEqual(['bundle']);
+    // The code cache of the plain validate, made at install for this Node (the package ships none): V8 takes it.
+    const caches = (await readdir(join(app, 'dist', 'bundle'))).filter((f) => f.endsWith('.cache'));
+    expect(caches).toEqual([expect.stringMatching(/^plain-validate\.cjs\.[0-9a-f]{24}\.cache$/)]);
+    const loader = join(app, 'dist', 'bundle', 'plain-validate-loader.cjs');
+    const probe = await run(process.execPath, ['-e', `console.log(require(${JSON.stringify(loader)}).compilePlainValidate().script.cachedDataRejected)`], { cwd: root, env: { PATH: process.env['PATH'] ?? '', NODE_DISABLE_COMPILE_CACHE: '1' }, timeoutMs: 20_000 });
+    expect(probe.stdout).toBe('false\n');
     // bin/termsync.js is CommonJS by bin/package.json: without it a plain validate cannot start
     // (install-runtime.sh runs one and fails the build otherwise).
     expect((await readdir(join(app, 'bin'))).sort()).toEqual(['package.json', 'termsync.js']);

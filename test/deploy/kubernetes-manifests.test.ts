@@ -14,6 +14,9 @@ import { CronJob, type ICronJob } from 'kubernetes-models/batch/v1/CronJob';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
 import { Service, type IService } from 'kubernetes-models/v1/Service';
+import { NetworkPolicy, type INetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
+import { PrometheusRule } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PrometheusRule';
+import { ServiceMonitor, type IServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor';
 import { isMap, isPair, isScalar, type Pair } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { checkAllowedHost, readAllowedHosts } from '../../src/api/read-env.js';
@@ -26,6 +29,9 @@ const MODELS: Record<string, { new (data: never): { validate(): void } }> = {
   'apps/v1/Deployment': Deployment,
   'batch/v1/CronJob': CronJob,
   'v1/Service': Service,
+  'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy,
+  'monitoring.coreos.com/v1/ServiceMonitor': ServiceMonitor,
+  'monitoring.coreos.com/v1/PrometheusRule': PrometheusRule,
 };
 
 function validateResource(doc: ManifestDocument): string | undefined {
@@ -46,6 +52,7 @@ const deployables = {
   cronjob: readKustomization(join(KUBERNETES_DIR, 'cronjob')),
   gitPull: readKustomization(join(KUBERNETES_DIR, 'git-pull')),
 };
+const monitoring = readKustomization(join(KUBERNETES_DIR, 'monitoring'));
 
 function only<T>(deployable: Deployable, kind: string): T {
   const found = deployable.resources.filter((r) => r.value['kind'] === kind);
@@ -155,7 +162,10 @@ describe('deploy/kubernetes', () => {
       'CronJob termsync-apply',
       'Deployment termsync',
       'Deployment termsync',
+      'NetworkPolicy termsync',
+      'PrometheusRule termsync',
       'Service termsync-metrics',
+      'ServiceMonitor termsync',
     ]);
     expect(resources.map(validateResource).filter((p) => p !== undefined)).toEqual([]);
   });
@@ -306,5 +316,68 @@ describe('deploy/kubernetes', () => {
         expect(help.stdout, `${where}: termsync ${args[0]} has no ${name}`).toContain(`${name} `);
       }
     }
+  });
+});
+
+describe('deploy/kubernetes: network policy, pinned images, monitoring', () => {
+  const PRIVATE_RANGES = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16'];
+
+  it.each(Object.entries(deployables))('%s: one NetworkPolicy selects every termsync pod; egress only to DNS and to HTTPS outside the cluster, ingress only to the metrics port', (_name, deployable) => {
+    const policies = deployable.resources.filter((r) => r.value['kind'] === 'NetworkPolicy').map((r) => r.value as unknown as INetworkPolicy);
+    expect(policies).toHaveLength(1);
+    const policy = policies[0] as INetworkPolicy;
+    const spec = policy.spec;
+    expect(spec?.policyTypes).toEqual(['Ingress', 'Egress']);
+    const pods = deployable.resources.flatMap((r) => {
+      if (r.value['kind'] === 'CronJob') return [(r.value as unknown as ICronJob).spec?.jobTemplate.spec?.template.metadata?.labels ?? {}];
+      if (r.value['kind'] === 'Deployment') return [(r.value as unknown as IDeployment).spec?.template.metadata?.labels ?? {}];
+      return [];
+    });
+    expect(pods.length).toBeGreaterThan(0);
+    for (const labels of pods) expect(labels).toMatchObject(spec?.podSelector.matchLabels ?? { none: 'selected' });
+    // Egress: every rule names its ports (no rule lets everything out).
+    const egress = spec?.egress ?? [];
+    for (const rule of egress) expect(rule.ports?.length, JSON.stringify(rule)).toBeGreaterThan(0);
+    const ports = egress.flatMap((rule) => (rule.ports ?? []).map((p) => `${p.protocol}/${p.port}`)).sort();
+    expect(ports).toEqual(['TCP/443', 'TCP/53', 'UDP/53']);
+    const dns = egress.find((rule) => rule.ports?.some((p) => p.port === 53));
+    expect(dns?.to).toEqual([{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'kube-system' } }, podSelector: { matchLabels: { 'k8s-app': 'kube-dns' } } }]);
+    const https = egress.find((rule) => rule.ports?.some((p) => p.port === 443));
+    expect(https?.to).toHaveLength(1);
+    expect(https?.to?.[0]?.ipBlock?.cidr).toBe('0.0.0.0/0');
+    expect(https?.to?.[0]?.ipBlock?.except).toEqual(expect.arrayContaining(PRIVATE_RANGES));
+    // What the pods reach through it: the service over https on its default port, the repository over https.
+    const urls = [...deployable.configMaps.values()].flatMap((data) => [...data].filter(([key]) => /BASE_URL|REPO|REPOSITORY/.test(key)).map(([, value]) => value));
+    expect(urls.length).toBeGreaterThanOrEqual(2);
+    for (const url of urls) expect(new URL(url).protocol === 'https:' && new URL(url).port === '', url).toBe(true);
+    // Ingress: only the daemon's metrics port, where there is a daemon.
+    const ingress = (spec?.ingress ?? []).flatMap((rule) => (rule.ports ?? []).map((p) => p.port));
+    expect(ingress).toEqual([9464]);
+  });
+
+  it('the example overlay pins every image by digest, not by tag', () => {
+    const overlay = deployables.secondAccount;
+    const images = overlay.kustomization.images ?? [];
+    const used = new Set(overlay.resources.flatMap((r) => [...(podOf(r)?.initContainers ?? []), ...(podOf(r)?.containers ?? [])].map((c) => (c.image ?? '').replace(/:[^/:]+$/, ''))));
+    expect([...used].sort()).toEqual(['registry.k8s.io/git-sync/git-sync', 'termsync']);
+    for (const name of used) {
+      const entry = images.find((i) => i.name === name);
+      expect(entry?.digest, name).toMatch(/^sha256:[0-9a-f]{64}$/);
+      expect(entry?.newTag, name).toBeUndefined();
+    }
+  });
+
+  it('monitoring: the ServiceMonitor scrapes the metrics port of the termsync-metrics Service; the dashboard ships as a ConfigMap for Grafana', () => {
+    const monitor = only<IServiceMonitor>(monitoring, 'ServiceMonitor');
+    const service = only<IService>(deployables.base, 'Service');
+    expect(service.metadata?.labels).toMatchObject(monitor.spec.selector.matchLabels ?? { none: 'selected' });
+    expect(monitor.spec.endpoints?.map((e) => [e.port, e.path])).toEqual([['metrics', '/metrics']]);
+    expect(service.spec?.ports?.map((p) => p.name)).toContain('metrics');
+    expect(monitoring.resources.map((r) => r.value['kind']).sort()).toEqual(['PrometheusRule', 'ServiceMonitor']);
+    const generator = monitoring.kustomization.configMapGenerator?.[0];
+    expect(generator?.options?.labels).toEqual({ grafana_dashboard: '1' });
+    const dashboard = JSON.parse(monitoring.configMaps.get(generator?.name ?? '')?.get('grafana-dashboard.json') ?? '{}') as { uid?: string; panels?: unknown[] };
+    expect(dashboard.uid).toBe('termsync');
+    expect(dashboard.panels?.length).toBeGreaterThan(10);
   });
 });

@@ -42,9 +42,11 @@ export function manifestFiles(dir = KUBERNETES_DIR): string[] {
 
 export interface Kustomization {
   readonly resources?: string[];
+  /** Kustomize Components (`kind: Component`) whose resources are added. */
+  readonly components?: string[];
   readonly namespace?: string;
-  readonly configMapGenerator?: { name: string; behavior?: string; literals?: string[] }[];
-  readonly images?: { name: string; newName?: string; newTag?: string }[];
+  readonly configMapGenerator?: { name: string; behavior?: string; literals?: string[]; files?: string[]; options?: { disableNameSuffixHash?: boolean; labels?: Record<string, string> } }[];
+  readonly images?: { name: string; newName?: string; newTag?: string; digest?: string }[];
   readonly labels?: { pairs: Record<string, string>; includeSelectors?: boolean; includeTemplates?: boolean }[];
 }
 
@@ -74,12 +76,13 @@ function literalsOf(literals: readonly string[] | undefined, where: string): Map
  * (resources, bases, configMapGenerator with merge, images, namespace). It checks references; it
  * does not render: no kustomize binary runs here.
  */
-export function readKustomization(dir: string): Deployable {
+export function readKustomization(dir: string, kind: 'Kustomization' | 'Component' = 'Kustomization'): Deployable {
   const file = join(dir, 'kustomization.yaml');
   const [doc, ...more] = readYamlFile(file);
   if (doc === undefined || more.length > 0) throw new Error(`${file}: expected one document`);
   const k = doc.value as Kustomization & { apiVersion?: string; kind?: string };
-  if (k.apiVersion !== 'kustomize.config.k8s.io/v1beta1' || k.kind !== 'Kustomization') throw new Error(`${file}: not a kustomize.config.k8s.io/v1beta1 Kustomization`);
+  const apiVersion = kind === 'Component' ? 'kustomize.config.k8s.io/v1alpha1' : 'kustomize.config.k8s.io/v1beta1';
+  if (k.apiVersion !== apiVersion || k.kind !== kind) throw new Error(`${file}: not a ${apiVersion} ${kind}`);
   const resources: ManifestDocument[] = [];
   const configMaps = new Map<string, Map<string, string>>();
   const images = new Set<string>();
@@ -95,8 +98,17 @@ export function readKustomization(dir: string): Deployable {
       namespace = base.namespace;
     } else resources.push(...readYamlFile(path));
   }
+  for (const entry of k.components ?? []) {
+    const path = resolve(dir, entry);
+    if (!existsSync(join(path, 'kustomization.yaml'))) throw new Error(`${file}: component ${entry} has no kustomization.yaml`);
+    resources.push(...readKustomization(path, 'Component').resources);
+  }
   for (const generator of k.configMapGenerator ?? []) {
     const literals = literalsOf(generator.literals, file);
+    for (const name of generator.files ?? []) {
+      if (!existsSync(resolve(dir, name))) throw new Error(`${file}: configMapGenerator ${generator.name} file ${name} does not exist`);
+      literals.set(name, readFileSync(resolve(dir, name), 'utf8'));
+    }
     const existing = configMaps.get(generator.name);
     if (generator.behavior === 'merge' || generator.behavior === 'replace') {
       if (existing === undefined) throw new Error(`${file}: configMapGenerator ${generator.name} has behavior ${generator.behavior} but no base defines it`);

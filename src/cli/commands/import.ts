@@ -18,6 +18,7 @@ import { checkOutputFolder } from '../output-files.js';
 import { configPathOf, createCliLogger, printDiagnostics, printTargetOutcome, repositoryDir, runProblem, serviceContext } from '../print-outcome.js';
 import { withHelpFooter } from '../help-text.js';
 import { errorLine } from '../report-error.js';
+import { schemaModeline, schemaReference } from '../schema-line.js';
 
 interface ImportOptions extends CommonOptions {
   readonly outDir?: string;
@@ -39,7 +40,13 @@ async function existingNames(dir: string): Promise<Set<string>> {
 export async function writeImportFiles(root: string, outDir: string, files: ReturnType<typeof createImportFiles>, shown: string): Promise<void> {
   if (files.length === 0) return;
   const contents = [];
-  for (const file of files) contents.push({ path: join(outDir, file.name), content: typeof file.content === 'string' ? file.content : await file.content.bytes(), mode: 'create' as const });
+  for (const file of files) {
+    const path = join(outDir, file.name);
+    // Every resource file starts with the line that tells editors where its schema is.
+    const content =
+      typeof file.content !== 'string' ? await file.content.bytes() : file.name.endsWith('.yaml') ? `${schemaModeline(await schemaReference(path, root, 'resource'))}\n${file.content}` : file.content;
+    contents.push({ path, content, mode: 'create' as const });
+  }
   try {
     await writeInside(root, contents, { shown: (path) => relative(root, path).split(sep).join('/') });
   } catch (error) {

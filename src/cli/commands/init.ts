@@ -9,6 +9,8 @@ import type { CommandContext } from '../io.js';
 import { writeInside, type FileToWrite } from '../../lib/write-inside.js';
 import { shownPath } from '../output-files.js';
 import { withHelpFooter } from '../help-text.js';
+import { schemaModeline, schemaReference } from '../schema-line.js';
+import type { SchemaName } from '../../config/index.js';
 
 interface InitOptions {
   readonly dir: string;
@@ -81,11 +83,13 @@ interface NewFile {
   readonly path: string;
   readonly content: string;
   readonly what: string;
+  /** A YAML file's schema: its first line tells editors where it is (schema-line.ts). */
+  readonly schema?: SchemaName;
 }
 
 const FILES: readonly NewFile[] = [
-  { path: 'config/termsync.yaml', content: INIT_CONFIG, what: 'the project config (commented)' },
-  { path: 'examples/example-glossary.yaml', content: INIT_GLOSSARY, what: 'an example glossary (not managed until moved into glossaries/)' },
+  { path: 'config/termsync.yaml', content: INIT_CONFIG, what: 'the project config (commented)', schema: 'config' },
+  { path: 'examples/example-glossary.yaml', content: INIT_GLOSSARY, what: 'an example glossary (not managed until moved into glossaries/)', schema: 'resource' },
   { path: 'examples/example-glossary.en-de.tsv', content: INIT_ENTRIES, what: 'its entries' },
 ];
 
@@ -129,7 +133,12 @@ async function runInit(ctx: CommandContext, options: InitOptions): Promise<numbe
   }
   const ignorePath = join(root, '.gitignore');
   const ignoreLines = await missingIgnoreLines(ignorePath);
-  const writes: FileToWrite[] = FILES.map((file) => ({ path: file.path, content: file.content, mode: 'create' }));
+  const writes: FileToWrite[] = [];
+  for (const file of FILES) {
+    // A YAML file starts with the line that tells editors where its schema is.
+    const content = file.schema === undefined ? file.content : `${schemaModeline(await schemaReference(join(root, file.path), root, file.schema))}\n${file.content}`;
+    writes.push({ path: file.path, content, mode: 'create' });
+  }
   if (ignoreLines.length > 0) {
     const before = (await exists(ignorePath)) ? await readFile(ignorePath, 'utf8') : '';
     const separator = before === '' || before.endsWith('\n') ? '' : '\n';

@@ -1,0 +1,139 @@
+import type { LoadMemo } from '../config/index.js';
+import type { Clock } from '../lib/clock.js';
+import type { Logger } from '../lib/logger.js';
+import type { DesiredState } from '../model/desired.js';
+import { loadDesired, reconcileDesired, type LoadedRepository, type ReconcileMode, type RunOutcome, type ServiceContext } from '../reconcile/index.js';
+import type { DaemonMetrics } from './daemon-metrics.js';
+import { runResultOf, type DaemonStatus } from './daemon-status.js';
+import type { DriftPull } from './drift-pull.js';
+import type { GitSource } from './git-source.js';
+import { diagnosticsLog, logOutcome } from './log-run.js';
+import type { RepositoryRoot } from './repository-root.js';
+import type { RunRequest, Trigger } from './triggers.js';
+import { verifyChanged } from './verify-changed.js';
+
+/** How a run ended, for the work queue: `failed` is retried with back-off, `succeeded` resets it, `waits` for a change. */
+export type RunEnd = 'failed' | 'succeeded' | 'waits';
+
+/**
+ * Results that wait for a change of the repository rather than a retry: guards and stale plans,
+ * an invalid repository, a rejected request. Everything else that did not converge is retried with
+ * back-off (a service down, a key being rotated).
+ */
+const WAITS: ReadonlySet<string> = new Set(['blocked', 'stale', 'invalid', 'rejected', 'interrupted']);
+const SUCCEEDS: ReadonlySet<string> = new Set(['converged', 'changed', 'pending']);
+
+export interface RunParts {
+  readonly dir: string;
+  readonly configPath?: string;
+  readonly target?: string;
+  readonly onDrift: 'apply' | 'report' | 'pull';
+  readonly verify: boolean;
+  /** The service, with the daemon's stop signals (`stop`: graceful, `signal`: hard). */
+  readonly service: ServiceContext & { readonly stop: AbortSignal };
+  readonly clock: Clock;
+  readonly status: DaemonStatus;
+  readonly metrics: DaemonMetrics;
+  readonly logger: Logger;
+  readonly root: RepositoryRoot;
+  /** With --git-pull. */
+  readonly git?: GitSource;
+  /** With --on-drift pull. */
+  readonly drift?: DriftPull;
+  /** Follows a loaded config (the watched paths, the schedule); undefined: the repository has errors. */
+  readonly follow: (desired: DesiredState | undefined) => void;
+  /** Told how each run ended, as soon as it is recorded (before the verify that may follow). */
+  readonly ended: (end: RunEnd) => void;
+}
+
+/**
+ * One reconcile of the daemon, for one work-queue request: bring the checkout to the revision to
+ * read (git mode), read the repository (reusing what did not change), adopt the service's edits
+ * (`--on-drift pull`), reconcile, record the outcome, verify what changed. The request says how
+ * much to read again, never what changed on either side: everything is read anew.
+ */
+export function createRunner(parts: RunParts): (request: RunRequest) => Promise<void> {
+  const { clock, status, metrics, logger: log } = parts;
+  const logDiagnostics = diagnosticsLog(log);
+  /**
+   * What the last load kept for the next (incremental reload: a file whose bytes did not change is
+   * not parsed again, see config/load-memo.ts). Held by one load at a time: set aside while a load
+   * runs, replaced by its memo after.
+   */
+  let memo: LoadMemo | undefined;
+
+  /** Reads the repository, reusing what the last load kept unless `fresh` (SIGHUP: a full reload reads every file). */
+  const load = async (fresh: boolean): Promise<LoadedRepository> => {
+    const previous = fresh ? undefined : memo;
+    memo = undefined;
+    const loaded = await loadDesired(parts.dir, parts.configPath, undefined, { remember: true, ...(previous === undefined ? {} : { previous }) });
+    memo = loaded.memo;
+    if (memo !== undefined) {
+      metrics.recordLoad(memo.reused, memo.read);
+      log.debug({ reused: memo.reused, read: memo.read }, 'repository loaded');
+    }
+    status.setRepository(loaded.diagnostics);
+    metrics.setRepositoryValid(loaded.desired !== undefined);
+    logDiagnostics(loaded.diagnostics);
+    return loaded;
+  };
+
+  const finish = (trigger: Trigger, startedAt: number, run: RunOutcome, files?: number): void => {
+    const duration = clock.now() - startedAt;
+    const report = status.recordRun(trigger, startedAt, duration, run, files);
+    metrics.recordRun(trigger, report.result, duration / 1000);
+    metrics.setReady(status.readiness().ready);
+    if (run.kind === 'locked' || run.kind === 'rejected') log.warn({ trigger, result: run.kind, err: run.error.message }, `reconcile ${run.kind}`);
+    const result = runResultOf(run);
+    parts.ended(SUCCEEDS.has(result) ? 'succeeded' : WAITS.has(result) ? 'waits' : 'failed');
+  };
+
+  const invalid = (trigger: Trigger, startedAt: number, loaded: LoadedRepository, files?: number): void => {
+    finish(trigger, startedAt, { kind: 'invalid', diagnostics: loaded.diagnostics }, files);
+    log.error({ trigger, errors: status.repository?.errors }, 'the repository has errors: nothing was sent; waiting for the next change');
+  };
+
+  /** `--on-drift pull` on a full run: the repository to apply (read again once the files hold the service's edits), and whether the run may write. */
+  const adoptDrift = async (loaded: LoadedRepository & { desired: DesiredState }): Promise<{ loaded: LoadedRepository; mode: ReconcileMode }> => {
+    const decision = await parts.drift?.pull(loaded.desired);
+    if (decision?.kind === 'held') return { loaded, mode: 'plan' };
+    if (decision?.kind === 'written') return { loaded: await load(false), mode: 'apply' };
+    return { loaded, mode: 'apply' };
+  };
+
+  const reconcileFiles = async (request: RunRequest, files: readonly string[]): Promise<void> => {
+    const { trigger, full } = request;
+    // A pull that brought nothing is not a reconcile: the run starts here.
+    const startedAt = clock.now();
+    await parts.root.note();
+    status.update({ running: { trigger, startedAt: new Date(startedAt).toISOString() } });
+    let loaded = await load(request.fresh);
+    parts.follow(loaded.desired);
+    if (loaded.desired === undefined) return invalid(trigger, startedAt, loaded, files.length);
+    let mode: ReconcileMode = parts.onDrift === 'report' ? 'plan' : 'apply';
+    if (parts.onDrift === 'pull' && full) ({ loaded, mode } = await adoptDrift({ ...loaded, desired: loaded.desired }));
+    // The files as pulled have errors (pull checks against that first): nothing is applied over the service.
+    if (loaded.desired === undefined) return invalid(trigger, startedAt, loaded, files.length);
+    const desired = loaded.desired;
+    const refresh = full || files.length === 0 ? { kind: 'all' as const } : { kind: 'changed' as const, files };
+    const run = await reconcileDesired(desired, loaded.diagnostics, { mode, refresh, lock: true, ...(parts.target === undefined ? {} : { target: parts.target }) }, parts.service, {
+      finished: (outcome) => {
+        metrics.recordTarget(trigger, outcome, clock.now());
+        logOutcome(log, trigger, outcome, clock.now() - startedAt);
+      },
+    });
+    finish(trigger, startedAt, run, refresh.kind === 'changed' ? files.length : undefined);
+    if (parts.verify && run.kind === 'done') {
+      await verifyChanged({ stop: parts.service.stop, service: parts.service, clock, status, metrics, logger: log }, desired, run.targets, full ? [] : files);
+    }
+  };
+
+  return async (request) => {
+    try {
+      const files = parts.git === undefined ? [...request.files] : await parts.git.prepare(request);
+      if (files !== undefined) await reconcileFiles(request, files);
+    } finally {
+      status.update({ running: undefined });
+    }
+  };
+}

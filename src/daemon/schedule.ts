@@ -1,0 +1,66 @@
+import { createTask } from 'node-cron';
+import type { Logger } from '../lib/logger.js';
+
+/** A running source of ticks for one cron expression. */
+export interface Ticks {
+  stop(): void;
+}
+
+/**
+ * Starts calling `tick` at each time `expression` (cron, 5 or 6 fields, already validated by the
+ * config's rules or the `--schedule` option's check) matches. The one place that knows how the
+ * schedule keeps time: node-cron's own timer today; sleeping on the daemon's clock until the next
+ * match would replace this function and nothing else.
+ */
+export type Ticker = (expression: string, tick: () => void, logger: Logger) => Ticks;
+
+/** node-cron: a task that checks the expression every second. */
+export const cronTicker: Ticker = (expression, tick, logger) => {
+  const task = createTask(expression, tick, {
+    name: 'termsync-full-reconcile',
+    noOverlap: true,
+    logger: {
+      info: () => undefined,
+      debug: () => undefined,
+      warn: (m) => logger.warn({ cron: String(m) }, 'schedule'),
+      error: (m) => logger.error({ cron: String(m) }, 'schedule'),
+    },
+  });
+  void task.start();
+  return { stop: () => void task.destroy() };
+};
+
+/** The full-reconcile schedule: follows the expression in force (the option's, else the config's). */
+export interface Schedule {
+  /** The expression ticking now (undefined: none). */
+  readonly expression: string | undefined;
+  /** Ticks on `expression` from now on; a new one replaces the old, undefined stops it. False when it was already in force. */
+  follow(expression: string | undefined): boolean;
+  /** Stops for good: `follow` starts nothing afterwards. */
+  stop(): void;
+}
+
+export function createSchedule(options: { readonly tick: () => void; readonly logger: Logger; readonly ticker?: Ticker }): Schedule {
+  const ticker = options.ticker ?? cronTicker;
+  let current: { readonly expression: string; readonly ticks: Ticks } | undefined;
+  let stopped = false;
+  return {
+    get expression() {
+      return current?.expression;
+    },
+    follow(expression) {
+      if (expression === current?.expression) return false;
+      current?.ticks.stop();
+      current = undefined;
+      if (expression === undefined || stopped) return true;
+      current = { expression, ticks: ticker(expression, options.tick, options.logger) };
+      options.logger.info({ schedule: expression }, 'full reconcile scheduled');
+      return true;
+    },
+    stop() {
+      stopped = true;
+      current?.ticks.stop();
+      current = undefined;
+    },
+  };
+}
