@@ -7,13 +7,13 @@ describe("the dashboard's charts", () => {
   it('count requests per minute by status, 429, 456 and 529 each apart, and the seconds paused, on the daemon clock', () => {
     const clock = createVirtualClock({ manual: true, start: Date.UTC(2026, 10, 28, 12, 0, 0) });
     const traffic = createTrafficSeries(clock);
-    const { onRequest, onPause } = traffic.hooks;
-    for (const status of [200, 200, 201, 429, 456, 529, 503, 404]) onRequest?.('GET', '/v3/glossaries', status, 5);
-    onRequest?.('GET', '/v3/glossaries', 'network', 5);
-    onPause?.('429', 2000);
+    const hooks = traffic.hooks;
+    for (const status of [200, 200, 201, 429, 456, 529, 503, 404]) hooks.onRequest?.('GET', '/v3/glossaries', status, 5);
+    hooks.onRequest?.('GET', '/v3/glossaries', 'network', 5);
+    hooks.onPause?.('429', 2000);
     clock.advance(60_000);
-    onRequest?.('PUT', '/v3/glossaries/{id}/dictionaries', 200, 5);
-    onPause?.('456', 500);
+    hooks.onRequest?.('PUT', '/v3/glossaries/{id}/dictionaries', 200, 5);
+    hooks.onPause?.('456', 500);
     const minutes = traffic.minutes(3);
     expect(minutes.map((m) => m.requests)).toEqual([
       { '2xx': 0, '3xx': 0, '4xx': 0, '429': 0, '456': 0, '529': 0, '5xx': 0, network: 0 },
@@ -33,7 +33,7 @@ describe("the dashboard's charts", () => {
     expect(waits).toContain('Seconds paused in the last 3 minutes: 429 2.0 s, 456 0.5 s, 529 0.0 s.');
     // Minutes older than the series keeps are forgotten.
     clock.advance(200 * 60_000);
-    onRequest?.('GET', '/v3/glossaries', 200, 5);
+    hooks.onRequest?.('GET', '/v3/glossaries', 200, 5);
     expect(traffic.minutes(120).reduce((n, m) => n + m.requests['2xx'], 0)).toBe(1);
   });
 
