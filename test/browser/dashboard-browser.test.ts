@@ -70,7 +70,7 @@ describe('the dashboard in Chromium', () => {
     const added = page.locator('.plan pre.diff .diff-add', { hasText: 'gift voucher → Geschenkgutschein' });
     await expect(added.isVisible()).resolves.toBe(true);
     await expect(page.locator('.plan').textContent()).resolves.toContain('Plan: 0 to add, 1 to change, 0 to destroy.');
-    await expect(page.locator('table.operations').textContent()).resolves.toMatch(/PATCH \/v3\/glossaries\/.*Northwind Storefront UI.*changed/s);
+    await expect(page.locator('table.operations').textContent()).resolves.toMatch(/PATCH \/v3\/glossaries\/.*Northwind Storefront UI.*applied/s);
     if (screenshots) await page.screenshot({ path: join(IMAGES, 'dashboard-run.png'), fullPage: true });
     const editRunUrl = page.url();
 
