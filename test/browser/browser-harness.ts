@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { PROJECT_ROOT } from '../e2e/harness.js';
-import { until } from '../daemon/daemon-harness.js';
+import { copyExampleRepository, until } from '../daemon/daemon-harness.js';
 
 /*
  * The dashboard in a real browser: Debian's Chromium (`apt-get install chromium`; .ci/run installs
@@ -57,10 +57,7 @@ export interface WatchProcess {
 /** `termsync watch --emulator auto` on a copy of the example repository, as `npm start` runs it (its own port). */
 export async function startWatch(): Promise<WatchProcess> {
   const dir = await mkdtemp(join(tmpdir(), 'termsync-browser-'));
-  await cp(join(PROJECT_ROOT, 'config'), join(dir, 'config'), { recursive: true });
-  await cp(join(PROJECT_ROOT, 'glossaries'), join(dir, 'glossaries'), { recursive: true });
-  const config = await readFile(join(dir, 'config/termsync.yaml'), 'utf8');
-  await writeFile(join(dir, 'config/termsync.yaml'), config.replace('requests_per_second: 5', 'requests_per_second: 100'));
+  await copyExampleRepository(dir, 100);
   const env: Record<string, string | undefined> = { ...process.env };
   for (const name of Object.keys(env)) if (name.startsWith('TERMSYNC_')) delete env[name];
   const child = spawn(process.execPath, [join(PROJECT_ROOT, 'bin/termsync.js'), 'watch', '--emulator', 'auto', '--dir', dir, '--listen', '127.0.0.1:0'], { env, stdio: ['ignore', 'ignore', 'pipe'] });

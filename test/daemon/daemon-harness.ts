@@ -1,9 +1,12 @@
+import { cp, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { createDaemonMetrics } from '../../src/daemon/daemon-metrics.js';
 import type { Ticker } from '../../src/daemon/schedule.js';
 import { startDaemon, type Daemon, type DaemonOptions } from '../../src/daemon/start-daemon.js';
 import { watchFiles, type FileWatcher } from '../../src/daemon/watch-files.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { createVirtualClock, type VirtualClock } from '../../src/lib/virtual-clock.js';
+import { PROJECT_ROOT } from '../e2e/harness.js';
 
 /*
  * The daemon on a fake clock. Its timers (retry back-off, git pulls, root checks, the watcher's
@@ -98,4 +101,12 @@ export async function startTestDaemon(options: Partial<DaemonOptions> & Pick<Dae
       clock.advance(DEBOUNCE_MS);
     },
   };
+}
+
+/** The example repository (config/ and glossaries/) copied into `dir`, its rate raised so that runs are quick. */
+export async function copyExampleRepository(dir: string, requestsPerSecond: number): Promise<void> {
+  await cp(join(PROJECT_ROOT, 'config'), join(dir, 'config'), { recursive: true });
+  await cp(join(PROJECT_ROOT, 'glossaries'), join(dir, 'glossaries'), { recursive: true });
+  const config = await readFile(join(dir, 'config/termsync.yaml'), 'utf8');
+  await writeFile(join(dir, 'config/termsync.yaml'), config.replace('requests_per_second: 5', `requests_per_second: ${requestsPerSecond}`));
 }

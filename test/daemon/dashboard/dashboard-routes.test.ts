@@ -1,5 +1,5 @@
 import { request } from 'node:http';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -7,8 +7,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Daemon, DaemonOptions } from '../../../src/daemon/start-daemon.js';
 import { startEmulator } from '../../../src/emulator/index.js';
 import { KeyRedactor } from '../../../src/lib/redact-keys.js';
-import { PROJECT_ROOT, type Emulator } from '../../e2e/harness.js';
-import { nextRun, startTestDaemon, type TestDaemon } from '../daemon-harness.js';
+import type { Emulator } from '../../e2e/harness.js';
+import { copyExampleRepository, nextRun, startTestDaemon, type TestDaemon } from '../daemon-harness.js';
 
 /*
  * The dashboard's routes on a daemon of the fake clock, against the emulator, on a copy of the
@@ -64,10 +64,7 @@ async function configure(extra: string): Promise<void> {
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'termsync-dashboard-'));
-  await cp(join(PROJECT_ROOT, 'config'), join(dir, 'config'), { recursive: true });
-  await cp(join(PROJECT_ROOT, 'glossaries'), join(dir, 'glossaries'), { recursive: true });
-  const config = await readFile(join(dir, 'config/termsync.yaml'), 'utf8');
-  await writeFile(join(dir, 'config/termsync.yaml'), config.replace('requests_per_second: 5', 'requests_per_second: 200'));
+  await copyExampleRepository(dir, 200);
   await writeFile(
     join(dir, 'glossaries/hostile.yaml'),
     [
