@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { PROJECT_ROOT } from '../e2e/harness.js';
 import { copyExampleRepository, until } from '../daemon/daemon-harness.js';
@@ -14,7 +14,15 @@ import { copyExampleRepository, until } from '../daemon/daemon-harness.js';
  * `npm start` runs) on a copy of the example repository.
  */
 
-export const CHROMIUM = process.env['TERMSYNC_CHROMIUM'] ?? '/usr/bin/chromium';
+/** TERMSYNC_CHROMIUM, else `chromium` where PATH finds it (as .ci/run looks for it), else Debian's /usr/bin/chromium. */
+export const CHROMIUM =
+  process.env['TERMSYNC_CHROMIUM'] ??
+  (process.env['PATH'] ?? '')
+    .split(delimiter)
+    .filter((folder) => folder !== '')
+    .map((folder) => join(folder, 'chromium'))
+    .find((file) => existsSync(file)) ??
+  '/usr/bin/chromium';
 
 /**
  * Chromium's flags here: headless, no sandbox (root in a container), and none of its own traffic
