@@ -55,7 +55,8 @@ async function readSavedPlan(path: string): Promise<Plan> {
 /** The guard violations, when no plan text shows them. */
 /**
  * `suspend: true` (the config's or a target's) stops the daemon's writes only, as Flux's `suspend`
- * stops its controller and not a person: `apply` writes, and says that the daemon would not.
+ * stops the controller's reconciles of an object, not a person's `kubectl apply`: `apply` writes,
+ * and says that the daemon would not.
  */
 function suspendedNote(desired: DesiredState, target: string | undefined): string {
   const suspended = desired.config.targets.filter((t) => (target === undefined || t.name === target) && (desired.config.suspend === true || t.suspend === true)).map((t) => `"${displayText(t.name)}"`);
