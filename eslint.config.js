@@ -45,6 +45,33 @@ export default tseslint.config(
     },
   },
   {
+    // Pure in what they touch too, not only in what they import: no clock, no process, no timers,
+    // no randomness (the caller passes the time, the signal or the seed it needs).
+    files: ['src/plan/**/*.ts', 'src/report/**/*.ts', 'src/model/**/*.ts'],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        ...['Date', 'process', 'performance', 'setTimeout', 'setInterval', 'setImmediate', 'clearTimeout', 'clearInterval', 'clearImmediate'].map((name) => ({
+          name,
+          message: 'plan/, report/ and model/ are pure: the caller passes the time or the value it needs.',
+        })),
+      ],
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[callee.object.name='process'][callee.property.name='exit']", message: 'Only the CLI sets process.exitCode; never call process.exit().' },
+        { selector: "MemberExpression[object.name='Math'][property.name='random']", message: 'plan/, report/ and model/ are pure: randomness comes from the caller.' },
+      ],
+    },
+  },
+  {
+    // One room per concern: files and functions small enough to read whole.
+    files: ['src/{api,live,plan,apply,report,lib,model}/**/*.ts'],
+    rules: {
+      'max-lines': ['error', { max: 450 }],
+      'max-lines-per-function': ['error', { max: 120 }],
+    },
+  },
+  {
     // The verify checks and the pull's edits are pure too: values in, values out (reconcile/ does the I/O).
     files: ['src/verify/**/*.ts', 'src/pull/**/*.ts'],
     rules: {
@@ -82,6 +109,14 @@ export default tseslint.config(
     files: ['src/{api,apply,config,live,lib,model}/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: ['**/cli/**', '**/daemon/**', '**/reconcile/**'], message: 'Lower layers do not import the pipeline owner or its callers.' }] }],
+    },
+  },
+  {
+    // After the block above, which it extends for live/ (a later block's rule replaces an earlier one's).
+    // The live fetch only fetches: comparing what it reads is the planner's (plan/compare/), handed to it by the caller.
+    files: ['src/live/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/cli/**', '**/daemon/**', '**/reconcile/**', '**/plan/**'], message: 'live/ fetches; the comparison is plan/compare/, passed in by reconcile/.' }] }],
     },
   },
 );

@@ -1,5 +1,4 @@
 import { AuthError, TermsyncError } from '../lib/errors.js';
-import { ExitCode } from '../lib/exit-codes.js';
 
 /**
  * What a failed call tells: never headers, never the key. `path` is the request path without the
@@ -40,8 +39,11 @@ export type ServiceErrorCode =
   | 'too_large'
   | 'redirect';
 
-/** Codes that say the destination is not the service termsync can work with (exit 7). */
-const DESTINATION_CODES: ReadonlySet<ServiceErrorCode> = new Set(['unreachable', 'too_large', 'redirect']);
+/**
+ * Codes that say the destination is not the service termsync can work with: nobody listens there,
+ * or it answers with a redirect or with more than any real answer holds.
+ */
+const DESTINATION_CODES: ReadonlySet<string> = new Set<ServiceErrorCode>(['unreachable', 'too_large', 'redirect']);
 
 function describe(failure: ServiceFailure, summary: string): string {
   let text = `${failure.method} ${failure.path}: ${summary}`;
@@ -66,19 +68,14 @@ export class ServiceError extends TermsyncError implements ServiceFailure {
   readonly attempts?: number;
 
   constructor(code: ServiceErrorCode, failure: ServiceFailure, summary: string, options: { cause?: unknown } = {}) {
-    // Service failures end an apply incomplete (exit 6); the apply layer reports them per operation.
-    // A service that cannot be reached at all (connection refused, unknown host) is a destination
-    // error (exit 7), so that `plan` against a wrong URL fails with the contract's code for it; so is
-    // one that answers with a redirect or with more than any real answer holds.
-    const exitCode = DESTINATION_CODES.has(code) ? ExitCode.authOrDestination : ExitCode.applyIncomplete;
-    super(code, describe(failure, summary), { ...options, exitCode });
+    super(code, describe(failure, summary), options);
     this.method = failure.method;
     this.path = failure.path;
     assignFailure(this as unknown as Record<string, unknown>, failure);
   }
 }
 
-/** 401 or 403: the key was rejected or lacks the permission (exit 7). */
+/** 401 or 403: the key was rejected or lacks the permission. */
 export class ServiceAuthError extends AuthError implements ServiceFailure {
   readonly method: string;
   readonly path: string;
@@ -107,6 +104,19 @@ function assignFailure(target: Record<string, unknown>, failure: ServiceFailure)
 
 export function isServiceError(value: unknown): value is ServiceError {
   return value instanceof ServiceError;
+}
+
+/** A service error that says the destination is not the service (see DESTINATION_CODES), not that one call failed. */
+export function isDestinationError(value: unknown): value is ServiceError {
+  return value instanceof ServiceError && DESTINATION_CODES.has(value.code);
+}
+
+/**
+ * Whether every further request to this target would fail alike: the key was refused (401/403) or
+ * the destination is not the service. Apply stops writing on the first such error.
+ */
+export function isRefusal(value: unknown): boolean {
+  return isAuthError(value) || isDestinationError(value);
 }
 
 export function isServiceAuthError(value: unknown): value is ServiceAuthError {

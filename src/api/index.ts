@@ -7,6 +7,8 @@ export {
   ServiceError,
   ServiceAuthError,
   isServiceError,
+  isDestinationError,
+  isRefusal,
   isServiceAuthError,
   isServiceFailure,
   isAuthError,

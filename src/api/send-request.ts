@@ -1,12 +1,13 @@
 import { createRequire } from 'node:module';
 import type { Agent as UndiciAgent, Dispatcher } from 'undici';
 import { DEFAULTS } from '../lib/defaults.js';
+import type { HttpMethod } from '../lib/endpoints.js';
 import { LOWERCASED_FROM } from '../lib/redact-keys.js';
 import type { BaseUrl } from './check-base-url.js';
 import { jsonBody } from './json-body.js';
 
 export interface HttpRequest {
-  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  readonly method: HttpMethod;
   /** Path below the base URL, e.g. `/v3/glossaries/abc` (ids already encoded). */
   readonly path: string;
   readonly query?: Readonly<Record<string, string>>;

@@ -1,12 +1,12 @@
+import { isRefusal } from '../api/errors.js';
 import { TermsyncError, InputError, isTermsyncError } from '../lib/errors.js';
-import { ExitCode } from '../lib/exit-codes.js';
 import type { ConfiguredRules } from '../model/desired.js';
 import { NOT_STARTED_INTERRUPTED, type ApplyResult, type OperationOutcome } from '../model/apply-result.js';
 import type { DictionaryPayload, Operation, Plan } from '../model/plan.js';
 import type { LiveState } from '../model/live.js';
 import type { Logger } from '../lib/logger.js';
 import { silentLogger } from '../lib/logger.js';
-import { requestOf } from '../lib/operation-request.js';
+import { requestLineOf } from '../lib/operation-request.js';
 import { collectManagedIds, type ManagedNames } from './collect-ids.js';
 
 /** The writes apply needs from the service client (a structural subset of it). */
@@ -100,7 +100,7 @@ async function deleteInstruction(client: ApplyWriter, op: Operation & { readonly
   const why = `the service has no route to delete a custom instruction (HTTP ${missing})`;
   progress.sent = true;
   if (op.fallback === undefined) {
-    throw new TermsyncError('route_missing', `${why}; set capabilities.delete_custom_instruction to auto or no for this target`, { exitCode: ExitCode.applyIncomplete });
+    throw new TermsyncError('route_missing', `${why}; set capabilities.delete_custom_instruction to auto or no for this target`);
   }
   const created = await client.createStyleRules({ ...op.fallback, customInstructions: op.fallback.customInstructions.map((i) => ({ ...i })) });
   await client.deleteStyleRules(op.styleId);
@@ -194,11 +194,6 @@ async function runOperation(client: ApplyWriter, op: Operation, memory: RunMemor
   }
 }
 
-function describeRequest(op: Operation): string {
-  const { method, path } = requestOf(op);
-  return `${method} ${path}`;
-}
-
 /** A saved plan is input: its dependency graph must name known operations and have no cycle. */
 export function checkOperationGraph(operations: readonly Operation[]): void {
   const byKey = new Map<string, Operation>();
@@ -246,9 +241,7 @@ export async function executePlan(input: ExecutePlanInput): Promise<ExecutedPlan
   const logger = input.logger ?? silentLogger;
   if (plan.guards.length > 0) {
     // The violations themselves are listed with the plan (the CLI prints them before this line).
-    throw new TermsyncError('guard_blocked', `apply refused: blocked by ${plan.guards.length === 1 ? 'a safety guard' : `${plan.guards.length} safety guards`} (listed above)`, {
-      exitCode: ExitCode.guardBlocked,
-    });
+    throw new TermsyncError('guard_blocked', `apply refused: blocked by ${plan.guards.length === 1 ? 'a safety guard' : `${plan.guards.length} safety guards`} (listed above)`);
   }
   checkOperationGraph(plan.operations);
 
@@ -281,7 +274,7 @@ export async function executePlan(input: ExecutePlanInput): Promise<ExecutedPlan
     const existing = running.get(op.key);
     if (existing) return existing;
     const promise = (async (): Promise<OperationOutcome> => {
-      const base = { key: op.key, type: op.type, resource: op.resource, request: describeRequest(op) };
+      const base = { key: op.key, type: op.type, resource: op.resource, request: requestLineOf(op) };
       const deps = await Promise.all(op.dependsOn.map((dep) => start(byKey.get(dep) as Operation)));
       const blocked = deps.find((d) => d.status !== 'applied');
       if (blocked) {
@@ -303,7 +296,7 @@ export async function executePlan(input: ExecutePlanInput): Promise<ExecutedPlan
         // Stopped before its request left: not started, like the operations that never began.
         if (notSent(error) && !progress.sent) return { ...base, status: 'skipped', skippedBecause: NOT_STARTED_INTERRUPTED };
         const err = errorOf(error);
-        if (isTermsyncError(error) && error.exitCode === ExitCode.authOrDestination) refusal ??= refusalOf(error);
+        if (isRefusal(error)) refusal ??= refusalOf(error as TermsyncError);
         else keyAccepted = true;
         // The result lists every failure; the log line is for debugging only.
         logger.debug({ op: op.key, request: base.request, code: err.code }, 'operation failed');

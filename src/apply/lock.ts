@@ -4,7 +4,6 @@ import { lstat, open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { TermsyncError } from '../lib/errors.js';
-import { ExitCode } from '../lib/exit-codes.js';
 
 export const LOCK_FILE = '.termsync.lock';
 
@@ -61,7 +60,6 @@ function unexpected(path: string, what: string): TermsyncError {
   return new TermsyncError(
     'lock_unexpected',
     `the lock path ${path} is ${what}, not a lock file termsync wrote: termsync never follows or replaces it. Remove it if no termsync run is active (and keep ${LOCK_FILE} out of git)`,
-    { exitCode: ExitCode.staleOrLocked },
   );
 }
 
@@ -105,7 +103,7 @@ async function readExisting(path: string): Promise<string | undefined> {
     const info = await lstat(path).catch(() => undefined);
     if (info === undefined) return undefined;
     if (code === 'ELOOP' || code === 'ENXIO' || code === 'EISDIR' || !info.isFile()) throw unexpected(path, describeEntry(info));
-    throw new TermsyncError('lock_failed', `cannot read the lock file ${path}: ${(error as Error).message}`, { cause: error, exitCode: ExitCode.staleOrLocked });
+    throw new TermsyncError('lock_unreadable', `cannot read the lock file ${path}: ${(error as Error).message}`, { cause: error });
   }
   try {
     const info = await handle.stat();
@@ -152,7 +150,7 @@ function lockedError(path: string, owner: LockOwner | undefined): TermsyncError 
   const who = owner
     ? `pid ${owner.pid} on host ${owner.host}, started ${owner.startedAt}`
     : 'an unreadable lock file (remove it if no termsync run is active)';
-  return new TermsyncError('locked', `another termsync run holds the lock ${path}: ${who}`, { exitCode: ExitCode.staleOrLocked });
+  return new TermsyncError('locked', `another termsync run holds the lock ${path}: ${who}`);
 }
 
 /** Attempts before giving up on a lock that keeps appearing and disappearing (released and taken in between). */

@@ -1,10 +1,10 @@
 import { stringify } from 'yaml';
 import { formatTbx, toConceptTable, toEntryList, toSheetRows } from '../config/index.js';
 import type { DesiredState } from '../model/desired.js';
-import type { DictionaryKey, LiveGlossary, LiveState, LiveStyleRules } from '../model/live.js';
+import type { DictionaryKey, DictionaryToRead, LiveGlossary, LiveState, LiveStyleRules } from '../model/live.js';
 import type { Entries, LanguagePair } from '../model/entries.js';
 import { pairSlug, slugify } from '../lib/file-name.js';
-import { dictionaryKey, type DictionaryToRead } from '../live/fetch-live.js';
+import { dictionaryKey } from '../lib/canonical.js';
 import { createTsv, unwritableEntries, unwritableInstruction, unwritableName } from '../pull/index.js';
 
 /** How the entries of an imported glossary are written: TSV per dictionary, or one TBX file or workbook. */

@@ -1,6 +1,39 @@
+import { isAuthError, isDestinationError, isServiceError } from '../api/errors.js';
+import { InputError, isTermsyncError } from '../lib/errors.js';
 import { ExitCode } from '../lib/exit-codes.js';
 import { hasDrift } from '../model/drift.js';
 import type { PullOutcome, RunOutcome, TargetOutcome, VerifyOutcome } from '../reconcile/index.js';
+
+/**
+ * Errors a command may end with, by their stable `code`, and the exit code of each (see the
+ * contract). A TermsyncError whose code is not here, nor of a class below, is a bug: exit 1.
+ */
+const EXIT_CODE_OF_ERROR_CODE: Readonly<Record<string, ExitCode>> = {
+  /** The entries file changed after it was checked (config/read-entries.ts). */
+  entries_file_changed: ExitCode.invalidInput,
+  /** apply of a plan with guard violations (apply/execute-plan.ts). */
+  guard_blocked: ExitCode.guardBlocked,
+  /** Another run holds the lock, or something else is at its path, or it cannot be read (apply/lock.ts). */
+  locked: ExitCode.staleOrLocked,
+  lock_unexpected: ExitCode.staleOrLocked,
+  lock_unreadable: ExitCode.staleOrLocked,
+  /** The service has no route to delete an instruction (apply/execute-plan.ts). */
+  route_missing: ExitCode.applyIncomplete,
+  /** A load stopped by SIGINT/SIGTERM (config/parallel-load.ts). */
+  interrupted: ExitCode.interrupted,
+};
+
+/**
+ * The one table from errors to exit codes: invalid input 3; a key or URL missing, refused or not
+ * allowed, and a destination that is not the service, 7; any other failed call 6; then by code.
+ */
+export function exitCodeOfError(error: unknown): ExitCode {
+  if (!isTermsyncError(error)) return ExitCode.internal;
+  if (error instanceof InputError) return ExitCode.invalidInput;
+  if (isAuthError(error) || isDestinationError(error)) return ExitCode.authOrDestination;
+  if (isServiceError(error)) return ExitCode.applyIncomplete;
+  return EXIT_CODE_OF_ERROR_CODE[error.code] ?? ExitCode.internal;
+}
 
 /**
  * The one table from outcomes to exit codes (see the contract). Nothing below the CLI picks an
@@ -36,7 +69,7 @@ export function runExitCode(run: RunOutcome, options: { readonly detailedExitcod
       return ExitCode.invalidInput;
     case 'rejected':
       // A request the repository rules out, or a run stopped by a signal while the repository was read.
-      return run.error.exitCode === ExitCode.interrupted ? ExitCode.interrupted : ExitCode.invalidInput;
+      return run.error.code === 'interrupted' ? ExitCode.interrupted : ExitCode.invalidInput;
     case 'locked':
       return ExitCode.staleOrLocked;
     case 'done':

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { ExitCode } from '../lib/exit-codes.js';
 import { KeyRedactor } from '../lib/redact-keys.js';
 import type { CliIo, CommandContext } from './io.js';
-import { exitCodeOfError } from './report-error.js';
+import { reportError } from './report-error.js';
 import { plainValidateOptions } from './validate-options.js';
 
 import { VERSION } from './version.js';
@@ -60,9 +60,9 @@ export async function createProgram(ctx: CommandContext, argv: readonly string[]
 }
 
 /**
- * Runs one CLI invocation and returns its exit code. Errors are mapped to exit codes by
- * exitCodeOfError: a TermsyncError carries its own; anything else is a bug (exit 1, said plainly,
- * no stack trace unless TERMSYNC_DEBUG is set).
+ * Runs one CLI invocation and returns its exit code. Errors are said and mapped to exit codes by
+ * reportError (the table: exit-code-of.ts); anything else is a bug (exit 1, said plainly, no stack
+ * trace unless TERMSYNC_DEBUG is set).
  */
 export async function runCli(argv: readonly string[], given: CliIo): Promise<number> {
   // `--version` alone is answered before any library is loaded (it runs in every CI job's set-up).
@@ -95,6 +95,6 @@ export async function runCli(argv: readonly string[], given: CliIo): Promise<num
       // --help and --version end with code 0; usage errors are invalid input.
       return error.exitCode === 0 ? ExitCode.ok : ExitCode.invalidInput;
     }
-    return exitCodeOfError(error, io);
+    return reportError(error, io);
   }
 }

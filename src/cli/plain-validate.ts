@@ -1,7 +1,7 @@
 import { ExitCode } from '../lib/exit-codes.js';
 import { runValidate } from './commands/run-validate.js';
 import type { CliIo, CommonOptions } from './io.js';
-import { exitCodeOfError } from './report-error.js';
+import { reportError } from './report-error.js';
 
 /**
  * `termsync validate` with only its own options (validate-options.ts), from start to exit code.
@@ -21,6 +21,6 @@ export async function runPlainValidate(options: CommonOptions, io: CliIo): Promi
     });
     return exitCode;
   } catch (error) {
-    return exitCodeOfError(error, io);
+    return reportError(error, io);
   }
 }

@@ -1,6 +1,7 @@
 import { isTermsyncError } from '../lib/errors.js';
 import { ExitCode } from '../lib/exit-codes.js';
 import { displayText } from '../lib/display.js';
+import { exitCodeOfError } from './exit-code-of.js';
 import type { CliIo } from './io.js';
 
 /** `Error: MESSAGE` as the CLI prints it: one line, whatever the message holds (displayText). */
@@ -9,15 +10,15 @@ export function errorLine(message: string): string {
 }
 
 /**
- * The exit code of an error a command threw, said on stderr: a TermsyncError carries its own;
- * anything else is a bug (exit 1, said plainly, no stack trace unless TERMSYNC_DEBUG is set).
- * The CLI's only mapping from errors to exit codes (main.ts, and plain-validate.ts, which the
- * bundle runs as a file of its own with its own copy of the error classes).
+ * An error a command threw, said on stderr, and its exit code (exitCodeOfError): a TermsyncError
+ * in one line; anything else is a bug (exit 1, said plainly, no stack trace unless TERMSYNC_DEBUG
+ * is set). Used by main.ts, and by plain-validate.ts, which the bundle runs as a file of its own
+ * with its own copy of the error classes.
  */
-export function exitCodeOfError(error: unknown, io: CliIo): number {
+export function reportError(error: unknown, io: CliIo): number {
   if (isTermsyncError(error)) {
     io.stderr(errorLine(error.message));
-    return error.exitCode;
+    return exitCodeOfError(error);
   }
   const message = error instanceof Error ? error.message : String(error);
   io.stderr(`Internal error (a bug in termsync, please report it): ${displayText(message)}\n`);

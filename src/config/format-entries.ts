@@ -1,12 +1,5 @@
 import { entriesToTsv } from '../lib/entries-tsv.js';
-import type { Entries, EntryList } from '../model/entries.js';
-import { PackedEntries } from '../model/packed-entries.js';
-
-/** Canonical entries as a list sorted by source phrase (code-unit order), for stable output. */
-export function toEntryList(entries: Entries): EntryList {
-  if (entries instanceof PackedEntries) return entries.sortedList();
-  return [...entries].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-}
+import type { EntryList } from '../model/entries.js';
 
 /** Entry file text in TSV: one `source<TAB>target` line per entry, LF, trailing newline (the same text the client uploads). */
 export function formatTsv(entries: EntryList): string {

@@ -6,7 +6,6 @@ import type * as WorkerThreads from 'node:worker_threads';
 import { loadResourceFile, withNullPrototypes, type LoadedResource, type RepositoryRoot, type ResourceOutcome } from './load-resources.js';
 import { TermsyncError } from '../lib/errors.js';
 import { PackedEntries } from '../model/packed-entries.js';
-import { ExitCode } from '../lib/exit-codes.js';
 import type { FileReuse } from './load-memo.js';
 import { Interrupted, type Digested } from './read-files.js';
 import { deferredEntries, readEntriesBatch, type EntriesFileCheck, type EntriesFileText, type EntriesJob, type EntriesOutcome } from './read-entries.js';
@@ -186,7 +185,7 @@ export interface LoadResourcesOptions {
 /** The error of a load stopped by its signal: exit 130, like every interrupted run. */
 export function loadInterrupted(signal: AbortSignal): TermsyncError {
   const reason = signal.reason instanceof Error ? ` (${signal.reason.message})` : '';
-  return new TermsyncError('interrupted', `interrupted while reading the repository${reason}: nothing was sent`, { exitCode: ExitCode.interrupted });
+  return new TermsyncError('interrupted', `interrupted while reading the repository${reason}: nothing was sent`);
 }
 
 /**

@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { appendDiagnostics, CappedDiagnostics, type Diagnostic } from '../lib/diagnostics.js';
 import { TermsyncError } from '../lib/errors.js';
-import { ExitCode } from '../lib/exit-codes.js';
 import { literalDigestOfBytes } from '../lib/text-digest.js';
 import type { LanguagePair } from '../model/entries.js';
 import type { SourceRef } from '../model/desired.js';
@@ -108,7 +107,6 @@ export function deferredEntries(job: EntriesJob, check: EntriesFileCheck, size: 
       throw new TermsyncError(
         'entries_file_changed',
         `the entries file ${again.file ?? relativePath(job.root, path.resolve(path.dirname(path.join(job.root, job.resourceFile)), job.declared))} (\`entries_file\` of ${job.resourceFile}) changed while termsync ran: ${why === undefined ? 'it no longer holds what was read and checked at the start' : `it can no longer be read (${why})`}, so no plan is made from it; run again`,
-        { exitCode: ExitCode.invalidInput },
       );
     }
     return bytes;
@@ -236,7 +234,7 @@ export async function readEntriesBatch(jobs: readonly EntriesJob[], dirCache?: M
         // The bytes of a TSV file are the arena's: only their count is kept. Only the text as read
         // is digested, from the file's bytes (valid UTF-8, checked): the entries sorted (as termsync
         // uploads them) are made from the file read again, only for an answer that is not this text
-        // (see ReadOnce in live/compare-live.ts).
+        // (see ReadOnce in plan/compare/read-once.ts).
         const literal = literalDigestOfBytes(read.bytes, 0, finalLf ? read.bytes.length - 1 : read.bytes.length);
         const check: EntriesFileCheck = {
           digest: literal.digest,

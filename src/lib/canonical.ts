@@ -61,6 +61,11 @@ export function pairKey(pair: { readonly sourceLang: string; readonly targetLang
   return `${canonicalLang(pair.sourceLang)}-${canonicalLang(pair.targetLang)}`;
 }
 
+/** `id/en-de`: the key of a live dictionary's entries (`LiveState.entries`, `LiveState.compared`). */
+export function dictionaryKey(glossaryId: string, sourceLang: string, targetLang: string): string {
+  return `${glossaryId}/${canonicalLang(sourceLang)}-${canonicalLang(targetLang)}`;
+}
+
 /** What `canonicalPhrase` changed in a phrase, for messages that tell users why a value differs. */
 export type CanonicalChange = 'line-endings' | 'nfc' | 'whitespace';
 

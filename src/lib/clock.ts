@@ -13,6 +13,11 @@ export interface TimerOptions {
 export interface Clock {
   now(): number;
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * Holds the clock still until `work` settles: a clock whose time moves only when someone sleeps
+   * (lib/virtual-clock.ts) has it, so that real I/O takes no time on it; the system clock has none.
+   */
+  track?<T>(work: Promise<T>): Promise<T>;
 }
 
 /** A clock with timers: what keeps time for the daemon (its back-off, periodic checks, batching). */
@@ -27,11 +32,6 @@ export interface TimerClock extends Clock {
  */
 export interface TrackingClock extends Clock {
   track<T>(work: Promise<T>): Promise<T>;
-}
-
-/** Whether a clock can hold still during real I/O (see `TrackingClock`). */
-export function isTrackingClock(clock: Clock): clock is TrackingClock {
-  return typeof (clock as Partial<TrackingClock>).track === 'function';
 }
 
 /**

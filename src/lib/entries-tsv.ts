@@ -1,4 +1,5 @@
-import type { EntryList } from '../model/index.js';
+import type { Entries, EntryList } from '../model/index.js';
+import { PackedEntries } from '../model/packed-entries.js';
 
 /** A TSV entries file as `import` and `pull` write it: `source\ttarget\n` per entry. */
 export function entriesToTsv(entries: EntryList): string {
@@ -23,6 +24,20 @@ const sources = new WeakMap<EntryList, UploadSource>();
 /** `list` is the sorted list of `source`'s entries: its body and bytes come from `source` (toEntryList). */
 export function rememberUploadSource(list: EntryList, source: UploadSource): void {
   sources.set(list, source);
+}
+
+/**
+ * Canonical entries as a list sorted by source phrase (code-unit order), sorted once: the order of
+ * the plan, the upload and every file termsync writes. Of packed entries, their own sorted order,
+ * whose upload body they give too (a slice of their text when in order).
+ */
+export function toEntryList(entries: Entries): EntryList {
+  if (entries instanceof PackedEntries) {
+    const list = entries.sortedList();
+    rememberUploadSource(list, entries);
+    return list;
+  }
+  return [...entries].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 }
 
 /**

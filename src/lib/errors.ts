@@ -1,35 +1,26 @@
-import { ExitCode } from './exit-codes.js';
-
 /**
- * The one error family: a stable machine-readable `code`, a literal `name`, the exit code the CLI
- * maps it to, and the original in `cause`. Messages never contain the API key.
+ * The one error family: a stable machine-readable `code`, a literal `name` and the original in
+ * `cause`. Which exit code an error ends a run with is the CLI's to say, from its class and code
+ * (cli/exit-code-of.ts); nothing here chooses one. Messages never contain the API key.
  */
 export class TermsyncError extends Error {
   override readonly name: string = 'TermsyncError';
   readonly code: string;
-  readonly exitCode: ExitCode;
 
-  constructor(code: string, message: string, options: { exitCode?: ExitCode; cause?: unknown } = {}) {
+  constructor(code: string, message: string, options: { cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
-    this.exitCode = options.exitCode ?? ExitCode.internal;
   }
 }
 
-/** Invalid configuration or input; nothing was sent to the service (exit 3). */
+/** Invalid configuration or input; nothing was sent to the service. */
 export class InputError extends TermsyncError {
   override readonly name = 'InputError';
-  constructor(code: string, message: string, options: { cause?: unknown } = {}) {
-    super(code, message, { ...options, exitCode: ExitCode.invalidInput });
-  }
 }
 
-/** Authentication, permission or destination problem (exit 7). */
+/** Authentication, permission or destination problem: the key or URL is missing, refused or not allowed. */
 export class AuthError extends TermsyncError {
   override readonly name = 'AuthError';
-  constructor(code: string, message: string, options: { cause?: unknown } = {}) {
-    super(code, message, { ...options, exitCode: ExitCode.authOrDestination });
-  }
 }
 
 export function isTermsyncError(value: unknown): value is TermsyncError {

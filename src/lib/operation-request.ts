@@ -1,28 +1,45 @@
-import type { Operation } from '../model/index.js';
+import type { Operation, OperationType } from '../model/index.js';
+import { ENDPOINTS, requestLine, requestTo, type EndpointRequest, type HttpMethod } from './endpoints.js';
 import { entriesTsvBytes } from './entries-tsv.js';
 
-export type HttpMethod = 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+/** The methods of the calls a plan makes: every operation writes. */
+export type WriteMethod = Exclude<HttpMethod, 'GET'>;
 
-export function methodOf(op: Operation): HttpMethod {
-  switch (op.type) {
-    case 'glossary.create':
-    case 'glossary_v2.create':
-    case 'style_rules.create':
-    case 'style_rules.create_instruction':
-      return 'POST';
-    case 'glossary.put_dictionary':
-    case 'style_rules.put_configured_rules':
-    case 'style_rules.update_instruction':
-      return 'PUT';
-    case 'glossary.patch':
-    case 'style_rules.rename':
-      return 'PATCH';
-    case 'glossary.delete_dictionary':
-    case 'glossary.delete':
-    case 'style_rules.delete_instruction':
-    case 'style_rules.delete':
-      return 'DELETE';
-  }
+type OperationOf<T extends OperationType> = Extract<Operation, { readonly type: T }>;
+
+/**
+ * The request each type of operation becomes, from the endpoint table: one row per type (the
+ * mapped type says every type has one, and that each is a write). test/api/endpoints.test.ts checks
+ * that the emulator serves each.
+ */
+export const OPERATION_REQUESTS: { readonly [T in OperationType]: (op: OperationOf<T>) => EndpointRequest<WriteMethod> } = {
+  'glossary.create': () => requestTo(ENDPOINTS.createGlossary, {}),
+  'glossary_v2.create': () => requestTo(ENDPOINTS.createGlossaryV2, {}),
+  'glossary.patch': (op) => requestTo(ENDPOINTS.patchGlossary, { id: op.glossaryId }),
+  'glossary.put_dictionary': (op) => requestTo(ENDPOINTS.putDictionary, { id: op.glossaryId }),
+  'glossary.delete_dictionary': (op) => requestTo(ENDPOINTS.deleteDictionary, { id: op.glossaryId }, { source_lang: op.sourceLang, target_lang: op.targetLang }),
+  'glossary.delete': (op) => requestTo(op.api === 'v2' ? ENDPOINTS.deleteGlossaryV2 : ENDPOINTS.deleteGlossary, { id: op.glossaryId }),
+  'style_rules.create': () => requestTo(ENDPOINTS.createStyleRules, {}),
+  'style_rules.rename': (op) => requestTo(ENDPOINTS.renameStyleRules, { id: op.styleId }),
+  'style_rules.put_configured_rules': (op) => requestTo(ENDPOINTS.putConfiguredRules, { id: op.styleId }),
+  'style_rules.create_instruction': (op) => requestTo(ENDPOINTS.createInstruction, { id: op.styleId }),
+  'style_rules.update_instruction': (op) => requestTo(ENDPOINTS.updateInstruction, { id: op.styleId, instructionId: op.instructionId }),
+  'style_rules.delete_instruction': (op) => requestTo(ENDPOINTS.deleteInstruction, { id: op.styleId, instructionId: op.instructionId }),
+  'style_rules.delete': (op) => requestTo(ENDPOINTS.deleteStyleRules, { id: op.styleId }),
+};
+
+/** The HTTP request an operation becomes (the service's paths), for people: plan JSON and apply results. */
+export function requestOf(op: Operation): EndpointRequest<WriteMethod> {
+  return (OPERATION_REQUESTS[op.type] as (op: Operation) => EndpointRequest<WriteMethod>)(op);
+}
+
+/** `PUT /v3/glossaries/{id}/dictionaries`, as the plan and apply's results show an operation's request. */
+export function requestLineOf(op: Operation): string {
+  return requestLine(requestOf(op));
+}
+
+export function methodOf(op: Operation): WriteMethod {
+  return requestOf(op).method;
 }
 
 /** Bytes of entries (TSV) an operation uploads. */
@@ -37,41 +54,5 @@ export function uploadBytesOf(op: Operation): number {
       return op.dictionary === undefined ? 0 : entriesTsvBytes(op.dictionary.entries);
     default:
       return 0;
-  }
-}
-
-
-
-/** The HTTP request an operation becomes (spec paths), for people: plan JSON and apply results. */
-export function requestOf(op: Operation): { readonly method: HttpMethod; readonly path: string } {
-  const id = (value: string): string => encodeURIComponent(value);
-  const method = methodOf(op);
-  switch (op.type) {
-    case 'glossary.create':
-      return { method, path: '/v3/glossaries' };
-    case 'glossary_v2.create':
-      return { method, path: '/v2/glossaries' };
-    case 'glossary.patch':
-      return { method, path: `/v3/glossaries/${id(op.glossaryId)}` };
-    case 'glossary.put_dictionary':
-      return { method, path: `/v3/glossaries/${id(op.glossaryId)}/dictionaries` };
-    case 'glossary.delete_dictionary':
-      return { method, path: `/v3/glossaries/${id(op.glossaryId)}/dictionaries?source_lang=${id(op.sourceLang)}&target_lang=${id(op.targetLang)}` };
-    case 'glossary.delete':
-      return { method, path: `/${op.api}/glossaries/${id(op.glossaryId)}` };
-    case 'style_rules.create':
-      return { method, path: '/v3/style_rules' };
-    case 'style_rules.rename':
-      return { method, path: `/v3/style_rules/${id(op.styleId)}` };
-    case 'style_rules.put_configured_rules':
-      return { method, path: `/v3/style_rules/${id(op.styleId)}/configured_rules` };
-    case 'style_rules.create_instruction':
-      return { method, path: `/v3/style_rules/${id(op.styleId)}/custom_instructions` };
-    case 'style_rules.update_instruction':
-      return { method, path: `/v3/style_rules/${id(op.styleId)}/custom_instructions/${id(op.instructionId)}` };
-    case 'style_rules.delete_instruction':
-      return { method, path: `/v3/style_rules/${id(op.styleId)}/custom_instructions/${id(op.instructionId)}` };
-    case 'style_rules.delete':
-      return { method, path: `/v3/style_rules/${id(op.styleId)}` };
   }
 }

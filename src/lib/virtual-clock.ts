@@ -1,8 +1,5 @@
 import type { ClockTimer, TimerClock, TrackingClock } from './clock.js';
 
-// The guard lives with the Clock type (production code asks it); re-exported for the tests that import it from here.
-export { isTrackingClock } from './clock.js';
-
 /**
  * A clock whose time moves only when someone sleeps on it: `sleep(ms)` registers a wake-up and the
  * clock jumps straight to the earliest pending wake-up, so tests of back-off and Retry-After run in

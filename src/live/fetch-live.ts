@@ -1,23 +1,9 @@
-import { canonicalLang } from '../lib/canonical.js';
+import { canonicalLang, dictionaryKey } from '../lib/canonical.js';
 import { DEFAULTS } from '../lib/defaults.js';
 import type { GlossaryApi } from '../model/desired.js';
+import { readLiveEntries } from '../lib/live-entries.js';
 import type { Entries, EntryList } from '../model/entries.js';
-import type { ComparedEntries, DictionaryKey, LiveGlossary, LiveState, LiveStyleRules } from '../model/live.js';
-import { PackedEntries } from '../model/packed-entries.js';
-import { compareLiveEntries, expectedLiteral, ReadOnce, readLiveEntries, WHOLE_TEXT_CHARS, type EntriesVisitor, type ExpectedLiteral, type RawEntries, type SameLiteral } from './compare-live.js';
-
-/** One dictionary whose entries must be read. */
-export interface DictionaryToRead {
-  readonly glossaryId: string;
-  readonly api: GlossaryApi;
-  readonly sourceLang: string;
-  readonly targetLang: string;
-  /**
-   * The repository's entries for this dictionary, when the plan compares them: the answer is
-   * compared as it is read and only the comparison is kept (see compareLiveEntries).
-   */
-  readonly expected?: Entries;
-}
+import type { ComparedEntries, DictionaryKey, DictionaryToRead, EntriesVisitor, ExpectedLiteral, LiveGlossary, LiveState, LiveStyleRules, RawEntries, SameLiteral } from '../model/live.js';
 
 /** An answer's entries, visited in order with each line checked as it goes (the client's EntriesText). */
 export interface EntriesReading {
@@ -49,20 +35,21 @@ export interface LiveReader {
 type EntriesClient = Pick<LiveReader, 'getEntries' | 'getEntriesV2' | 'readEntries' | 'readEntriesV2' | 'concurrency'>;
 
 /**
- * One dictionary's entries as the service sent them: its text when the client can give it. Deferred
- * entries are told unchanged from the answer's bytes when they can be (see SameLiteral); hashed,
- * only as sorted by source, the hash then made from the file read again (see ReadOnce.hash).
+ * One dictionary's entries as the service sent them: its text when the client can give it. With
+ * `literal` (deferred entries, see SameLiteral), an answer that is byte for byte one of its
+ * literals is told so by the client, not decoded.
  */
-async function readRaw(client: EntriesClient, d: DictionaryToRead, hashed: boolean, reading: ReadOnce | undefined): Promise<RawEntries> {
+async function readRaw(client: EntriesClient, d: DictionaryToRead, literal?: ExpectedLiteral): Promise<RawEntries> {
   if (d.api === 'v2') return client.readEntriesV2 ? client.readEntriesV2(d.glossaryId) : { list: await client.getEntriesV2(d.glossaryId) };
   if (!client.readEntries) return { list: await client.getEntries(d.glossaryId, d.sourceLang, d.targetLang) };
-  const literal = d.expected === undefined ? undefined : expectedLiteral(d.expected, reading, hashed);
   return literal === undefined ? client.readEntries(d.glossaryId, d.sourceLang, d.targetLang) : client.readEntries(d.glossaryId, d.sourceLang, d.targetLang, literal);
 }
 
-export function dictionaryKey(glossaryId: string, sourceLang: string, targetLang: string): DictionaryKey {
-  return `${glossaryId}/${canonicalLang(sourceLang)}-${canonicalLang(targetLang)}`;
-}
+/**
+ * How the fetch compares a dictionary with the repository's entries as it reads it: the planner's
+ * (plan/compare/ compareDictionary), given by the caller, which calls `read` for the answer.
+ */
+export type CompareDictionary = (expected: Entries, read: (literal?: ExpectedLiteral) => Promise<RawEntries>, hashed: boolean) => Promise<ComparedEntries>;
 
 /**
  * Merges the v3 and v2 listings by id, so that one glossary never counts twice. The service
@@ -109,6 +96,8 @@ export interface FetchedEntries {
 export interface FetchOptions {
   /** Hash the live entries of compared dictionaries as they are read (a plan that may be saved). */
   readonly hashes?: boolean;
+  /** Compares the dictionaries to read that have `expected` entries (required when any has). */
+  readonly compare?: CompareDictionary;
 }
 
 /**
@@ -127,11 +116,11 @@ export async function fetchEntries(client: EntriesClient, toRead: readonly Dicti
       const d = toRead[next++] as DictionaryToRead;
       const key = dictionaryKey(d.glossaryId, d.sourceLang, d.targetLang);
       try {
-        // Deferred entries are read again at most once for their comparison, and only when needed.
-        const reading = d.expected instanceof PackedEntries && d.expected.deferredText !== undefined ? new ReadOnce(d.expected) : undefined;
-        const raw = await readRaw(client, d, options.hashes === true, reading);
-        if (d.expected === undefined) entries.set(key, readLiveEntries(raw));
-        else compared.set(key, compareLiveEntries(raw, d.expected, options.hashes === true, WHOLE_TEXT_CHARS, reading));
+        if (d.expected === undefined) entries.set(key, readLiveEntries(await readRaw(client, d)));
+        else {
+          if (options.compare === undefined) throw new Error('internal error: entries to compare, and no comparison given to the fetch');
+          compared.set(key, await options.compare(d.expected, (literal) => readRaw(client, d, literal), options.hashes === true));
+        }
       } catch (error) {
         failed = true;
         throw error;

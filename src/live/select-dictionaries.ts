@@ -1,7 +1,6 @@
 import { canonicalLang } from '../lib/canonical.js';
-import type { LiveGlossary } from '../model/live.js';
+import type { DictionaryToRead, LiveGlossary } from '../model/live.js';
 import type { Fingerprints } from '../model/plan.js';
-import type { DictionaryToRead } from './fetch-live.js';
 
 /**
  * The dictionaries a saved plan read, so that re-reading exactly those gives fingerprints that can

@@ -36,8 +36,21 @@ export interface LiveStyleRules {
   readonly updatedTime: string;
 }
 
-/** Key of one live dictionary's entries: `${glossaryId}/${sourceLang}-${targetLang}`. */
+/** Key of one live dictionary's entries: `${glossaryId}/${sourceLang}-${targetLang}` (lib/canonical.ts dictionaryKey). */
 export type DictionaryKey = string;
+
+/** One live dictionary whose entries the fetch reads. */
+export interface DictionaryToRead {
+  readonly glossaryId: string;
+  readonly api: GlossaryApi;
+  readonly sourceLang: string;
+  readonly targetLang: string;
+  /**
+   * The repository's entries for this dictionary, when the plan compares them: the answer is
+   * compared as it is read and only the comparison is kept (see plan/compare/).
+   */
+  readonly expected?: Entries;
+}
 
 /** Term-level difference of two canonical dictionaries: what must happen to the live one to make it the desired one. */
 export interface EntriesDiff {
@@ -81,6 +94,22 @@ export interface LiveState {
 export interface SameLiteral {
   readonly sameLiteral: string;
 }
+
+/** Visits entries as sent, in order; `visit` returns false to stop. */
+export type EntriesVisitor = (visit: (source: string, target: string) => boolean) => void;
+
+/**
+ * A live dictionary's entries as the service sent them: its TSV text (lines already checked), pairs,
+ * or a reader that visits them in order and checks each line as it goes (the client's answer, see
+ * EntriesText), with `usual` telling whether its phrases may take canonicalUsualPhrase. Or, for
+ * deferred entries, the client's word that the answer's entries string is byte for byte one of their
+ * literals (`sameLiteral`: the literal digest it matched, see SameLiteral): not decoded at all.
+ */
+export type RawEntries =
+  | { readonly tsv: string }
+  | { readonly list: EntryList }
+  | { readonly usual: boolean; readonly visit: EntriesVisitor; readonly text?: string; readonly escaped?: boolean }
+  | SameLiteral;
 
 /** What the client is to tell an answer's entries string by: the literal digests of deferred entries and their literal's bytes. */
 export interface ExpectedLiteral {

@@ -46,7 +46,7 @@ export interface DeferredText {
   readonly read: () => string;
   /**
    * The text read again as `read` reads it (same checks, same errors), not decoded: its UTF-8 bytes
-   * as a Latin-1 string (one character per byte, a final LF included). See live/sorted-bytes.ts.
+   * as a Latin-1 string (one character per byte, a final LF included). See plan/compare/sorted-bytes.ts.
    */
   readonly readLatin1?: () => string;
 }
@@ -85,6 +85,11 @@ export class PackedEntries implements ReadonlyMap<string, string> {
     return this.packed;
   }
 
+  /** `text` when it is at hand: of deferred entries, undefined until their text is read and kept. */
+  get keptText(): string | undefined {
+    return this.packed;
+  }
+
   /** Length of `text` (UTF-16 code units), without reading a deferred text. */
   get textLength(): number {
     return this.packed?.length ?? (this.deferredText as DeferredText).length;
@@ -92,7 +97,7 @@ export class PackedEntries implements ReadonlyMap<string, string> {
 
   /**
    * Entries of `size` lines whose text is read again (`deferred.read`) only when something needs
-   * it: a plan keeps of an unchanged dictionary only what tells it unchanged (see compareLiveEntries).
+   * it: a plan keeps of an unchanged dictionary only what tells it unchanged (see plan/compare/).
    */
   static deferred(deferred: DeferredText, size: number): PackedEntries {
     return new PackedEntries(undefined, size, true, deferred);

@@ -1,8 +1,8 @@
+import { dictionaryKey } from '../lib/canonical.js';
 import type { DesiredState, DuplicateGroup, Entries, Fingerprints, LiveCopy, LiveState, Operation, Plan, ResourceChange, ResourceKind } from '../model/index.js';
 import { PLAN_FORMAT_VERSION } from '../model/index.js';
 import { checkGuards } from './check-guards.js';
 import { compareStrings } from './compare-strings.js';
-import { dictionaryKey } from './dictionaries-to-read.js';
 import type { DraftChange, DraftOperation } from './draft.js';
 import { Refs } from './draft.js';
 import { fingerprintLive } from './fingerprint-live.js';
@@ -58,7 +58,7 @@ export function createPlan(input: PlanInput): Plan {
   const refs = new Refs();
   const assumed = input.refresh?.assumed;
   const entriesOf: LiveEntriesOf = (g, dict) => {
-    const key = dictionaryKey(g.id, dict);
+    const key = dictionaryKey(g.id, dict.sourceLang, dict.targetLang);
     return live.entries.get(key) ?? live.compared?.get(key) ?? assumed?.get(key);
   };
   const notRefreshed = input.refresh?.notRefreshed ?? 0;

@@ -1,21 +1,7 @@
-import { pairKey } from '../lib/canonical.js';
-import type { DesiredGlossary, DesiredState, Entries, Fingerprints, GlossaryApi, LiveGlossary } from '../model/index.js';
+import { dictionaryKey, pairKey } from '../lib/canonical.js';
+import type { DesiredGlossary, DesiredState, DictionaryToRead, Entries, LiveGlossary } from '../model/index.js';
 import { compareStrings } from './compare-strings.js';
 import { matchGlossaries, type KeepIds } from './match-live.js';
-
-export interface DictionaryToRead {
-  readonly glossaryId: string;
-  readonly api: GlossaryApi;
-  readonly sourceLang: string;
-  readonly targetLang: string;
-  /** The repository's entries of the pair, which the live fetch compares the answer with as it reads it. */
-  readonly expected?: Entries;
-}
-
-/** The key of a live dictionary's entries in `LiveState.entries`. */
-export function dictionaryKey(glossaryId: string, pair: { readonly sourceLang: string; readonly targetLang: string }): string {
-  return `${glossaryId}/${pairKey(pair)}`;
-}
 
 /**
  * The live dictionaries whose entries the plan compares: for each declared glossary, the pairs its
@@ -67,7 +53,7 @@ export function selectRefresh(desired: DesiredState, glossaries: readonly LiveGl
       const pair = pairKey(dict);
       const want = wanted.get(pair);
       if (want === undefined) continue;
-      const key = dictionaryKey(g.id, dict);
+      const key = dictionaryKey(g.id, dict.sourceLang, dict.targetLang);
       if (scope === 'all' || scope?.has(pair) === true || dict.entryCount !== want.entries.size) {
         out.set(key, { glossaryId: g.id, api: g.api, sourceLang: dict.sourceLang, targetLang: dict.targetLang, expected: want.entries });
         read++;
@@ -92,18 +78,6 @@ export function selectRefresh(desired: DesiredState, glossaries: readonly LiveGl
   }
   return { toRead: sortToRead([...out.values()]), assumed, notRefreshed };
 }
-/** What `apply plan.json` re-reads to compare with a saved plan: the dictionaries whose hashes it holds. */
-export function dictionariesToReadForFingerprints(saved: Fingerprints): DictionaryToRead[] {
-  const out: DictionaryToRead[] = [];
-  for (const g of saved.glossaries) {
-    for (const key of Object.keys(g.entryHashes)) {
-      const dash = key.indexOf('-');
-      out.push({ glossaryId: g.id, api: g.api, sourceLang: key.slice(0, dash), targetLang: key.slice(dash + 1) });
-    }
-  }
-  return sortToRead(out);
-}
-
 function sortToRead(list: DictionaryToRead[]): DictionaryToRead[] {
   return list.sort(
     (a, b) =>

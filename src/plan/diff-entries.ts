@@ -1,24 +1,7 @@
 import type { ComparedEntries, EntriesDiff, EntryChange, EntryList, Entries } from '../model/index.js';
-import { rememberUploadSource } from '../lib/entries-tsv.js';
-import { PackedEntries } from '../model/packed-entries.js';
 import { compareStrings } from './compare-strings.js';
 
 export type { EntriesDiff } from '../model/index.js';
-
-/** Entries as a list sorted by source phrase, sorted once. */
-export function toEntryList(entries: Entries): EntryList {
-  if (entries instanceof PackedEntries) {
-    // The packed entries' own sorted order; the upload body is theirs too (a slice when in order).
-    const list = entries.sortedList();
-    rememberUploadSource(list, entries);
-    return list;
-  }
-  return [...entries].sort(compareSources);
-}
-
-function compareSources(a: readonly [string, string], b: readonly [string, string]): number {
-  return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0;
-}
 
 /** The diff of equal dictionaries (one shared value). */
 export const NO_CHANGES: EntriesDiff = { added: 0, changed: 0, removed: 0, entryChanges: [], upserts: [] };
@@ -71,11 +54,6 @@ export function diffEntries(desired: Entries, live: ReadonlyMap<string, string>,
 /** All entries of a new dictionary as added changes. */
 export function allAdded(list: EntryList): EntryChange[] {
   return list.map(([source, after]) => ({ source, after }));
-}
-
-/** All entries of a dropped dictionary as removed changes. */
-export function allRemoved(list: EntryList): EntryChange[] {
-  return list.map(([source, before]) => ({ source, before }));
 }
 
 /** The live entries a comparison stands for, rebuilt from `expected` and the diff (for the rare reader that needs them whole). */

@@ -1,9 +1,9 @@
 import { createHash, type Hash } from 'node:crypto';
-import { pairKey } from '../lib/canonical.js';
+import { dictionaryKey, pairKey } from '../lib/canonical.js';
 import type { Entries, Fingerprints, GlossaryFingerprint, LiveState, StyleRulesFingerprint } from '../model/index.js';
 import { compareStrings } from './compare-strings.js';
-import { dictionaryKey } from './dictionaries-to-read.js';
-import { entriesOfCompared, toEntryList } from './diff-entries.js';
+import { toEntryList } from '../lib/entries-tsv.js';
+import { entriesOfCompared } from './diff-entries.js';
 
 /** sha256 of canonical entries visited in ascending source order (code units): hashEntries' digest, entry by entry. */
 export class EntriesHasher {
@@ -43,7 +43,7 @@ export function fingerprintLive(live: LiveState, hashed = true): Fingerprints {
     const entryHashes: Record<string, string> = {};
     for (const dict of [...g.dictionaries].sort((a, b) => compareStrings(pairKey(a), pairKey(b)))) {
       if (!hashed) break;
-      const key = dictionaryKey(g.id, dict);
+      const key = dictionaryKey(g.id, dict.sourceLang, dict.targetLang);
       const entries = live.entries.get(key);
       if (entries !== undefined) {
         entryHashes[pairKey(dict)] = hashEntries(entries);

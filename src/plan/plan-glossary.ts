@@ -14,7 +14,8 @@ import type {
   ResourceAddress,
 } from '../model/index.js';
 import { compareStrings } from './compare-strings.js';
-import { allAdded, diffEntries, entriesOfCompared, toEntryList } from './diff-entries.js';
+import { toEntryList } from '../lib/entries-tsv.js';
+import { allAdded, diffEntries, entriesOfCompared } from './diff-entries.js';
 import type { DraftChange, DraftOperation, Refs } from './draft.js';
 import { keptReason, type Match } from './match-live.js';
 

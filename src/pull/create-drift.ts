@@ -4,7 +4,7 @@ import type { DictionaryDrift, Drift, DriftNote, GlossaryDrift, InstructionDrift
 import type { Entries } from '../model/entries.js';
 import type { LiveGlossary, LiveState, LiveStyleRules } from '../model/live.js';
 import { compareStrings } from '../plan/compare-strings.js';
-import { dictionaryKey } from '../plan/dictionaries-to-read.js';
+import { dictionaryKey } from '../lib/canonical.js';
 import { diffEntries } from '../plan/diff-entries.js';
 import { matchGlossaries, matchStyleRules } from '../plan/match-live.js';
 import { v2Equals, type EntriesOf } from '../plan/plan-glossary.js';
@@ -84,7 +84,7 @@ function isNote(value: object): value is DriftNote {
  * hold every dictionary of the matched glossaries (see dictionariesToPull).
  */
 export function createDrift(target: string, desired: DesiredState, live: LiveState): Drift {
-  const entriesOf: EntriesOf = (g, dict) => live.entries.get(dictionaryKey(g.id, dict));
+  const entriesOf: EntriesOf = (g, dict) => live.entries.get(dictionaryKey(g.id, dict.sourceLang, dict.targetLang));
   const glossaries: GlossaryDrift[] = [];
   const styleRules: StyleRulesDrift[] = [];
   const notOnService: DriftNote[] = [];

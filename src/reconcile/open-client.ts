@@ -1,11 +1,11 @@
-import { checkAllowedHost, createClient, readApiKey, readBaseUrl, type ClientMetricsHooks, type ServiceClient } from '../api/index.js';
+import { checkAllowedHost, createClient, readApiKey, readBaseUrl, type ClientMetricsHooks, type Env, type ServiceClient } from '../api/index.js';
 import type { Clock } from '../lib/clock.js';
 import { MAX_ATTEMPTS_ENV, MAX_RESPONSE_BYTES_ENV, OPERATION_DEADLINE_ENV, REQUEST_TIMEOUT_ENV } from '../lib/defaults.js';
 import { InputError } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
 import type { DesiredState, TargetConfig } from '../model/desired.js';
 
-export type Env = Readonly<Record<string, string | undefined>>;
+export type { Env };
 
 /** What a run needs of the outside world to talk to the service; injected so tests and the daemon choose. */
 export interface ServiceContext {

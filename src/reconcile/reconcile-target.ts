@@ -3,11 +3,13 @@ import { managedNamesOf } from '../apply/collect-ids.js';
 import { executePlan } from '../apply/execute-plan.js';
 import type { Diagnostic } from '../lib/diagnostics.js';
 import { AuthError, InputError, isTermsyncError } from '../lib/errors.js';
-import { declaredV2Names, fetchLive, type LiveReader } from '../live/fetch-live.js';
+import { declaredV2Names, fetchLive, type CompareDictionary, type LiveReader } from '../live/fetch-live.js';
 import { dictionariesOfFingerprints } from '../live/select-dictionaries.js';
 import type { DesiredState, TargetConfig } from '../model/desired.js';
 import type { LiveState } from '../model/live.js';
+import { PackedEntries } from '../model/packed-entries.js';
 import type { Plan } from '../model/plan.js';
+import { compareDictionary } from '../plan/compare/index.js';
 import { compareFingerprints, createPlan, fingerprintLive, selectRefresh, type KeepIds, type RefreshScope, type RefreshSelection } from '../plan/index.js';
 import { openClient, type ServiceContext } from './open-client.js';
 import type { TargetFailure, TargetOutcome } from './outcome.js';
@@ -23,6 +25,13 @@ export interface ReconcileObserver {
   /** A target is finished. */
   finished?(outcome: TargetOutcome): void;
 }
+
+/**
+ * The live fetch's comparison: the planner's (plan/compare/), given the loader's read of a deferred
+ * entries file (its DeferredText) as the handle to read it again with.
+ */
+export const compareWithRepository: CompareDictionary = (expected, read, hashed) =>
+  compareDictionary(expected, read, { hashed, ...(expected instanceof PackedEntries && expected.deferredText !== undefined ? { reread: expected.deferredText } : {}) });
 
 /**
  * Reads the live state the plan needs and makes the plan. `refreshed`: what is re-read (undefined:
@@ -44,7 +53,7 @@ export async function planTarget(
       return scope.toRead;
     },
     declaredV2Names(desired),
-    { hashes: entryHashes },
+    { hashes: entryHashes, compare: compareWithRepository },
   );
   const refresh = refreshed === undefined || scope === undefined ? undefined : { assumed: scope.assumed, notRefreshed: scope.notRefreshed };
   return { plan: createPlan({ target, desired, live, entryHashes, ...(refresh === undefined ? {} : { refresh }), ...(keepIds === undefined ? {} : { keepIds }) }), live };

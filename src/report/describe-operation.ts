@@ -1,4 +1,4 @@
-import { requestOf } from '../lib/operation-request.js';
+import { requestLineOf } from '../lib/operation-request.js';
 import type { DictionaryPayload, Operation, Plan } from '../model/index.js';
 import { pairLabel } from './format-plan.js';
 
@@ -69,13 +69,10 @@ function actionOf(plan: Plan, op: Operation): { action: string; quoted?: string 
 /** The plan's API calls in execution order, each with what it does and which calls it waits for. */
 export function describeCalls(plan: Plan): CallDescription[] {
   const position = new Map(plan.operations.map((op, i) => [op.key, i + 1]));
-  return plan.operations.map((op) => {
-    const { method, path } = requestOf(op);
-    return {
-      request: `${method} ${path}`,
-      ...actionOf(plan, op),
-      resource: op.resource,
-      after: op.dependsOn.map((key) => position.get(key)).filter((n) => n !== undefined),
-    };
-  });
+  return plan.operations.map((op) => ({
+    request: requestLineOf(op),
+    ...actionOf(plan, op),
+    resource: op.resource,
+    after: op.dependsOn.map((key) => position.get(key)).filter((n) => n !== undefined),
+  }));
 }

@@ -1,5 +1,5 @@
 import { InputError } from '../lib/errors.js';
-import { requestOf, uploadBytesOf } from '../lib/operation-request.js';
+import { requestLineOf, uploadBytesOf } from '../lib/operation-request.js';
 import type { Plan } from '../model/index.js';
 import { PLAN_FORMAT_VERSION } from '../model/index.js';
 import { camelToSnake, toCamelKeys, toSnakeKeys } from './json-keys.js';
@@ -17,10 +17,7 @@ const KEEP = new Set(['format_version']);
  * people and CI, the request it becomes and the bytes it uploads; reading ignores those two.
  */
 export function renderPlanJson(plan: Plan): string {
-  const operations = plan.operations.map((op) => {
-    const { method, path } = requestOf(op);
-    return { ...op, request: `${method} ${path}`, uploadBytes: uploadBytesOf(op) };
-  });
+  const operations = plan.operations.map((op) => ({ ...op, request: requestLineOf(op), uploadBytes: uploadBytesOf(op) }));
   return stableJson(toSnakeKeys({ ...plan, operations }, new Set(OPAQUE)));
 }
 

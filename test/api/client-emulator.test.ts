@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { isServiceAuthError, isServiceError, type ServiceClient } from '../../src/api/index.js';
 import type { RequestLogEntry } from '../../src/emulator/index.js';
 import { ExitCode } from '../../src/lib/exit-codes.js';
+import { exitCodeOfError } from '../../src/cli/exit-code-of.js';
 import { dict, startHarness, type Harness } from './emulator-harness.js';
 
 let harness: Harness | undefined;
@@ -288,7 +289,7 @@ describe('client against the emulator', () => {
     const patch = await h.client.patchGlossary(v3.id, { name: 'renamed' }).catch((e: unknown) => e);
     expect(isServiceError(patch) && patch.code).toBe('http_503');
     expect(isServiceAuthError(patch)).toBe(false);
-    expect((patch as { exitCode: number }).exitCode).toBe(ExitCode.applyIncomplete);
+    expect(exitCodeOfError(patch)).toBe(ExitCode.applyIncomplete);
     expect((patch as Error).message).not.toMatch(/read-only|read-scoped|key/);
 
     for (let i = 0; i < 12; i += 1) h.emulator.injectOnce({ method: 'POST', pathPrefix: '/v2/glossaries', kind: 500 });
@@ -297,7 +298,7 @@ describe('client against the emulator', () => {
     if (!isServiceError(post)) return;
     expect(post.code).toBe('http_500');
     expect(post.status).toBe(500);
-    expect(post.exitCode).toBe(ExitCode.applyIncomplete);
+    expect(exitCodeOfError(post)).toBe(ExitCode.applyIncomplete);
     expect(post.serviceMessage).toBe('Internal error (injected by the emulator)');
     expect(post.message).toBe('POST /v2/glossaries: HTTP 500 after 10 attempts; the create did not land — Internal error (injected by the emulator)');
     const posts = h.emulator.requests().filter((e) => e.method === 'POST' && e.path.startsWith('/v2/'));
@@ -325,7 +326,7 @@ describe('client against the emulator', () => {
     const rejected = await h.client.listGlossaries().catch((e: unknown) => e);
     expect(isServiceAuthError(rejected)).toBe(true);
     expect((rejected as Error).message).toContain('the service rejected the API key from TERMSYNC_API_KEY (401)');
-    expect((rejected as { exitCode: number }).exitCode).toBe(ExitCode.authOrDestination);
+    expect(exitCodeOfError(rejected)).toBe(ExitCode.authOrDestination);
 
     const reader: ServiceClient = h.newClient({ apiKey: 'reader-key' });
     expect(await reader.listGlossaries()).toEqual([]);
@@ -333,7 +334,7 @@ describe('client against the emulator', () => {
     expect(isServiceAuthError(denied)).toBe(true);
     expect((denied as Error).message).toContain('the key is read-only: writes are not permitted (403)');
     expect((denied as Error).message).toContain('POST /v3/glossaries');
-    expect((denied as { exitCode: number }).exitCode).toBe(ExitCode.authOrDestination);
+    expect(exitCodeOfError(denied)).toBe(ExitCode.authOrDestination);
     expect(h.emulator.requests().map((e) => `${e.method} ${e.status}`)).toEqual(['GET 401', 'GET 200', 'POST 403']);
   });
 
@@ -370,7 +371,7 @@ describe('client against the emulator', () => {
     harness = await startHarness();
     const h = harness;
     const refused = await h.client.createGlossary('entries', [dict('en', 'de', [['Tab\tinside', 'x']])]).catch((e: unknown) => e);
-    expect((refused as { exitCode: number }).exitCode).toBe(ExitCode.invalidInput);
+    expect(exitCodeOfError(refused)).toBe(ExitCode.invalidInput);
     expect(h.emulator.requests().filter((e) => e.method === 'POST')).toEqual([]); // refused before sending
     const g = await h.client.createGlossary('entries', [dict('EN', 'De', [['a', 'x'], ['b', 'c']])]);
     expect(g.dictionaries[0]).toEqual({ sourceLang: 'en', targetLang: 'de', entryCount: 2 });

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MockAgent } from 'undici';
 import { createClient, isServiceError, type ClientOptions, type ServiceClient } from '../../src/api/index.js';
 import { ExitCode } from '../../src/lib/exit-codes.js';
+import { exitCodeOfError } from '../../src/cli/exit-code-of.js';
 import { createVirtualClock, type VirtualClock } from '../../src/lib/virtual-clock.js';
 import { captureLogger } from './emulator-harness.js';
 
@@ -155,7 +156,7 @@ describe('client over a mocked dispatcher', () => {
     expect(isServiceError(error)).toBe(true);
     if (!isServiceError(error)) return;
     expect(error.code).toBe('http_500');
-    expect(error.exitCode).toBe(ExitCode.applyIncomplete);
+    expect(exitCodeOfError(error)).toBe(ExitCode.applyIncomplete);
     expect(error.status).toBe(500);
     expect(error.serviceMessage).toBe('Internal error');
     expect(error.serviceCode).toBe('internal');
@@ -202,7 +203,7 @@ describe('client over a mocked dispatcher', () => {
     expect(retries).toEqual(['GET /v3/glossaries http_503 1', 'GET /v3/glossaries http_503 2']);
     expect(isServiceError(error) && error.code).toBe('http_503');
     expect(isServiceError(error) && error.attempts).toBe(3);
-    expect((error as { exitCode: number }).exitCode).toBe(ExitCode.applyIncomplete);
+    expect(exitCodeOfError(error)).toBe(ExitCode.applyIncomplete);
   });
 
   it('retries network errors on idempotent calls and treats a 404 after a lost DELETE answer as done', async () => {
@@ -280,7 +281,7 @@ describe('client over a mocked dispatcher', () => {
       } catch (e) {
         error = e;
       }
-      expect((error as { exitCode: number }).exitCode).toBe(ExitCode.authOrDestination);
+      expect(exitCodeOfError(error)).toBe(ExitCode.authOrDestination);
       expect((error as Error).message).toMatch(/^URL not allowed/);
       expect((error as Error).message).not.toContain('pw');
     }

@@ -2,6 +2,7 @@ import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, isServiceError, type ClientOptions, type ServiceClient } from '../../src/api/index.js';
 import { ExitCode } from '../../src/lib/exit-codes.js';
+import { exitCodeOfError } from '../../src/cli/exit-code-of.js';
 import { endlessBody, lyingLength, startHttpServer, startRawServer, trickle, type HostileServer } from './hostile-server.js';
 
 /**
@@ -50,7 +51,7 @@ async function failure(work: Promise<unknown>): Promise<{ code: string; exitCode
   } catch (error) {
     if (!isServiceError(error)) throw error;
     expect(error.message).not.toContain('hostile-test-key');
-    return { code: error.code, exitCode: error.exitCode, message: error.message };
+    return { code: error.code, exitCode: exitCodeOfError(error), message: error.message };
   }
   throw new Error('expected the call to fail');
 }

@@ -6,11 +6,12 @@ import { createClient, isServiceError, type ServiceClient } from '../../src/api/
 import { cutLiteral } from '../../src/api/json-long-strings.js';
 import type { EntriesText } from '../../src/api/tsv-entries.js';
 import { literalDigestOfBytes, literalDigestOfEscaped, literalDigestOfText, rawDigest } from '../../src/lib/text-digest.js';
-import { compareLiveEntries, expectedLiteral, ReadOnce, WHOLE_TEXT_CHARS, type RawEntries } from '../../src/live/compare-live.js';
+import { compareLiveEntries, expectedLiteral, WHOLE_TEXT_CHARS } from '../../src/plan/compare/index.js';
+import { compareWithRepository } from '../../src/reconcile/reconcile-target.js';
 import { fetchEntries } from '../../src/live/fetch-live.js';
-import type { ExpectedLiteral, SameLiteral } from '../../src/model/live.js';
+import type { ExpectedLiteral, RawEntries, SameLiteral } from '../../src/model/live.js';
 import { PackedEntries } from '../../src/model/packed-entries.js';
-import { deferredOf } from '../live/deferred-of.js';
+import { deferredOf, readingOf } from '../live/deferred-of.js';
 import { createVirtualClock } from '../../src/lib/virtual-clock.js';
 
 const sha = (bytes: Buffer | string): string => createHash('sha256').update(bytes).digest('hex');
@@ -189,7 +190,7 @@ describe('an entries answer told by its bytes', () => {
       const { deferred, reads } = deferredOfText(asRead);
       const body = answerOf(sent);
       const client = clientAnswering(body);
-      const { result, largest } = await largestDecode(() => fetchEntries(client, [{ glossaryId: 'g1', api: 'v3', sourceLang: 'en', targetLang: 'de', expected: deferred }]));
+      const { result, largest } = await largestDecode(() => fetchEntries(client, [{ glossaryId: 'g1', api: 'v3', sourceLang: 'en', targetLang: 'de', expected: deferred }], { compare: compareWithRepository }));
       const compared = result.compared.get('g1/en-de');
       expect(compared?.diff.entryChanges).toEqual([]);
       expect(compared?.diff.added).toBe(0);
@@ -230,7 +231,7 @@ describe('an entries answer told by its bytes', () => {
       ] as const) {
         const { deferred } = deferredOfText(asRead);
         const client = clientAnswering(form(sent));
-        const { compared } = await fetchEntries(client, [{ glossaryId: 'g1', api: 'v3', sourceLang: 'en', targetLang: 'de', expected: deferred }]);
+        const { compared } = await fetchEntries(client, [{ glossaryId: 'g1', api: 'v3', sourceLang: 'en', targetLang: 'de', expected: deferred }], { compare: compareWithRepository });
         const diff = compared.get('g1/en-de')?.diff;
         if (unchanged) expect(diff?.entryChanges).toEqual([]);
         else expect(diff?.entryChanges).toEqual([{ source: 'term "7" \\ Größe', before: '<Begriff> 8 é/€ \u{1f600}', after: '<Begriff> 7 é/€ \u{1f600}' }]);
@@ -295,7 +296,7 @@ describe('an entries answer told by its bytes', () => {
   it('is compared as its literal says: unchanged for deferred entries of that digest (as read, or sorted as made for this comparison), with the hash of their entries', () => {
     const asRead = lines(50);
     const { deferred, reads } = deferredOfText(asRead);
-    const reading = new ReadOnce(deferred);
+    const reading = readingOf(deferred);
     const literal = expectedLiteral(deferred, reading);
     expect(literal?.digests.length).toBe(1);
     expect(reads()).toBe(0);

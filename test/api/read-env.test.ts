@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readApiKey, readBaseUrl } from '../../src/api/index.js';
 import { ExitCode } from '../../src/lib/exit-codes.js';
+import { exitCodeOfError } from '../../src/cli/exit-code-of.js';
 
 const target = { name: 'default', apiKeyEnv: 'TERMSYNC_API_KEY', baseUrlEnv: 'TERMSYNC_BASE_URL' };
 
@@ -11,7 +12,7 @@ function failure(fn: () => unknown): { message: string; exitCode: number; code?:
   try {
     fn();
   } catch (error) {
-    return error as { message: string; exitCode: number; code?: string };
+    return { ...(error as { message: string; code?: string }), message: (error as Error).message, exitCode: exitCodeOfError(error) };
   }
   throw new Error('expected a failure');
 }

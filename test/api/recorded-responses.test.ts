@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MockAgent } from 'undici';
 import { createClient, isServiceAuthError, isServiceError, type ClientOptions, type ServiceClient } from '../../src/api/index.js';
 import { ExitCode } from '../../src/lib/exit-codes.js';
+import { exitCodeOfError } from '../../src/cli/exit-code-of.js';
 import { createVirtualClock } from '../../src/lib/virtual-clock.js';
 
 /*
@@ -57,7 +58,7 @@ describe('error answers without the usual body', () => {
     const error = await s.client.patchGlossary('g1', { name: 'x' }).catch((e: unknown) => e);
     expect(isServiceError(error) && [error.code, error.status, error.serviceMessage, error.attempts]).toEqual(['http_400', 400, undefined, 1]);
     expect((error as Error).message).toBe('PATCH /v3/glossaries/g1: bad request (400)');
-    expect((error as { exitCode: number }).exitCode).toBe(ExitCode.applyIncomplete);
+    expect(exitCodeOfError(error)).toBe(ExitCode.applyIncomplete);
   });
 
   it('an empty 500 body on a read: retried, then a plain http_500', async () => {
@@ -96,7 +97,7 @@ describe('error answers without the usual body', () => {
     s.pool.intercept({ path: '/v3/glossaries', method: 'GET' }).reply(403, '');
     const error = await s.client.listGlossaries().catch((e: unknown) => e);
     expect(isServiceAuthError(error)).toBe(true);
-    expect((error as { exitCode: number }).exitCode).toBe(ExitCode.authOrDestination);
+    expect(exitCodeOfError(error)).toBe(ExitCode.authOrDestination);
     expect((error as { status: number }).status).toBe(403);
     expect((error as Error).message).toBe('GET /v3/glossaries: the key is not permitted to read this (403)');
     expect((error as Error).message).not.toContain('mock-key');

@@ -3,6 +3,7 @@ import { executePlan, type ApplyWriter } from '../../src/apply/execute-plan.js';
 import { ServiceError } from '../../src/api/errors.js';
 import { AuthError, TermsyncError } from '../../src/lib/errors.js';
 import { ExitCode } from '../../src/lib/exit-codes.js';
+import { exitCodeOfError } from '../../src/cli/exit-code-of.js';
 import type { LiveState } from '../../src/model/live.js';
 import type { Operation, Plan } from '../../src/model/plan.js';
 
@@ -111,7 +112,7 @@ describe('executePlan', () => {
   });
 
   it('skips a delete whose replacement failed, and still runs unrelated operations', async () => {
-    const failure = new TermsyncError('http_500', 'POST /v2/glossaries: 500', { exitCode: ExitCode.applyIncomplete });
+    const failure = new TermsyncError('http_500', 'POST /v2/glossaries: 500');
     const { client, calls } = fakeClient({ 'createGlossaryV2:Legacy': failure });
     const { result, refusal } = await executePlan({ plan: planOf([...v2Replace, unrelated]), client, live, managed });
     expect(refusal).toBeUndefined();
@@ -131,7 +132,7 @@ describe('executePlan', () => {
     const plan = planOf([unrelated], [{ guard: 'max_deletes', message: 'the plan deletes 3 resources, more than max_deletes (1)' }]);
     const error = await executePlan({ plan, client, live, managed }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TermsyncError);
-    expect((error as TermsyncError).exitCode).toBe(ExitCode.guardBlocked);
+    expect(exitCodeOfError(error)).toBe(ExitCode.guardBlocked);
     expect((error as TermsyncError).message).toBe('apply refused: blocked by a safety guard (listed above)');
     expect(calls).toEqual([]);
   });
@@ -162,7 +163,7 @@ describe('executePlan', () => {
   it('rejects a plan whose dependencies are unknown or circular before any call (exit 3)', async () => {
     const { client, calls } = fakeClient();
     const unknown: Operation = { ...unrelated, dependsOn: ['op-9'] };
-    await expect(executePlan({ plan: planOf([unknown]), client, live, managed })).rejects.toMatchObject({ exitCode: ExitCode.invalidInput });
+    expect(exitCodeOfError(await executePlan({ plan: planOf([unknown]), client, live, managed }).catch((e: unknown) => e))).toBe(ExitCode.invalidInput);
     const a: Operation = { ...unrelated, key: 'op-1', dependsOn: ['op-2'] };
     const b: Operation = { ...unrelated, key: 'op-2', dependsOn: ['op-1'] };
     await expect(executePlan({ plan: planOf([a, b]), client, live, managed })).rejects.toThrow(/cycle/);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { acquireLock, LOCK_FILE } from '../../src/apply/lock.js';
 import { ExitCode } from '../../src/lib/exit-codes.js';
+import { exitCodeOfError } from '../../src/cli/exit-code-of.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -27,7 +28,7 @@ describe('acquireLock', () => {
   it('refuses a lock held by a live process with exit 5, naming pid, host and start time', async () => {
     const held = await acquireLock(dir, { pid: 111, host: 'ci', isAlive: () => true, now: () => 0 });
     const error = await acquireLock(dir, { pid: 222, host: 'ci', isAlive: () => true }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ exitCode: ExitCode.staleOrLocked });
+    expect(exitCodeOfError(error)).toBe(ExitCode.staleOrLocked);
     expect((error as Error).message).toContain('pid 111 on host ci, started 1970-01-01T00:00:00.000Z');
     await held.release();
   });
@@ -41,7 +42,7 @@ describe('acquireLock', () => {
 
   it('treats the real check: this process is alive, a long-gone pid is not', async () => {
     await writeFile(join(dir, LOCK_FILE), JSON.stringify({ pid: process.pid, host: 'here', startedAt: 'x' }));
-    await expect(acquireLock(dir, { host: 'here' })).rejects.toMatchObject({ exitCode: ExitCode.staleOrLocked });
+    expect(exitCodeOfError(await acquireLock(dir, { host: 'here' }).catch((e: unknown) => e))).toBe(ExitCode.staleOrLocked);
     // 2^22 + 1 is above the largest pid_max Linux allows: no process can have it.
     await writeFile(join(dir, LOCK_FILE), JSON.stringify({ pid: 4_194_305, host: 'here', startedAt: 'x' }));
     const lock = await acquireLock(dir, { host: 'here' });
@@ -50,7 +51,7 @@ describe('acquireLock', () => {
 
   it('never takes over a lock of another host, nor an unreadable lock', async () => {
     await writeFile(join(dir, LOCK_FILE), JSON.stringify({ pid: 111, host: 'other', startedAt: 'x' }));
-    await expect(acquireLock(dir, { host: 'ci', isAlive: () => false })).rejects.toMatchObject({ exitCode: ExitCode.staleOrLocked });
+    expect(exitCodeOfError(await acquireLock(dir, { host: 'ci', isAlive: () => false }).catch((e: unknown) => e))).toBe(ExitCode.staleOrLocked);
     await writeFile(join(dir, LOCK_FILE), '{');
     await expect(acquireLock(dir, { host: 'ci', isAlive: () => false })).rejects.toThrow(/unreadable lock/);
   });
@@ -66,7 +67,8 @@ describe('acquireLock', () => {
     // A repository can commit `.termsync.lock` as a link: dangling, it made apply spin forever.
     await symlink(join(dir, 'nowhere', 'x'), join(dir, LOCK_FILE));
     const dangling = await acquireLock(dir, { host: 'ci', isAlive: () => false }).catch((e: unknown) => e);
-    expect(dangling).toMatchObject({ code: 'lock_unexpected', exitCode: ExitCode.staleOrLocked });
+    expect(dangling).toMatchObject({ code: 'lock_unexpected' });
+    expect(exitCodeOfError(dangling)).toBe(ExitCode.staleOrLocked);
     expect((dangling as Error).message).toContain('is a symbolic link, not a lock file termsync wrote');
     await rm(join(dir, LOCK_FILE));
     // A link to a stale-looking lock elsewhere: neither read as a lock nor replaced.
@@ -80,7 +82,9 @@ describe('acquireLock', () => {
 
   it('anything else that is not a regular file at the lock path is exit 5 too (a folder, a named pipe)', async () => {
     await mkdir(join(dir, LOCK_FILE));
-    await expect(acquireLock(dir)).rejects.toMatchObject({ code: 'lock_unexpected', exitCode: ExitCode.staleOrLocked });
+    const refused = await acquireLock(dir).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: 'lock_unexpected' });
+    expect(exitCodeOfError(refused)).toBe(ExitCode.staleOrLocked);
     await expect(acquireLock(dir)).rejects.toThrow(/is a folder/);
     await rm(join(dir, LOCK_FILE), { recursive: true });
     execFileSync('mkfifo', [join(dir, LOCK_FILE)]);
@@ -101,7 +105,7 @@ describe('acquireLock', () => {
       const won = results.filter((r) => r.status === 'fulfilled');
       if (won.length > 1) doubles++;
       if (won.length === 0) nobody++;
-      for (const r of results) if (r.status === 'rejected') expect(r.reason).toMatchObject({ exitCode: ExitCode.staleOrLocked });
+      for (const r of results) if (r.status === 'rejected') expect(exitCodeOfError(r.reason)).toBe(ExitCode.staleOrLocked);
       const holder = won[0]?.status === 'fulfilled' ? won[0].value : undefined;
       if (holder !== undefined) expect(JSON.parse(await readFile(join(dir, LOCK_FILE), 'utf8'))).toMatchObject({ pid: holder.owner.pid });
       for (const r of won) if (r.status === 'fulfilled') await r.value.release();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { exitCodeOf, runExitCode, verifyExitCode } from '../../src/cli/exit-code-of.js';
-import { TermsyncError } from '../../src/lib/errors.js';
+import { ServiceAuthError, ServiceError } from '../../src/api/errors.js';
+import { exitCodeOf, exitCodeOfError, runExitCode, verifyExitCode } from '../../src/cli/exit-code-of.js';
+import { AuthError, InputError, TermsyncError } from '../../src/lib/errors.js';
 import type { ApplyResult } from '../../src/model/apply-result.js';
 import type { Plan } from '../../src/model/plan.js';
 import type { TargetOutcome, VerifyOutcome } from '../../src/reconcile/index.js';
@@ -40,6 +41,33 @@ describe('exitCodeOf: the one table from outcomes to exit codes (the contract)',
     expect(runExitCode({ kind: 'invalid', diagnostics: [] })).toBe(3);
     expect(runExitCode({ kind: 'rejected', error, diagnostics: [] })).toBe(3);
     expect(runExitCode({ kind: 'locked', error, diagnostics: [] })).toBe(5);
+    expect(runExitCode({ kind: 'rejected', error: new TermsyncError('interrupted', 'x'), diagnostics: [] })).toBe(130);
+  });
+});
+
+describe('exitCodeOfError: the one table from errors to exit codes (the contract)', () => {
+  const failure = { method: 'GET', path: '/v3/glossaries' };
+  it.each<[string, number, unknown]>([
+    ['invalid input', 3, new InputError('plan/dependency-cycle', 'x')],
+    ['an entries file changed during the run', 3, new TermsyncError('entries_file_changed', 'x')],
+    ['a key or URL missing or not allowed', 7, new AuthError('missing_api_key', 'x')],
+    ['a key refused', 7, new ServiceAuthError({ ...failure, status: 401 }, 'x')],
+    ['nobody listening', 7, new ServiceError('unreachable', failure, 'x')],
+    ['an answer over the size limit', 7, new ServiceError('too_large', failure, 'x')],
+    ['a redirect', 7, new ServiceError('redirect', failure, 'x')],
+    ['a call that failed after its retries', 6, new ServiceError('http_500', failure, 'x')],
+    ['a call stopped by a signal', 6, new ServiceError('aborted', failure, 'x')],
+    ['a missing route to delete an instruction', 6, new TermsyncError('route_missing', 'x')],
+    ['a plan blocked by a guard', 4, new TermsyncError('guard_blocked', 'x')],
+    ['the lock held by another run', 5, new TermsyncError('locked', 'x')],
+    ['something else at the lock path', 5, new TermsyncError('lock_unexpected', 'x')],
+    ['a lock file that cannot be read', 5, new TermsyncError('lock_unreadable', 'x')],
+    ['a lock file that cannot be created', 1, new TermsyncError('lock_failed', 'x')],
+    ['a load stopped by a signal', 130, new TermsyncError('interrupted', 'x')],
+    ['git failing', 1, new TermsyncError('git_failed', 'x')],
+    ['anything else (a bug)', 1, new Error('x')],
+  ])('%s → %i', (_what, code, error) => {
+    expect(exitCodeOfError(error)).toBe(code);
   });
 });
 

@@ -8,8 +8,11 @@ import type * as readFiles from '../../src/config/read-files.js';
 import { readEntriesFile } from '../../src/config/read-files.js';
 import { TermsyncError } from '../../src/lib/errors.js';
 import { ExitCode } from '../../src/lib/exit-codes.js';
+import { exitCodeOfError } from '../../src/cli/exit-code-of.js';
 import { literalDigestOfText } from '../../src/lib/text-digest.js';
-import { compareLiveEntries, expectedLiteral, ReadOnce, type RawEntries } from '../../src/live/compare-live.js';
+import type { RawEntries } from '../../src/model/live.js';
+import { compareLiveEntries, expectedLiteral, WHOLE_TEXT_CHARS } from '../../src/plan/compare/index.js';
+import { readingOf } from '../live/deferred-of.js';
 import { PackedEntries } from '../../src/model/packed-entries.js';
 
 // Every read of an entries file, the load's and any later one, goes through readEntriesFile: the
@@ -71,7 +74,7 @@ describe('a plan\'s deferred entries file not in source order', () => {
     for (const [form, raw] of answers(AS_READ)) {
       const sorts = countSorts();
       const { entries, readsSinceLoad } = await load(UNSORTED);
-      const compared = compareLiveEntries(raw(), entries);
+      const compared = compareLiveEntries(raw(), entries, false, WHOLE_TEXT_CHARS, readingOf(entries));
       expect(compared.diff.entryChanges, form).toEqual([]);
       expect(readsSinceLoad(), form).toBe(0);
       expect(sorts(), form).toBe(0);
@@ -83,7 +86,7 @@ describe('a plan\'s deferred entries file not in source order', () => {
     for (const [form, raw] of answers(SORTED)) {
       for (const hashed of [false, true]) {
         const { entries, readsSinceLoad } = await load(UNSORTED);
-        const compared = compareLiveEntries(raw(), entries, hashed);
+        const compared = compareLiveEntries(raw(), entries, hashed, WHOLE_TEXT_CHARS, readingOf(entries));
         expect(compared.diff.entryChanges, form).toEqual([]);
         expect(compared.expected).toBe(entries);
         if (hashed) expect(compared.hash).toBe(compareLiveEntries({ tsv: SORTED }, PackedEntries.fromText(UNSORTED, 4, true), true).hash);
@@ -101,7 +104,7 @@ describe('a plan\'s deferred entries file not in source order', () => {
     for (const live of [changedAsRead, changedSorted, `${SORTED}\nzoo\tZoo`, SORTED.split('\n').slice(1).join('\n')]) {
       for (const [form, raw] of answers(live)) {
         const { entries, readsSinceLoad } = await load(UNSORTED);
-        const compared = compareLiveEntries(raw(), entries, true);
+        const compared = compareLiveEntries(raw(), entries, true, WHOLE_TEXT_CHARS, readingOf(entries));
         const reference = compareLiveEntries(raw(), PackedEntries.fromText(UNSORTED, 4, true), true);
         expect(compared.diff, form).toEqual(reference.diff);
         expect(compared.hash, form).toBe(reference.hash);
@@ -118,7 +121,7 @@ describe('a plan\'s deferred entries file not in source order', () => {
   it('the client\'s sorted digest (ExpectedLiteral.later) is made from the file\'s bytes read once, not decoded; an edited file fails it (exit 3)', async () => {
     const decode = vi.spyOn(Buffer.prototype, 'toString');
     const { entries, readsSinceLoad } = await load(UNSORTED);
-    const once = new ReadOnce(entries);
+    const once = readingOf(entries);
     const literal = expectedLiteral(entries, once);
     decode.mockClear();
     expect(literal?.later?.()).toBe(literalDigestOfText(SORTED).digest);
@@ -132,7 +135,7 @@ describe('a plan\'s deferred entries file not in source order', () => {
 
     const { entries: edited } = await load(UNSORTED);
     await writeFile(path.join(dir, 'glossaries', 'e.tsv'), UNSORTED.replace('Zebra', 'Zebu!'));
-    const failing = new ReadOnce(edited);
+    const failing = readingOf(edited);
     expect(expectedLiteral(edited, failing)?.later?.()).toBeUndefined();
     let caught: unknown;
     try {
@@ -150,18 +153,18 @@ describe('a plan\'s deferred entries file not in source order', () => {
       await writeFile(path.join(dir, 'glossaries', 'e.tsv'), edit);
       let caught: unknown;
       try {
-        compareLiveEntries(new EntriesText(SORTED, where), entries);
+        compareLiveEntries(new EntriesText(SORTED, where), entries, false, WHOLE_TEXT_CHARS, readingOf(entries));
       } catch (error) {
         caught = error;
       }
       expect(caught).toBeInstanceOf(TermsyncError);
       expect((caught as TermsyncError).code).toBe('entries_file_changed');
-      expect((caught as TermsyncError).exitCode).toBe(ExitCode.invalidInput);
+      expect(exitCodeOfError(caught)).toBe(ExitCode.invalidInput);
       expect((caught as TermsyncError).message).toContain('glossaries/e.tsv');
       // The answer that is the text as checked is told by its digest: the edit is the next run's.
       const { entries: again } = await load(UNSORTED);
       await writeFile(path.join(dir, 'glossaries', 'e.tsv'), edit);
-      expect(compareLiveEntries(new EntriesText(AS_READ, where), again).diff.entryChanges).toEqual([]);
+      expect(compareLiveEntries(new EntriesText(AS_READ, where), again, false, WHOLE_TEXT_CHARS, readingOf(again)).diff.entryChanges).toEqual([]);
     }
   });
 });

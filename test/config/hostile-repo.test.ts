@@ -1,10 +1,12 @@
 import { mkdtemp, mkdir, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { exitCodeOfError } from '../../src/cli/exit-code-of.js';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadRepository } from '../../src/config/index.js';
 import type * as ParallelLoadModule from '../../src/config/parallel-load.js';
+import type * as ExitCodeOfModule from '../../src/cli/exit-code-of.js';
 import { MAX_YAML_FILE_BYTES } from '../../src/config/load-resources.js';
 import type { Diagnostic } from '../../src/lib/diagnostics.js';
 import { runCliCaptured } from '../cli/run-cli.js';
@@ -130,7 +132,8 @@ describe('SIGTERM/SIGINT while the repository is read', () => {
     const controller = new AbortController();
     const loading = loadRepository({ dir, parallel: false, signal: controller.signal });
     setImmediate(() => controller.abort(new Error('received SIGTERM')));
-    await expect(loading).rejects.toMatchObject({ code: 'interrupted', exitCode: 130, message: 'interrupted while reading the repository (received SIGTERM): nothing was sent' });
+    await expect(loading).rejects.toMatchObject({ code: 'interrupted', message: 'interrupted while reading the repository (received SIGTERM): nothing was sent' });
+    expect(exitCodeOfError(await loading.catch((e: unknown) => e))).toBe(130);
 
     const aborted = AbortSignal.abort(new Error('received SIGINT'));
     for (const command of ['validate', 'plan', 'apply']) {
@@ -156,7 +159,10 @@ describe('SIGTERM/SIGINT while the repository is read', () => {
         if (batches.length === 2) controller.abort(new Error('received SIGTERM'));
       },
     });
-    await expect(loading).rejects.toMatchObject({ code: 'interrupted', exitCode: 130 });
+    await expect(loading).rejects.toMatchObject({ code: 'interrupted' });
+    // The error is the build's (dist/), so is the table that maps it.
+    const { exitCodeOfError: exitCodeOfBuiltError } = (await import(pathToFileURL(path.join(ROOT, 'dist', 'cli', 'exit-code-of.js')).href)) as typeof ExitCodeOfModule;
+    expect(exitCodeOfBuiltError(await loading.catch((e: unknown) => e))).toBe(130);
     // 8 resource batches and 8 entries batches in all; the main thread finishes the one in hand at most.
     expect(afterAbort).toBeLessThanOrEqual(1);
     expect(batches.length).toBeLessThan(16);

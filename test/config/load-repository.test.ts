@@ -10,7 +10,8 @@ import { packBatch, unpackBatch } from '../../src/config/parallel-load.js';
 import { readEntriesBatch, type EntriesJob } from '../../src/config/read-entries.js';
 import { TermsyncError } from '../../src/lib/errors.js';
 import { ExitCode } from '../../src/lib/exit-codes.js';
-import { ReadOnce } from '../../src/live/compare-live.js';
+import { exitCodeOfError } from '../../src/cli/exit-code-of.js';
+import { readingOf } from '../live/deferred-of.js';
 import { PackedEntries } from '../../src/model/packed-entries.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -332,7 +333,7 @@ describe('deferred entries (plan and apply)', () => {
         expect(deferred.deferredText.digest).toBe(createHash('sha256').update(literal(asRead)).digest('hex'));
         expect(deferred.deferredText.literalBytes).toBe(literal(asRead).length);
         // Sorted by source, made only when asked, from the file read again.
-        expect(new ReadOnce(deferred).sortedDigest()).toBe(sorted === asRead ? undefined : createHash('sha256').update(literal(sorted)).digest('hex'));
+        expect(readingOf(deferred).sortedDigest()).toBe(sorted === asRead ? undefined : createHash('sha256').update(literal(sorted)).digest('hex'));
       }
     }
   });
@@ -362,7 +363,7 @@ describe('deferred entries (plan and apply)', () => {
       }
       expect(caught).toBeInstanceOf(TermsyncError);
       expect((caught as TermsyncError).code).toBe('entries_file_changed');
-      expect((caught as TermsyncError).exitCode).toBe(ExitCode.invalidInput);
+      expect(exitCodeOfError(caught)).toBe(ExitCode.invalidInput);
       expect((caught as TermsyncError).message).toContain('glossaries/e.tsv');
       expect(() => entries.readAgain()).toThrow(/changed while termsync ran/);
     }

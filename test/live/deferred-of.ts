@@ -1,5 +1,11 @@
 import { literalDigestOfText } from '../../src/lib/text-digest.js';
-import { PackedEntries } from '../../src/model/packed-entries.js';
+import { PackedEntries, type DeferredText } from '../../src/model/packed-entries.js';
+import { ReadOnce } from '../../src/plan/compare/index.js';
+
+/** The comparison's re-read of deferred entries, through the loader's own read of them (their DeferredText), as the live fetch hands it. */
+export function readingOf(entries: PackedEntries): ReadOnce {
+  return new ReadOnce(entries, entries.deferredText as DeferredText);
+}
 
 /**
  * Deferred entries of `packed` as the loader makes them (the literal digest of the text as read,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fetchEntries, fetchLive, mergeGlossaryListings, type LiveReader } from '../../src/live/fetch-live.js';
+import { compareWithRepository } from '../../src/reconcile/reconcile-target.js';
 import { hashEntries } from '../../src/plan/fingerprint-live.js';
 import { dictionariesOfFingerprints } from '../../src/live/select-dictionaries.js';
 import type { LiveGlossary } from '../../src/model/live.js';
@@ -117,7 +118,7 @@ describe('fetchEntries', () => {
   it('keeps only the comparison of a dictionary read with the repository\'s entries, hashed when asked', async () => {
     const { reader } = slowReader(4);
     const expected = new Map([['term g1', 'Begriff']]);
-    const { entries, compared } = await fetchEntries(reader, [{ ...toRead[1]!, expected }, { ...toRead[2]!, expected }], { hashes: true });
+    const { entries, compared } = await fetchEntries(reader, [{ ...toRead[1]!, expected }, { ...toRead[2]!, expected }], { hashes: true, compare: compareWithRepository });
     expect(entries.size).toBe(0);
     expect(compared.get('g1/en-de')?.expected).toBe(expected);
     expect(compared.get('g1/en-de')?.diff.entryChanges).toEqual([]);

@@ -5,7 +5,7 @@ import { canonicalPhrase, findControlCharacter } from '../../src/lib/canonical.j
 import { entriesBody } from '../../src/lib/entries-tsv.js';
 import type { DesiredGlossary } from '../../src/model/desired.js';
 import { PackedEntries } from '../../src/model/packed-entries.js';
-import { toEntryList } from '../../src/plan/diff-entries.js';
+import { toEntryList } from '../../src/lib/entries-tsv.js';
 
 // Canonical phrases as a dictionary holds them: with spaces, case twins, non-Latin scripts, astral characters.
 const piece = fc.constantFrom('a', 'A', 'b', 'ß', 'é', 'e\u0301', '日本', '😀', ' ', ',', '"', 'z', 'Z', '0');

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { compareFingerprints, createPlan, dictionariesToRead, dictionariesToReadForFingerprints, fingerprintLive, hashEntries } from '../../src/plan/index.js';
+import { compareFingerprints, createPlan, dictionariesToRead, fingerprintLive, hashEntries } from '../../src/plan/index.js';
+import { dictionariesOfFingerprints } from '../../src/live/select-dictionaries.js';
 import { desiredState, glossary, liveState, styleRules } from './builders.js';
 
 const desired = desiredState(
@@ -116,7 +117,7 @@ describe('fingerprints', () => {
     expect(Object.keys(p.fingerprints.glossaries.find((g) => g.id === 'g-mid')?.entryHashes ?? {})).toEqual(['en-de', 'en-fr']);
     expect(p.fingerprints.styleRules).toEqual([{ id: 's1', name: 'Style', version: 3 }]);
     expect(p.fingerprints.names).toEqual({ glossaries: ['Alpha', 'Mid', 'Zeta'], styleRules: ['Style'] });
-    expect(dictionariesToReadForFingerprints(p.fingerprints).map((d) => `${d.glossaryId}/${d.sourceLang}-${d.targetLang}`)).toEqual([
+    expect(dictionariesOfFingerprints(p.fingerprints, live.glossaries).map((d) => `${d.glossaryId}/${d.sourceLang}-${d.targetLang}`)).toEqual([
       'g-alpha/en-de',
       'g-gone/de-en',
       'g-mid/en-de',

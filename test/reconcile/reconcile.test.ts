@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { exitCodeOfError } from '../../src/cli/exit-code-of.js';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -231,7 +232,7 @@ describe('an entries file changed while the run lasts', () => {
     const mark = world.mark();
     const outcome = await reconcile({ dir: world.dir, mode: 'plan' }, context(), changeAfterLoad(`${TSV}order\tAuftrag\n`)).catch((error: unknown) => error);
     expect((outcome as { code?: string }).code).toBe('entries_file_changed');
-    expect((outcome as { exitCode?: number }).exitCode).toBe(3);
+    expect(exitCodeOfError(outcome)).toBe(3);
     expect(world.writesSince(mark)).toEqual([]);
     // Run again: the file as it is now.
     const again = only(await run({ mode: 'plan' }));
@@ -252,7 +253,7 @@ describe('an entries file changed while the run lasts', () => {
       loaded: () => writeFileSync(path.join(world.dir, file), `${unsorted}zebra\tZebra\n`),
     }).catch((error: unknown) => error);
     expect((outcome as { code?: string }).code).toBe('entries_file_changed');
-    expect((outcome as { exitCode?: number }).exitCode).toBe(3);
+    expect(exitCodeOfError(outcome)).toBe(3);
     expect(world.writesSince(mark)).toEqual([]);
   });
 

@@ -1,16 +1,17 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EntriesText, parseTsvEntries } from '../../src/api/tsv-entries.js';
-import { visitTsvEntries } from '../../src/lib/entries-tsv.js';
-import { canonicalEntries } from '../../src/live/canonical-entries.js';
-import { compareLiveEntries, readLiveEntries, WHOLE_TEXT_CHARS, type RawEntries } from '../../src/live/compare-live.js';
-import { diffEntries, entriesOfCompared } from '../../src/plan/diff-entries.js';
-import { hashEntries } from '../../src/plan/fingerprint-live.js';
-import type { Entries, EntryList } from '../../src/model/entries.js';
-import { PackedEntries } from '../../src/model/packed-entries.js';
-import { literalDigestOfText } from '../../src/lib/text-digest.js';
-import { deferredOf } from './deferred-of.js';
+import { EntriesText, parseTsvEntries } from '../../../src/api/tsv-entries.js';
+import { visitTsvEntries } from '../../../src/lib/entries-tsv.js';
+import { canonicalEntries, readLiveEntries } from '../../../src/lib/live-entries.js';
+import { compareLiveEntries, WHOLE_TEXT_CHARS } from '../../../src/plan/compare/index.js';
+import { diffEntries, entriesOfCompared } from '../../../src/plan/diff-entries.js';
+import { hashEntries } from '../../../src/plan/fingerprint-live.js';
+import type { Entries, EntryList } from '../../../src/model/entries.js';
+import type { RawEntries } from '../../../src/model/live.js';
+import { PackedEntries } from '../../../src/model/packed-entries.js';
+import { literalDigestOfText } from '../../../src/lib/text-digest.js';
+import { deferredOf, readingOf } from '../../live/deferred-of.js';
 
 const where = { method: 'GET', path: '/v3/glossaries/g/entries' };
 
@@ -167,7 +168,7 @@ describe('compareLiveEntries', () => {
             which === 'same' ? sorted(canonical) : which === 'as read' ? [...canonical] : which === 'other' ? sorted(canonicalEntries(live)) : [...canonicalEntries(live)];
           const text = tsvOf(list, false);
           const raw = (): RawEntries => (escaped ? new EntriesText(JSON.stringify(text).slice(1, -1), where, true) : new EntriesText(text, where));
-          const compared = compareLiveEntries(raw(), deferred, hashed, wholeTextChars);
+          const compared = compareLiveEntries(raw(), deferred, hashed, wholeTextChars, readingOf(deferred));
           const reference = compareLiveEntries(raw(), PackedEntries.fromPairs(canonical), hashed, wholeTextChars);
           expect(compared.expected).toBe(deferred);
           expect(compared.diff).toEqual(reference.diff);
@@ -186,7 +187,7 @@ describe('compareLiveEntries', () => {
     const { deferred, reads } = deferredOf(PackedEntries.fromPairs([['a\ufffd', 'b']]));
     expect(createHash('sha256').update('a\ud800\tb').digest('hex')).toBe(createHash('sha256').update('a\ufffd\tb').digest('hex'));
     expect(literalDigestOfText('a\ud800\tb').digest).not.toBe(literalDigestOfText('a\ufffd\tb').digest);
-    const compared = compareLiveEntries({ tsv: 'a\ud800\tb' }, deferred);
+    const compared = compareLiveEntries({ tsv: 'a\ud800\tb' }, deferred, false, WHOLE_TEXT_CHARS, readingOf(deferred));
     expect(reads()).toBe(1);
     expect(compared.diff.entryChanges.length).toBeGreaterThan(0);
   });

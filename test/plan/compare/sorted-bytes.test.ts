@@ -1,12 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { literalDigestOfText } from '../../src/lib/text-digest.js';
-import { ReadOnce } from '../../src/live/compare-live.js';
-import { fetchEntries, type LiveReader } from '../../src/live/fetch-live.js';
-import { hashOfLatin1Lines, sortedLinesOfLatin1, sortedLiteralDigestOfLatin1 } from '../../src/live/sorted-bytes.js';
-import type { ExpectedLiteral } from '../../src/model/live.js';
-import { hashEntries } from '../../src/plan/fingerprint-live.js';
-import { PackedEntries, type DeferredText } from '../../src/model/packed-entries.js';
+import { literalDigestOfText } from '../../../src/lib/text-digest.js';
+import { fetchEntries, type LiveReader } from '../../../src/live/fetch-live.js';
+import { hashOfLatin1Lines, sortedLinesOfLatin1, sortedLiteralDigestOfLatin1 } from '../../../src/plan/compare/sorted-bytes.js';
+import type { ExpectedLiteral } from '../../../src/model/live.js';
+import { hashEntries } from '../../../src/plan/fingerprint-live.js';
+import { PackedEntries, type DeferredText } from '../../../src/model/packed-entries.js';
+import { compareWithRepository } from '../../../src/reconcile/reconcile-target.js';
+import { readingOf } from '../../live/deferred-of.js';
 
 /** The sorted literal digest as made from the decoded text (null: in order already). */
 function decodedPath(text: string, controlFree: boolean): string | null {
@@ -143,7 +144,7 @@ describe('ReadOnce: the sorted digest from the bytes', () => {
   it('makes the sorted digest from the bytes read once, never decoding them, and decodes them only for the entries', () => {
     const text = 'b\t2\né\t3\na\t1\n中\t4\n';
     const { entries, reads } = deferredOf(text);
-    const once = new ReadOnce(entries);
+    const once = readingOf(entries);
     expect(once.sortedDigest()).toBe(literalDigestOfText('a\t1\nb\t2\né\t3\n中\t4').digest);
     expect(reads).toEqual({ text: 0, latin1: 1 });
     expect(once.knownSortedDigest).toBe(once.sortedDigest());
@@ -155,7 +156,7 @@ describe('ReadOnce: the sorted digest from the bytes', () => {
 
   it('in order already: no sorted digest (the one as read is theirs)', () => {
     const { entries, reads } = deferredOf('a\t1\nb\t2\n');
-    const once = new ReadOnce(entries);
+    const once = readingOf(entries);
     expect(once.sortedDigest()).toBeUndefined();
     expect(reads).toEqual({ text: 0, latin1: 1 });
   });
@@ -163,7 +164,7 @@ describe('ReadOnce: the sorted digest from the bytes', () => {
   it('a character above U+FFFF: decoded from the same read and sorted as UTF-16', () => {
     const text = '😀\ty\n\uff21\tx\na\tz\n';
     const { entries, reads } = deferredOf(text);
-    const once = new ReadOnce(entries);
+    const once = readingOf(entries);
     expect(once.sortedDigest()).toBe(literalDigestOfText('a\tz\n😀\ty\n\uff21\tx').digest);
     expect(once.entries().text).toBe(text);
     expect(reads).toEqual({ text: 0, latin1: 1 });
@@ -171,7 +172,7 @@ describe('ReadOnce: the sorted digest from the bytes', () => {
 
   it('a read that failed fails again with the same error, without another read', () => {
     const { entries, reads } = deferredOf('b\t1\na\t2\n', true);
-    const once = new ReadOnce(entries);
+    const once = readingOf(entries);
     expect(() => once.sortedDigest()).toThrow('the entries file changed');
     let again: unknown;
     try {
@@ -202,7 +203,7 @@ describe('a plan that hashes the entries (a saved plan): the answer sorted told 
         return Promise.resolve(literal?.later?.() === digest ? { sameLiteral: digest } : { tsv: sorted });
       },
     } as unknown as LiveReader;
-    const { compared } = await fetchEntries(reader, [{ glossaryId: 'g', api: 'v3', sourceLang: 'en', targetLang: 'de', expected: entries }], { hashes: true });
+    const { compared } = await fetchEntries(reader, [{ glossaryId: 'g', api: 'v3', sourceLang: 'en', targetLang: 'de', expected: entries }], { hashes: true, compare: compareWithRepository });
     expect(literals[0]?.digests).toEqual([]);
     expect(literals[0]?.later).toBeDefined();
     // The text as read is decoded as the answer holds it (hashed from it), never asked `later` for.

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { literalDigestOfLatin1 } from '../lib/text-digest.js';
+import { literalDigestOfLatin1 } from '../../lib/text-digest.js';
 
 /**
  * A byte (as a Latin-1 character) where the byte order of lines is not the order of their sources
