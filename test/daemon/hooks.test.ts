@@ -1,14 +1,13 @@
-import { execFileSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { appendFile, cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DELIVERY_MEMORY_MS, MAX_HOOK_BODY_BYTES, secretFile } from '../../src/daemon/hook-routes.js';
 import type { Daemon, DaemonOptions } from '../../src/daemon/start-daemon.js';
 import { startEmulator } from '../../src/emulator/index.js';
-import { PROJECT_ROOT, type Emulator } from '../e2e/harness.js';
-import { nextRun, startTestDaemon, type TestDaemon } from './daemon-harness.js';
+import type { Emulator } from '../e2e/harness.js';
+import { copyExample, git, nextRun, pushToBareRemote, startTestDaemon, type TestDaemon } from './daemon-harness.js';
 
 /*
  * The endpoints that start a run from outside: POST /hooks/github, /hooks/gitlab and /reconcile,
@@ -23,9 +22,6 @@ const TOKEN = 'reconcile-token-7a9e';
 let dir: string;
 let emulator: Emulator;
 let daemon: Daemon | undefined;
-
-const git = (cwd: string, ...args: string[]): string =>
-  execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' } });
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'termsync-hooks-'));
@@ -42,24 +38,11 @@ afterEach(async () => {
 });
 
 /** The example repository in `work`, pushed to a bare remote, and the daemon's clone of it (`clone`, on main). */
-async function gitRepositories(): Promise<{ work: string; clone: string; remote: string }> {
+async function gitRepositories(): Promise<{ work: string; clone: string }> {
   const work = join(dir, 'work');
-  const remote = join(dir, 'remote.git');
-  const clone = join(dir, 'clone');
-  await mkdir(work);
-  await cp(join(PROJECT_ROOT, 'config'), join(work, 'config'), { recursive: true });
-  await cp(join(PROJECT_ROOT, 'glossaries'), join(work, 'glossaries'), { recursive: true });
-  const config = await readFile(join(work, 'config/termsync.yaml'), 'utf8');
-  await writeFile(join(work, 'config/termsync.yaml'), config.replace('requests_per_second: 5', 'requests_per_second: 200'));
+  await copyExample(work);
   await writeFile(join(work, '.gitignore'), '.termsync.lock\n');
-  git(dir, 'init', '--quiet', '--bare', '-b', 'main', remote);
-  git(work, 'init', '--quiet', '-b', 'main');
-  git(work, 'add', '.');
-  git(work, 'commit', '--quiet', '-m', 'terms');
-  git(work, 'remote', 'add', 'origin', remote);
-  git(work, 'push', '--quiet', 'origin', 'main');
-  git(dir, 'clone', '--quiet', '-b', 'main', remote, clone);
-  return { work, clone, remote };
+  return { work, clone: pushToBareRemote(dir, work).clone };
 }
 
 async function start(repo: string, options: Partial<DaemonOptions> = {}): Promise<TestDaemon> {
@@ -258,8 +241,7 @@ describe('POST /hooks/gitlab', () => {
 describe('webhooks without --git-pull, and POST /reconcile', () => {
   async function plainRepository(): Promise<string> {
     const repo = join(dir, 'repo');
-    await cp(join(PROJECT_ROOT, 'config'), join(repo, 'config'), { recursive: true });
-    await cp(join(PROJECT_ROOT, 'glossaries'), join(repo, 'glossaries'), { recursive: true });
+    await copyExample(repo);
     return repo;
   }
 

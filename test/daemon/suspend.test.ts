@@ -1,12 +1,12 @@
-import { appendFile, cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Daemon, DaemonOptions } from '../../src/daemon/start-daemon.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import { runCliCaptured } from '../cli/run-cli.js';
-import { PROJECT_ROOT, type Emulator } from '../e2e/harness.js';
-import { nextRun, startTestDaemon, type TestDaemon } from './daemon-harness.js';
+import type { Emulator } from '../e2e/harness.js';
+import { copyExample, nextRun, startTestDaemon, type TestDaemon } from './daemon-harness.js';
 
 /*
  * `suspend`: the daemon keeps reading the repository and the service and reporting what differs,
@@ -23,9 +23,7 @@ const CONFIG = (): string => join(dir, 'config/termsync.yaml');
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'termsync-suspend-'));
-  await cp(join(PROJECT_ROOT, 'config'), join(dir, 'config'), { recursive: true });
-  await cp(join(PROJECT_ROOT, 'glossaries'), join(dir, 'glossaries'), { recursive: true });
-  await editConfig((text) => text.replace('requests_per_second: 5', 'requests_per_second: 200'));
+  await copyExample(dir);
   emulator = await startEmulator({ port: 0, keys: [KEY] });
 });
 
