@@ -156,7 +156,7 @@ async function runWatch(ctx: CommandContext, options: WatchOptions): Promise<voi
 export function registerWatch(program: Command, ctx: CommandContext): Command {
   return addCommonOptions(
     withHelpFooter(program.command('watch'), { service: true, env: [['GIT_*', "git's own variables (GIT_CONFIG_COUNT …) reach the git that --git-pull runs"], [WEBHOOK_SECRET_FILE_ENV, 'the file of --webhook-secret-file'], [RECONCILE_TOKEN_FILE_ENV, 'the file of --reconcile-token-file']], exits: [[0, 'stopped by SIGTERM/SIGINT (it runs until then)'], [3, 'invalid options, a secret file that cannot be read, or the listen address cannot be used']] })
-      .description('the daemon: reconcile on start, when files change and on the schedule; serve /healthz, /readyz, /metrics, /status'),
+      .description('the daemon: reconcile on start, when files change, on the schedule and on a push webhook; serve /healthz, /readyz, /metrics, /status'),
     'info',
   )
     .option('--listen <host:port>', 'where the endpoints listen (0.0.0.0:9464 in a container)', DEFAULTS.listen)
