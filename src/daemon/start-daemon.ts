@@ -231,9 +231,9 @@ async function drainWorkers(shared: Shared, workers: Promise<void>, abort: () =>
 
 /**
  * The daemon: a level-based loop around `reconcile`, wired from small parts. Triggers (start-up,
- * file changes, the schedule, git pulls, SIGHUP, retries) add a key to the work queue, never a
- * diff; each run re-reads the repository and the service; keys that arrive during a run coalesce
- * into one more run; one run at a time.
+ * file changes, the schedule, git pulls, SIGHUP, retries, push webhooks, POST /reconcile) add a key
+ * to the work queue, never a diff; each run re-reads the repository and the service; keys that
+ * arrive during a run coalesce into one more run; one run at a time.
  */
 export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const clock = options.clock ?? systemClock;

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DELIVERY_MEMORY_MS, MAX_HOOK_BODY_BYTES, secretFile } from '../../src/daemon/hook-routes.js';
 import type { Daemon, DaemonOptions } from '../../src/daemon/start-daemon.js';
 import { startEmulator } from '../../src/emulator/index.js';
+import { runCliCaptured } from '../cli/run-cli.js';
 import type { Emulator } from '../e2e/harness.js';
 import { copyExample, git, nextRun, pushToBareRemote, startTestDaemon, type TestDaemon } from './daemon-harness.js';
 
@@ -291,5 +292,34 @@ describe('webhooks without --git-pull, and POST /reconcile', () => {
     await expect(
       startTestDaemon({ dir: repo, env: { TERMSYNC_BASE_URL: emulator.url, TERMSYNC_API_KEY: KEY }, listen: { host: '127.0.0.1', port: 0 }, hooks: { webhookSecret: secretFile(join(dir, 'secret'), '--webhook-secret-file') } }),
     ).rejects.toThrow(/name it with --webhook-branch/);
+  });
+});
+
+describe("watch's secret files", () => {
+  it('a secret file that cannot be used stops the start with exit 3 and a message naming the option and the file, never its text', async () => {
+    const repo = join(dir, 'repo');
+    await copyExample(repo);
+    await writeFile(join(dir, 'empty'), '\n');
+    const watch = (args: string[], env: Record<string, string> = {}): ReturnType<typeof runCliCaptured> =>
+      runCliCaptured(['watch', '--dir', repo, '--listen', '127.0.0.1:0', ...args], { cwd: repo, env: { TERMSYNC_BASE_URL: emulator.url, TERMSYNC_API_KEY: KEY, ...env } });
+    const cases: [string[], Record<string, string>, string][] = [
+      [['--webhook-secret-file', join(dir, 'missing')], {}, `cannot read the file of --webhook-secret-file (TERMSYNC_WEBHOOK_SECRET_FILE) (${join(dir, 'missing')}): ENOENT`],
+      [[], { TERMSYNC_WEBHOOK_SECRET_FILE: '/dev/zero' }, 'cannot read the file of --webhook-secret-file (TERMSYNC_WEBHOOK_SECRET_FILE) (/dev/zero): it is a device: name a regular file that holds the secret'],
+      [['--reconcile-token-file', join(dir, 'empty')], {}, `the file of --reconcile-token-file (TERMSYNC_RECONCILE_TOKEN_FILE) (${join(dir, 'empty')}) is empty: write the secret into it`],
+      [['--reconcile-token-file', dir], {}, 'it is a folder'],
+      [['--webhook-branch', 'main'], {}, '--webhook-branch needs --webhook-secret-file (or TERMSYNC_WEBHOOK_SECRET_FILE): without a secret the webhooks are off'],
+    ];
+    for (const [args, env, message] of cases) {
+      const run = await watch(args, env);
+      expect(run.code, message).toBe(3);
+      expect(run.stderr).toContain(message);
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+    }
+    // A folder that is not a checkout of a branch (no git here), without --webhook-branch: exit 3 before anything runs.
+    const detached = await watch(['--webhook-secret-file', join(dir, 'secret')]);
+    expect(detached.code).toBe(3);
+    expect(detached.stderr).toContain('name it with --webhook-branch');
+    expect(detached.stderr).not.toContain(SECRET);
+    expect(emulator.requests()).toEqual([]);
   });
 });
