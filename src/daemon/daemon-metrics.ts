@@ -139,6 +139,11 @@ export function createDaemonMetrics(options: DaemonMetricsOptions = {}): DaemonM
     { version: options.version ?? 'unknown', node: process.version },
     1,
   );
+  return { registry, ...runMetrics(registers), ...stateMetrics(registers), ...controlMetrics(registers) };
+}
+
+/** Runs and what they leave on each target: runs and their durations, operations, drift, last success, managed resources; and the service client's metrics. */
+function runMetrics(registers: Registry[]): Pick<DaemonMetrics, 'client' | 'recordRun' | 'recordTarget'> {
   const runs = new Counter({
     name: 'termsync_reconcile_runs_total',
     help: "Reconciles of a target by trigger and result (a run that reached no target, such as one of an invalid repository, counts once for each target it covers, with the run's result)",
@@ -173,6 +178,42 @@ export function createDaemonMetrics(options: DaemonMetricsOptions = {}): DaemonM
     registers,
   });
   const managed = new Gauge({ name: 'termsync_managed_resources', help: 'Resources the repository manages on the target, by kind', labelNames: ['target', 'kind'], registers });
+  const driftResources = new Gauge({
+    name: 'termsync_drift_resources',
+    help: 'Resources of the target that differ from the repository after the last run that compared them all (suspended, --on-drift report, blocked by a guard, or failed to write), by kind',
+    labelNames: ['target', 'kind'],
+    registers,
+  });
+
+  return {
+    client,
+    recordRun: (trigger, target, result, seconds) => {
+      runs.inc({ target, trigger, result });
+      duration.observe({ target, trigger, result }, seconds);
+    },
+    recordTarget: (trigger, outcome, nowMs) => {
+      const result = 'result' in outcome ? outcome.result : undefined;
+      for (const op of result?.outcomes ?? []) operations.inc({ target: outcome.target, kind: op.type, result: op.status });
+      const plan = 'plan' in outcome ? outcome.plan : undefined;
+      // Drift is what the scheduled full reconcile finds: changes made on the service outside git.
+      if (trigger === 'schedule' && plan !== undefined && plan.operations.length > 0) drift.inc({ target: outcome.target });
+      const differing = driftAfter(outcome);
+      if (differing !== undefined) for (const [kind, count] of Object.entries(differing)) driftResources.set({ target: outcome.target, kind }, count);
+      if (outcome.kind === 'converged' || outcome.kind === 'changed') {
+        lastSuccess.set({ target: outcome.target }, Math.floor(nowMs / 1000));
+        if (result !== undefined) {
+          managed.set({ target: outcome.target, kind: 'glossary' }, Object.keys(result.ids.glossaries).length);
+          managed.set({ target: outcome.target, kind: 'style_rules' }, Object.keys(result.ids.style_rules).length);
+        }
+      }
+    },
+  };
+}
+
+/** The daemon's state and its other work: repository validity, readiness, git pulls, local edits, verify, drift pulls, loads. */
+function stateMetrics(
+  registers: Registry[],
+): Pick<DaemonMetrics, 'setRepositoryValid' | 'setReady' | 'recordGitPull' | 'recordLocalEdits' | 'recordVerify' | 'recordDriftPull' | 'recordLoad'> {
   const valid = new Gauge({ name: 'termsync_repository_valid', help: '1 when the repository has no errors', registers });
   const ready = new Gauge({ name: 'termsync_ready', help: '1 when /readyz answers 200', registers });
   const gitPulls = new Counter({ name: 'termsync_git_pulls_total', help: 'git fetch + fast-forward attempts by result', labelNames: ['result'], registers });
@@ -205,28 +246,6 @@ export function createDaemonMetrics(options: DaemonMetricsOptions = {}): DaemonM
     labelNames: ['target', 'result'],
     registers,
   });
-  let queueDepth = (): number => 0;
-  new Gauge({
-    name: 'termsync_queue_depth',
-    help: 'Runs waiting for the worker (requests that arrive meanwhile fold into them): 0 or 1 while one work-queue key covers every target',
-    registers,
-    collect() {
-      this.set(queueDepth());
-    },
-  });
-  const driftResources = new Gauge({
-    name: 'termsync_drift_resources',
-    help: 'Resources of the target that differ from the repository after the last run that compared them all (suspended, --on-drift report, blocked by a guard, or failed to write), by kind',
-    labelNames: ['target', 'kind'],
-    registers,
-  });
-  const suspended = new Gauge({ name: 'termsync_suspended', help: '1 when the target is suspended (--suspend, or suspend: true in the config): differences are reported, nothing is written', labelNames: ['target'], registers });
-  const hooks = new Counter({
-    name: 'termsync_hook_requests_total',
-    help: 'Requests to /hooks/github, /hooks/gitlab and POST /reconcile by result (queued, ignored, pong, unauthorized, replayed, too_large, bad_request, unavailable)',
-    labelNames: ['endpoint', 'result'],
-    registers,
-  });
   const loadFiles = new Counter({
     name: 'termsync_load_files_total',
     help: 'Files of the repository loads: each resource file, and each entries file once per dictionary or glossary that names it (a file two name counts twice; a missing one counts as read), by how: reused (bytes unchanged since the previous load) or read',
@@ -234,30 +253,7 @@ export function createDaemonMetrics(options: DaemonMetricsOptions = {}): DaemonM
     registers,
   });
 
-
   return {
-    registry,
-    client,
-    recordRun: (trigger, target, result, seconds) => {
-      runs.inc({ target, trigger, result });
-      duration.observe({ target, trigger, result }, seconds);
-    },
-    recordTarget: (trigger, outcome, nowMs) => {
-      const result = 'result' in outcome ? outcome.result : undefined;
-      for (const op of result?.outcomes ?? []) operations.inc({ target: outcome.target, kind: op.type, result: op.status });
-      const plan = 'plan' in outcome ? outcome.plan : undefined;
-      // Drift is what the scheduled full reconcile finds: changes made on the service outside git.
-      if (trigger === 'schedule' && plan !== undefined && plan.operations.length > 0) drift.inc({ target: outcome.target });
-      const differing = driftAfter(outcome);
-      if (differing !== undefined) for (const [kind, count] of Object.entries(differing)) driftResources.set({ target: outcome.target, kind }, count);
-      if (outcome.kind === 'converged' || outcome.kind === 'changed') {
-        lastSuccess.set({ target: outcome.target }, Math.floor(nowMs / 1000));
-        if (result !== undefined) {
-          managed.set({ target: outcome.target, kind: 'glossary' }, Object.keys(result.ids.glossaries).length);
-          managed.set({ target: outcome.target, kind: 'style_rules' }, Object.keys(result.ids.style_rules).length);
-        }
-      }
-    },
     setRepositoryValid: (v) => valid.set(v ? 1 : 0),
     setReady: (r) => ready.set(r ? 1 : 0),
     recordGitPull: (ok, consecutiveFailures) => {
@@ -276,6 +272,28 @@ export function createDaemonMetrics(options: DaemonMetricsOptions = {}): DaemonM
       loadFiles.inc({ how: 'reused' }, reused);
       loadFiles.inc({ how: 'read' }, read);
     },
+  };
+}
+
+/** What starts and holds runs: the queue depth, suspended targets, requests to the hooks and POST /reconcile. */
+function controlMetrics(registers: Registry[]): Pick<DaemonMetrics, 'followQueue' | 'setSuspended' | 'recordHook'> {
+  let queueDepth = (): number => 0;
+  new Gauge({
+    name: 'termsync_queue_depth',
+    help: 'Runs waiting for the worker (requests that arrive meanwhile fold into them): 0 or 1 while one work-queue key covers every target',
+    registers,
+    collect() {
+      this.set(queueDepth());
+    },
+  });
+  const suspended = new Gauge({ name: 'termsync_suspended', help: '1 when the target is suspended (--suspend, or suspend: true in the config): differences are reported, nothing is written', labelNames: ['target'], registers });
+  const hooks = new Counter({
+    name: 'termsync_hook_requests_total',
+    help: 'Requests to /hooks/github, /hooks/gitlab and POST /reconcile by result (queued, ignored, pong, unauthorized, replayed, too_large, bad_request, unavailable)',
+    labelNames: ['endpoint', 'result'],
+    registers,
+  });
+  return {
     followQueue: (depth) => (queueDepth = depth),
     setSuspended: (targets) => {
       suspended.reset();
