@@ -105,7 +105,10 @@ function header(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** The `ref` of a push event's JSON (GitHub may send it form-encoded, as `payload=`); undefined when the body is not such. */
+/**
+ * The `ref` of a push event's JSON; undefined when the body is not such. GitHub may send it
+ * form-encoded, as `payload=` (pass its Content-Type); GitLab always sends JSON (pass undefined).
+ */
 function refOf(body: Buffer, contentType: string | undefined): string | undefined {
   let text = body.toString('utf8');
   if (contentType?.startsWith('application/x-www-form-urlencoded') === true) text = new URLSearchParams(text).get('payload') ?? '';
@@ -200,7 +203,7 @@ export function hookRoutes(options: HookOptions): Route[] {
         if (again !== undefined) return again;
         const event = header(req, 'x-gitlab-event');
         if (event !== 'Push Hook') return { status: 200, result: 'ignored', body: { reconcile: false, reason: `a ${event ?? 'nameless'} event; only Push Hook starts a run` } };
-        return push('gitlab', refOf(body, header(req, 'content-type')), delivery ?? '');
+        return push('gitlab', refOf(body, undefined), delivery ?? '');
       }),
     );
   }

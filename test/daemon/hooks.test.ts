@@ -228,6 +228,9 @@ describe('POST /hooks/gitlab', () => {
     expect((await post(d, '/hooks/gitlab', body, { 'x-gitlab-event': 'Push Hook', 'x-gitlab-event-uuid': 'u-3' })).status).toBe(401);
     expect(await gitlab(d, 'u-4', JSON.stringify({ object_kind: 'push', ref: 'refs/heads/feature' }))).toMatchObject({ status: 200, json: { reconcile: false } });
     expect(await gitlab(d, 'u-5', JSON.stringify({ object_kind: 'merge_request' }), SECRET, 'Merge Request Hook')).toMatchObject({ status: 200, json: { reconcile: false } });
+    // GitLab always sends JSON: the body is read as such whatever the Content-Type (curl's default is form-encoded).
+    const formTyped = { 'content-type': 'application/x-www-form-urlencoded', 'x-gitlab-event': 'Push Hook', 'x-gitlab-event-uuid': 'u-5f', 'x-gitlab-token': SECRET };
+    expect(await post(d, '/hooks/gitlab', JSON.stringify({ object_kind: 'push', ref: 'refs/heads/feature' }), formTyped)).toMatchObject({ status: 200, json: { reconcile: false } });
     await d.idle();
     expect(d.status.runs).toHaveLength(1);
 
