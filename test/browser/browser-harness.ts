@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { PROJECT_ROOT } from '../e2e/harness.js';
-import { copyExampleRepository, until } from '../daemon/daemon-harness.js';
+import { copyExample, until } from '../daemon/daemon-harness.js';
 
 /*
  * The dashboard in a real browser: Debian's Chromium (`apt-get install chromium`; .ci/run installs
@@ -65,7 +65,7 @@ export interface WatchProcess {
 /** `termsync watch --emulator auto` on a copy of the example repository, as `npm start` runs it (its own port). */
 export async function startWatch(): Promise<WatchProcess> {
   const dir = await mkdtemp(join(tmpdir(), 'termsync-browser-'));
-  await copyExampleRepository(dir, 100);
+  await copyExample(dir);
   const env: Record<string, string | undefined> = { ...process.env };
   for (const name of Object.keys(env)) if (name.startsWith('TERMSYNC_')) delete env[name];
   const child = spawn(process.execPath, [join(PROJECT_ROOT, 'bin/termsync.js'), 'watch', '--emulator', 'auto', '--dir', dir, '--listen', '127.0.0.1:0'], { env, stdio: ['ignore', 'ignore', 'pipe'] });

@@ -40,7 +40,8 @@ describe('the dashboard in Chromium', () => {
     const overview = page.locator('#overview');
     await overview.locator('table.runs tbody tr', { hasText: 'start-up' }).waitFor({ timeout: 30_000 });
     await expect(overview.locator('h2', { hasText: 'Target default' }).count()).resolves.toBe(1);
-    await expect(page.locator('#readiness').textContent()).resolves.toMatch(/ready\s+the last reconcile ended changed/);
+    // The run is recorded before the daemon marks itself idle: the page follows both changes.
+    await page.locator('#readiness', { hasText: /ready\s+the last reconcile ended changed/ }).waitFor({ timeout: 30_000 });
     await expect(overview.locator('dd', { hasText: '8 resources' }).textContent()).resolves.toContain('8 in sync');
 
     await page.getByRole('navigation').getByRole('link', { name: 'Resources' }).click();

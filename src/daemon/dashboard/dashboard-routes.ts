@@ -46,12 +46,14 @@ export interface DashboardOptions {
   readonly clock: TimerClock;
   /** Where the endpoints listen: on loopback, a page is served only to a request that names a loopback host (no DNS rebinding). */
   readonly listenHost: string;
-  /** With `--ui-token-file`: every dashboard request must carry it (`Authorization: Bearer TOKEN`, or Basic with it as the password). */
-  readonly token?: string;
+  /**
+   * The token of `--ui-token-file`, else that of `--reconcile-token-file` (read at each request, so a
+   * rotated one needs no restart): every dashboard request must carry it (`Authorization: Bearer
+   * TOKEN`, or Basic with it as the password).
+   */
+  readonly token?: () => string;
   /** The keys, taken out of every answer. */
   readonly redact: (text: string) => string;
-  /** Whether reconciles are suspended, where the daemon can be. */
-  readonly suspended?: () => boolean;
   /** The script's file (default: dashboard-client.js as the build writes it). */
   readonly scriptFile?: URL;
 }
@@ -114,7 +116,6 @@ export function dashboardRoutes(options: DashboardOptions): Route[] {
     traffic: options.traffic,
     onDrift: options.onDrift,
     now: options.clock.now(),
-    ...(options.suspended === undefined ? {} : { suspended: options.suspended() }),
   });
   const loopback = isLoopback(options.listenHost);
   let script: Promise<string | undefined> | undefined;
@@ -140,8 +141,8 @@ export function dashboardRoutes(options: DashboardOptions): Route[] {
         send(req, res, 421, 'text/plain; charset=utf-8', `The dashboard answers only to a loopback host name (http://127.0.0.1:${req.socket.localPort ?? ''}/), not to "${(req.headers.host ?? '').slice(0, 100)}".\n`);
         return;
       }
-      if (options.token !== undefined && !carriesToken(req.headers.authorization, options.token)) {
-        send(req, res, 401, 'text/plain; charset=utf-8', 'The dashboard needs the token of --ui-token-file: Authorization: Bearer TOKEN (or any user name and the token as password).\n', {
+      if (options.token !== undefined && !carriesToken(req.headers.authorization, options.token())) {
+        send(req, res, 401, 'text/plain; charset=utf-8', 'The dashboard needs its token (that of --ui-token-file, else of --reconcile-token-file): Authorization: Bearer TOKEN (or any user name and the token as password).\n', {
           'www-authenticate': ['Basic realm="termsync dashboard", charset="UTF-8"', 'Bearer realm="termsync dashboard"'],
         });
         return;

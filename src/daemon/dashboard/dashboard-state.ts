@@ -12,8 +12,6 @@ export interface DashboardState {
   readonly onDrift: 'apply' | 'report' | 'pull';
   /** The daemon's clock, ms since the epoch. */
   readonly now: number;
-  /** Whether reconciles are suspended; undefined where the daemon cannot be suspended. */
-  readonly suspended?: boolean;
 }
 
 /** The triggers in the order of the trigger table (a new way to start a run is one more row there, and here). */

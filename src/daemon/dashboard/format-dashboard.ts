@@ -62,6 +62,7 @@ const TRIGGER_TEXT: Readonly<Record<string, string>> = {
   reload: 'reload (SIGHUP)',
   git: 'git pull',
   webhook: 'webhook',
+  api: 'POST /reconcile',
 };
 
 export function triggerText(trigger: string): string {

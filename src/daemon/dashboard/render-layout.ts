@@ -20,7 +20,7 @@ export interface PageParts {
   /** Which navigation entry is current (the run page is under Runs). */
   readonly section: (typeof PAGES)[number]['path'];
   /** The readiness line in the header (live). */
-  readonly readiness: { readonly ready: boolean; readonly reason: string; readonly suspended?: boolean };
+  readonly readiness: { readonly ready: boolean; readonly reason: string };
   readonly body: Html;
 }
 
@@ -32,8 +32,8 @@ export interface PageParts {
  */
 export function renderPage(parts: PageParts): string {
   const nav = PAGES.map((p) => html`<li><a href="${p.path}"${p.path === parts.section ? html` aria-current="page"` : ''}>${p.title}</a></li>`);
-  const { ready, reason, suspended } = parts.readiness;
-  const state = suspended === true ? html`<span class="badge info">suspended</span>` : ready ? html`<span class="badge ok">ready</span>` : html`<span class="badge bad">not ready</span>`;
+  const { ready, reason } = parts.readiness;
+  const state = ready ? html`<span class="badge ok">ready</span>` : html`<span class="badge bad">not ready</span>`;
   return html`<!doctype html>
 <html lang="en">
 <head>

@@ -1,7 +1,7 @@
-import type { RunReport } from '../daemon-status.js';
+import type { RunReport, SuspendedTarget } from '../daemon-status.js';
 import { lastTargetRun, resourceRows, stateCounts, triggerOrder, type DashboardState } from './dashboard-state.js';
 import { durationText, plural, resultBadge, runLink, runSummary, summaryHtml, timeHtml, triggerText } from './format-dashboard.js';
-import { html, type Html } from './html.js';
+import { html, joinHtml, type Html } from './html.js';
 import { durationChart } from './render-charts.js';
 import { renderPage, type PageParts } from './render-layout.js';
 
@@ -12,16 +12,20 @@ const OVERVIEW_DURATIONS = 100;
 /** Located errors listed on the overview; the run's page has up to a hundred. */
 const OVERVIEW_PROBLEMS = 10;
 
+/** What suspended a target. */
+const SUSPENDED_BY: Readonly<Record<SuspendedTarget['by'], string>> = { flag: '--suspend', config: 'suspend: true in the config', target: "the target's suspend: true" };
+
 /** The header's readiness line of every page. */
 export function readinessOf(state: DashboardState): PageParts['readiness'] {
-  return { ...state.status.readiness(), ...(state.suspended === undefined ? {} : { suspended: state.suspended }) };
+  return state.status.readiness();
 }
 
 function daemonLine(state: DashboardState): Html {
   const { status } = state;
   const parts: Html[] = [];
   if (status.running !== undefined) parts.push(html`<li>${resultBadge('running')} A reconcile is running: ${triggerText(status.running.trigger)}, since ${timeHtml(status.running.startedAt)}.</li>`);
-  if (state.suspended === true) parts.push(html`<li>${resultBadge('suspended')} Reconciles are suspended: nothing is written until the daemon is resumed.</li>`);
+  const suspended = status.suspended;
+  if (suspended.length > 0) parts.push(html`<li>${resultBadge('suspended')} Suspended: ${joinHtml(suspended.map((s) => html`<span class="name">${s.target}</span> (${SUSPENDED_BY[s.by]})`), html`, `)}: differences are planned and reported, nothing is written.</li>`);
   const retry = status.nextRetryAt;
   if (retry !== undefined) parts.push(html`<li>The failed run is retried at ${timeHtml(retry)}.</li>`);
   if (status.lastError !== undefined) parts.push(html`<li>Last error (${timeHtml(status.lastError.at)}): <span class="message">${status.lastError.message}</span></li>`);
@@ -83,7 +87,8 @@ function targetCard(state: DashboardState, target: string, index: number): Html 
     html`<dt>Drift found</dt><dd>${driftFact(state, target)}</dd>`,
     html`<dt>Glossary tests</dt><dd>${testsFact(state, target)}</dd>`,
   ];
-  if (state.suspended !== undefined) facts.push(html`<dt>Suspended</dt><dd>${state.suspended ? 'yes' : 'no'}</dd>`);
+  const suspended = state.status.suspended.find((s) => s.target === target);
+  facts.push(html`<dt>Suspended</dt><dd>${suspended === undefined ? 'no' : html`${resultBadge('suspended')} ${SUSPENDED_BY[suspended.by]}: differences are planned and reported, nothing is written`}</dd>`);
   return html`<section class="card" aria-labelledby="target-${index}"><h2 id="target-${index}">Target <span class="name">${target}</span></h2><dl class="facts">${facts}</dl>${byTriggerTable(state, target)}</section>`;
 }
 

@@ -8,7 +8,7 @@ import type { Daemon, DaemonOptions } from '../../../src/daemon/start-daemon.js'
 import { startEmulator } from '../../../src/emulator/index.js';
 import { KeyRedactor } from '../../../src/lib/redact-keys.js';
 import type { Emulator } from '../../e2e/harness.js';
-import { copyExampleRepository, nextRun, startTestDaemon, type TestDaemon } from '../daemon-harness.js';
+import { copyExample, nextRun, startTestDaemon, type TestDaemon } from '../daemon-harness.js';
 
 /*
  * The dashboard's routes on a daemon of the fake clock, against the emulator, on a copy of the
@@ -64,7 +64,7 @@ async function configure(extra: string): Promise<void> {
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'termsync-dashboard-'));
-  await copyExampleRepository(dir, 200);
+  await copyExample(dir);
   await writeFile(
     join(dir, 'glossaries/hostile.yaml'),
     [
@@ -159,6 +159,31 @@ describe("the daemon's dashboard", () => {
     expect((await get(d, '/', { authorization: `Bearer ${token}` })).status).toBe(200);
     expect((await get(d, '/', { authorization: `Basic ${Buffer.from(`anyone:${token}`).toString('base64')}` })).status).toBe(200);
     expect((await get(d, '/healthz')).status).toBe(200);
+  });
+
+  it('without --ui-token-file, asks for the token of POST /reconcile (read at each request), and shows the runs that route starts', async () => {
+    let token = 'a-reconcile-token-0123456789';
+    const d = (await start({ hooks: { reconcileToken: () => token } })).daemon;
+    expect((await get(d, '/')).status).toBe(401);
+    expect((await get(d, '/events')).status).toBe(401);
+    const bearer = (): Record<string, string> => ({ authorization: `Bearer ${token}` });
+    expect((await get(d, '/', bearer())).status).toBe(200);
+    expect((await get(d, '/reconcile', bearer(), 'POST')).status).toBe(202);
+    await nextRun(d, 1);
+    expect((await get(d, '/', bearer())).text).toMatch(/<th scope="row">POST \/reconcile<\/th><td><a href="\/run\?id=2">#2<\/a>/);
+    // A rotated token: the old one no longer opens the dashboard.
+    const old = bearer();
+    token = 'a-rotated-token-9876543210';
+    expect((await get(d, '/', old)).status).toBe(401);
+    expect((await get(d, '/', bearer())).status).toBe(200);
+  });
+
+  it('shows which targets are suspended and by what', async () => {
+    const d = (await start({ suspend: true })).daemon;
+    const overview = (await get(d, '/')).text;
+    expect(overview).toMatch(/Suspended: <span class="name">default<\/span> \(--suspend\): differences are planned and reported, nothing is written/);
+    expect(overview).toMatch(/<dt>Suspended<\/dt><dd><span class="badge info"[^>]*>[^<]*<\/span> --suspend/);
+    expect((await get(d, '/')).text).toContain('<span class="badge ok">ready</span>');
   });
 
   it('on loopback, answers only to a loopback host name (a rebound name of another site is refused)', async () => {
