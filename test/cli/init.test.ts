@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { INIT_GITIGNORE } from '../../src/cli/commands/init.js';
 import { loadRepository } from '../../src/config/index.js';
 import { runCliCaptured } from './run-cli.js';
 
@@ -63,6 +64,17 @@ describe('termsync init', () => {
     );
     expect((await readdir(home)).sort()).toEqual(['config', 'termsync.yaml']);
     expect(await readFile(join(home, 'config', 'termsync.yaml'), 'utf8')).toBe('version: 1\n');
+  });
+});
+
+describe("the project's own .gitignore", () => {
+  it('keeps out what the README has a clone write (ids and plan files, the lock): the lines init writes', async () => {
+    const root = join(import.meta.dirname, '..', '..');
+    const ignored = new Set((await readFile(join(root, '.gitignore'), 'utf8')).split('\n').map((l) => l.trim()));
+    const readme = await readFile(join(root, 'README.md'), 'utf8');
+    const written = [...readme.matchAll(/^ {4}node bin\/termsync\.js .*--(?:ids-out|out) (\S+)/gm)].map((m) => m[1]);
+    expect(written).toContain('ids.json');
+    for (const file of [...written, ...INIT_GITIGNORE.slice(1)]) expect(ignored, file).toContain(file);
   });
 });
 
