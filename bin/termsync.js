@@ -35,6 +35,8 @@ const io = {
   },
   env: process.env,
   cwd: process.cwd(),
+  // How the user started termsync (a clone's bin/termsync.js, a link on PATH, npx): hints name the command that works.
+  script: process.argv[1],
   signal: controller.signal,
   onHangup: (listener) => {
     process.on('SIGHUP', listener);

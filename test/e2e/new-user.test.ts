@@ -97,8 +97,9 @@ describe('the first hour of a new user', () => {
     expect(init.code).toBe(0);
     expect(init.stdout).toContain('Next:');
     expect(init.stdout).toContain('export TERMSYNC_BASE_URL=https://… TERMSYNC_API_KEY=…');
-    expect(init.stdout).toContain('termsync import --dir terminology');
-    expect(init.stdout).toContain('termsync plan --dir terminology');
+    // Run from a clone by its path, from another folder: the next steps name that same command.
+    expect(init.stdout).toContain(`\n  node ${BIN} import --dir terminology `);
+    expect(init.stdout).toContain(`\n  node ${BIN} plan --dir terminology `);
     const dir = join(home, 'terminology');
     expect((await readFile(join(dir, '.gitignore'), 'utf8')).split('\n')).toEqual(expect.arrayContaining(['.termsync.lock', 'plan.json', 'ids.json']));
 
