@@ -318,9 +318,10 @@ export class DaemonStatus {
     if (this.running !== undefined) return { ready: true, reason: 'a reconcile is running' };
     const last = this.runs[0];
     if (last === undefined) return { ready: false, reason: 'no reconcile has run yet' };
-    return last.result === 'converged' || last.result === 'changed'
-      ? { ready: true, reason: `the last reconcile ended ${last.result}` }
-      : { ready: false, reason: `the last reconcile ended ${last.result}` };
+    if (last.result === 'converged' || last.result === 'changed') return { ready: true, reason: `the last reconcile ended ${last.result}` };
+    // Why, when the run says: a key or URL missing (`set TERMSYNC_API_KEY`), the service refusing the key …
+    const why = last.error ?? last.targets.find((t) => t.error !== undefined)?.error;
+    return { ready: false, reason: `the last reconcile ended ${last.result}${why === undefined ? '' : `: ${why}`}` };
   }
 
   toJSON(): Record<string, unknown> {
