@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -133,6 +134,24 @@ describe('the first hour of a new user', () => {
     expect(run.stderr).not.toContain('Internal error');
     // The figure for the report (a loaded machine makes the process start slow; the attempts above are what is asserted).
     console.info(`mistyped port: plan failed after ${Math.round(run.ms)} ms (process start included)`);
+  }, 60_000);
+
+  it("a server that answers 404 with no body, or 403 to the spec's scheme: the message says what to check", async () => {
+    let status = 404;
+    const server = createHttpServer((_req, res) => res.writeHead(status).end());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    try {
+      const notFound = await termsync(['plan', '--dir', 'terminology'], { TERMSYNC_BASE_URL: `${base}/api`, TERMSYNC_API_KEY: KEY }, home);
+      expect(notFound.code).toBe(7);
+      expect(notFound.stderr).toContain(`not found (404) with an empty answer: check the URL's path (TERMSYNC_BASE_URL is ${base}/api;`);
+      status = 403;
+      const refused = await termsync(['plan', '--dir', 'terminology'], { TERMSYNC_BASE_URL: base, TERMSYNC_API_KEY: KEY }, home);
+      expect(refused.code).toBe(7);
+      expect(refused.stderr).toContain("the key is not permitted to read this (403); if this is the vendor's own service or its mock server, set `auth_scheme: DeepL-Auth-Key`");
+    } finally {
+      server.close();
+    }
   }, 60_000);
 
   it('plan --out into a folder that does not exist: exit 3 before any request', async () => {
