@@ -129,9 +129,14 @@ describe('the first hour of a new user', () => {
     const run = await termsync(['plan', '--dir', 'terminology'], { TERMSYNC_BASE_URL: `http://127.0.0.1:${port}`, TERMSYNC_API_KEY: KEY }, home);
     expect(run.code).toBe(7);
     // Said at the default log level before the retries, and once it gives up.
-    expect(run.stderr).toContain(`cannot reach http://127.0.0.1:${port} (ECONNREFUSED), retrying 2 more times…`);
+    // Human output stays human: the retry warning is a line for a person, not a JSON log record.
+    expect(run.stderr.split('\n')[0]).toBe(`warning: cannot reach http://127.0.0.1:${port} (ECONNREFUSED), retrying 2 more times…`);
+    expect(run.stderr).not.toContain('{"level"');
     expect(run.stderr).toMatch(new RegExp(`Error: GET /v\\S+: cannot reach http://127\\.0\\.0\\.1:${port} \\(ECONNREFUSED\\) after 3 attempts: check TERMSYNC_BASE_URL and that the service is running`));
     expect(run.stderr).not.toContain('Internal error');
+    // Beside JSON output (--format json), the log lines are JSON too.
+    const json = await termsync(['plan', '--dir', 'terminology', '--format', 'json'], { TERMSYNC_BASE_URL: `http://127.0.0.1:${port}`, TERMSYNC_API_KEY: KEY }, home);
+    expect(JSON.parse(json.stderr.split('\n')[0] ?? '')).toMatchObject({ level: 40, msg: `cannot reach http://127.0.0.1:${port} (ECONNREFUSED), retrying 2 more times…` });
     // The figure for the report (a loaded machine makes the process start slow; the attempts above are what is asserted).
     console.info(`mistyped port: plan failed after ${Math.round(run.ms)} ms (process start included)`);
   }, 60_000);
