@@ -94,6 +94,12 @@ afterAll(async () => {
 describe('the first hour of a new user', () => {
   it('init in an empty folder, import, plan: "No changes." without a file written by hand', async () => {
     const env = { TERMSYNC_BASE_URL: url, TERMSYNC_API_KEY: KEY };
+    // `termsync` alone: the help and where to start, as the command is typed from here.
+    const bare = await termsync([], {}, home);
+    expect(bare.code).toBe(0);
+    expect(bare.stderr).toBe('');
+    expect(bare.stdout).toContain(`First steps:\n  node ${BIN} init --dir terminology `);
+
     const init = await termsync(['init', '--dir', 'terminology'], {}, home);
     expect(init.code).toBe(0);
     expect(init.stdout).toContain('Next:');
