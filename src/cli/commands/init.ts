@@ -49,6 +49,7 @@ rate_limit:
 # finds (and repairs, or with --on-drift reports or pulls) edits made on the service. Without it
 # the daemon runs only when a file changes, and says so when it starts.
 # schedule: "*/15 * * * *"
+# suspend: false                    # termsync watch: true = plan and report, write nothing (every target)
 
 # verify:                           # what \`termsync verify\` may spend of the account's character quota
 #   max_characters: ${DEFAULTS.verifyMaxCharacters}            # per run and target; a run that would send more sends nothing (exit 4)
@@ -60,6 +61,7 @@ targets:                            # one per account or regional data centre
     base_url_env: ${URL_ENV}   # the service URL comes from this environment variable,
     api_key_env: ${KEY_ENV}     # the API key from this one: never write the key in the repository
     # auth_scheme: Service-Auth-Key   # or DeepL-Auth-Key for the vendor's own service and its mock
+    # suspend: false                  # termsync watch: true = plan and report this target, write nothing
     # capabilities:
     #   delete_custom_instruction: auto   # auto | yes | no: remove one custom instruction in place
     #                                     # (auto: tried; where the route is missing, the list is replaced)
