@@ -51,6 +51,12 @@ describe('a 403 with the spec scheme', () => {
     }
   });
 
+  it("with the vendor's refusal as the body, from any host (its mock server): says its servers take auth_scheme: DeepL-Auth-Key", async () => {
+    expect(await messageOf(clientFor('http://127.0.0.1:3000', { status: 403, body: '{"message":"Authorization failure, check auth_key"}' }).listGlossaries())).toBe(
+      "GET /v3/glossaries: the key is not permitted to read this (403); the answer is the vendor's: its servers take `auth_scheme: DeepL-Auth-Key`: set it on this target in the config — Authorization failure, check auth_key",
+    );
+  });
+
   it('from another host: names the setting as a possibility; with DeepL-Auth-Key already set: no hint', async () => {
     expect(await messageOf(clientFor('https://terms.example.test', { status: 403, body: '' }).listGlossaries())).toBe(
       "GET /v3/glossaries: the key is not permitted to read this (403); if this is the vendor's own service or its mock server, set `auth_scheme: DeepL-Auth-Key` on this target in the config",
@@ -64,6 +70,10 @@ describe('a 404', () => {
     expect(await messageOf(clientFor('https://terms.example.test/api', { status: 404, body: '' }).listGlossaries())).toBe(
       "GET /v3/glossaries: not found (404) with an empty answer: check the URL's path (TERMSYNC_BASE_URL is https://terms.example.test/api; the service's routes start with /v2 and /v3 under it)",
     );
+  });
+
+  it('with an empty body for one resource (it may be gone): no hint about the URL', async () => {
+    expect(await messageOf(clientFor('https://terms.example.test', { status: 404, body: '' }).getGlossary('g1'))).toBe('GET /v3/glossaries/g1: not found (404)');
   });
 
   it("with the service's own message: that message, no hint", async () => {
