@@ -66,7 +66,8 @@ function termsync(argv) {
 
 /**
  * The line of termsync's stderr that says why it failed: the first located problem
- * (`file:line:col: error: …`), `Error: …` line or error-level JSON log message, in the order they
+ * (`file:line:col: error: …`), `Error: …` line or error-level log message (a JSON line, or a human
+ * one: `error: …`), in the order they
  * came; else the last line that is not a log line. Control characters become `?`, and it is cut to
  * 500 characters. Empty when stderr has nothing.
  */
@@ -83,6 +84,12 @@ export function firstErrorLine(stderr) {
       } catch {
         // not a log line
       }
+    }
+    // A log line as termsync writes it beside human output (`warning: …`, `error: …`).
+    const human = /^(trace|debug|info|warning|error|fatal): (.*)$/.exec(line);
+    if (human !== null) {
+      if (human[1] === 'error' || human[1] === 'fatal') message = human[2];
+      else continue;
     }
     if (message === undefined && (/^Error: /.test(line) || /^\S.*:\d+:\d+: error: /.test(line) || /^\S+:[^\s:]+![A-Z]+\d+: error: /.test(line))) message = line;
     if (message !== undefined) return clip(message);

@@ -35,6 +35,8 @@ const io = {
   },
   env: process.env,
   cwd: process.cwd(),
+  // How the user started termsync (a clone's bin/termsync.js, a link on PATH, npx): hints name the command that works.
+  script: process.argv[1],
   signal: controller.signal,
   onHangup: (listener) => {
     process.on('SIGHUP', listener);
@@ -56,11 +58,25 @@ function plainValidate(argv) {
   }
 }
 
+/**
+ * The ES module bundle. A build (scripts/bundle.js) renames the new bundle into place right after
+ * renaming the old one aside: a command that starts in that instant finds none, and looks once more.
+ */
+async function loadBundle() {
+  try {
+    return await import('../dist/bundle/termsync.js');
+  } catch (error) {
+    if (error === null || typeof error !== 'object' || error.code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    return import('../dist/bundle/termsync.js');
+  }
+}
+
 /** The exit code of this command line: runCli's, whose own shortcut for a plain validate this is (the same options, the same run). */
 async function main(argv) {
   const plain = plainValidate(argv);
   if (plain !== undefined) return plain.run(plain.options, io);
-  const { runCli } = await import('../dist/bundle/termsync.js');
+  const { runCli } = await loadBundle();
   return runCli(argv, io);
 }
 

@@ -33,15 +33,24 @@
 // bin/termsync.js (CommonJS) requires that loader itself, after validate-options.cjs (the third
 // build, cli/validate-options.js alone) has told a plain validate: such a run loads no ES module.
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { copyFile, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync, rmSync } from 'node:fs';
+import { copyFile, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire, isBuiltin } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = path.join(ROOT, 'dist');
-const OUT = path.join(DIST, 'bundle');
+/**
+ * What bin/termsync.js runs. The build writes a folder of its own next to it (OUT) and, once every
+ * file is written and checked, renames it into place (see swapIn): a command started meanwhile runs
+ * the previous bundle whole, never half of the new one (before, the folder was emptied first and
+ * filled for seconds, and a command run then failed with "Internal error").
+ */
+const BUNDLE = path.join(DIST, 'bundle');
+const OUT = path.join(DIST, `bundle.next-${process.pid}`);
+/** Folders of this build's kind: the bundle, and the ones builds write and set aside (bundle.next-PID, bundle.old-PID). */
+const BUILD_FOLDER = /^bundle(?:\.(?:next|old)-(\d+))?(?:[\\/]|$)/;
 
 export const EXTERNAL = ['chokidar', 'p-queue', 'pino', 'pino-pretty', 'prom-client', 'undici'];
 
@@ -131,7 +140,7 @@ function packageOf(specifier) {
  */
 async function sharedImports() {
   const used = new Map(SHARED.map((specifier) => [specifier, { names: new Set(), default: false }]));
-  const files = (await readdir(DIST, { recursive: true })).filter((file) => file.endsWith('.js') && !file.startsWith(`bundle${path.sep}`));
+  const files = (await readdir(DIST, { recursive: true })).filter((file) => file.endsWith('.js') && !BUILD_FOLDER.test(file));
   for (const file of files) {
     const text = await readFile(path.join(DIST, file), 'utf8');
     for (const [, clause, specifier] of text.matchAll(/^import\s+(.+?)\s+from\s+['"]([^'"]+)['"];?$/gm)) {
@@ -202,7 +211,28 @@ const common = {
   logLevel: 'warning',
 };
 
+/** Whether the process `pid` still runs (a build that left its folder behind did not). */
+function running(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
+
+// Folders that builds which did not finish left behind (killed, failed); a build still running keeps its own.
+for (const entry of await readdir(DIST).catch(() => [])) {
+  const pid = BUILD_FOLDER.exec(entry)?.[1];
+  if (pid !== undefined && !running(Number(pid))) await rm(path.join(DIST, entry), { recursive: true, force: true });
+}
 await rm(OUT, { recursive: true, force: true });
+let swapped = false;
+// A build that fails leaves the bundle in place as it was, and no half-written folder.
+process.on('exit', () => {
+  if (!swapped) rmSync(OUT, { recursive: true, force: true });
+});
+
 // The plain validate first: the ES module build takes its libraries from it.
 const used = await sharedImports();
 const plainValidateEntry = [
@@ -302,3 +332,19 @@ if (existsSync(path.join(ROOT, 'config', 'termsync.yaml'))) {
   if (code !== 0) throw new Error(`bundle: validate of the example repository with the bundle ended with exit code ${code}: ${errors.join('')}`);
 }
 if (loader.writeCodeCache(compiled, { beside: true }) === undefined) throw new Error(`bundle: cannot write the code cache next to ${path.join(OUT, 'plain-validate.cjs')}`);
+
+/**
+ * The new bundle in place of the old: the old folder is renamed aside, the new one renamed to its
+ * name, the old one removed. Each rename is atomic, so a command that starts finds a whole bundle
+ * (the old or the new; in the instant between the two renames, none: bin/termsync.js then looks
+ * again, see there).
+ */
+async function swapIn() {
+  const aside = path.join(DIST, `bundle.old-${process.pid}`);
+  const had = existsSync(BUNDLE);
+  if (had) await rename(BUNDLE, aside);
+  await rename(OUT, BUNDLE);
+  swapped = true;
+  if (had) await rm(aside, { recursive: true, force: true });
+}
+await swapIn();

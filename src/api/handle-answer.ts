@@ -3,7 +3,7 @@ import { ServiceAuthError, ServiceError } from './errors.js';
 import { failureOf, retryAfterBackoff, throwIfAborted, type Attempt, type QueueContext } from './queue-context.js';
 import type { ApiCall, CallResult, OperationBudget } from './queue-types.js';
 import { classifyStatus, describeNetworkError, isNobodyThere, parseRetryAfter } from './retry-policy.js';
-import { AnswerRejected, clip, ExchangeDeadline, formatMs, TransportError, type HttpAnswer } from './send-request.js';
+import { AnswerRejected, clip, DEFAULT_AUTH_SCHEME, ExchangeDeadline, formatMs, TransportError, type HttpAnswer } from './send-request.js';
 
 /**
  * What one attempt's end means for its call: the call's result, `retry` (the waits it asked for
@@ -102,6 +102,26 @@ function onGlossaryQuota(ctx: QueueContext, request: ApiCall, op: OperationBudge
   return 'retry';
 }
 
+/** The hosts of the vendor's own service (its free and paid APIs), which take another Authorization scheme than the spec's. */
+const VENDOR_HOST = /(^|\.)deepl\.com$/i;
+const VENDOR_SCHEME = 'DeepL-Auth-Key';
+const VENDOR_REFUSAL = /check auth_key/;
+
+/**
+ * What to try when a key is refused while the target sends the spec's scheme: the vendor's servers
+ * answer such a header with 403 (or 401), whatever the key. Said outright for their hosts; for
+ * another host, a 403 (a refusal to read, which the spec's service never gives a valid key) names
+ * the setting as a possibility (the vendor's mock server runs anywhere).
+ */
+function authSchemeHint(ctx: QueueContext, status: 401 | 403, answer: HttpAnswer): string {
+  if ((ctx.options.authScheme ?? DEFAULT_AUTH_SCHEME) !== DEFAULT_AUTH_SCHEME) return '';
+  const host = new URL(ctx.options.base.origin).hostname;
+  if (VENDOR_HOST.test(host)) return `; the vendor's servers (${host}) take \`auth_scheme: ${VENDOR_SCHEME}\`: set it on this target in the config`;
+  // The vendor's refusal, wherever its server runs: `{"message":"Authorization failure, check auth_key"}`.
+  if (VENDOR_REFUSAL.test(answer.text)) return `; the answer is the vendor's: its servers take \`auth_scheme: ${VENDOR_SCHEME}\`: set it on this target in the config`;
+  return status === 403 ? `; if this is the vendor's own service or its mock server, set \`auth_scheme: ${VENDOR_SCHEME}\` on this target in the config` : '';
+}
+
 /** 401/403: the key is refused; never retried. */
 function authError(ctx: QueueContext, request: ApiCall, op: OperationBudget, answer: HttpAnswer): ServiceAuthError {
   const status = answer.status === 401 ? 401 : 403;
@@ -112,7 +132,19 @@ function authError(ctx: QueueContext, request: ApiCall, op: OperationBudget, ans
       : write
         ? 'the key is read-only: writes are not permitted (403)'
         : 'the key is not permitted to read this (403)';
-  return new ServiceAuthError({ ...failureOf(ctx, request, op, answer), status }, summary);
+  return new ServiceAuthError({ ...failureOf(ctx, request, op, answer), status }, `${summary}${authSchemeHint(ctx, status, answer)}`);
+}
+
+/**
+ * A 404 with an empty body to a listing: no route of the service answered (its own 404s say what
+ * is missing), so the likely cause is the path of the base URL (`https://host/api` where the
+ * service is at `/`).
+ */
+function notFoundHint(ctx: QueueContext, request: ApiCall, answer: HttpAnswer): string {
+  // Only for a route without an id (a listing: the first requests of a run): a 404 for one glossary may just mean it is gone.
+  if (answer.status !== 404 || answer.text.trim() !== '' || request.route.includes('{')) return '';
+  const variable = ctx.options.baseUrlEnv === undefined ? 'the base URL' : ctx.options.baseUrlEnv;
+  return ` with an empty answer: check the URL's path (${variable} is ${ctx.options.base.origin}${ctx.options.base.prefix}; the service's routes start with /v2 and /v3 under it)`;
 }
 
 /** Any other status: a redirect (never followed), a 404 that says an earlier delete landed, or the failure it is. */
@@ -130,7 +162,7 @@ function onFinal(ctx: QueueContext, request: ApiCall, op: OperationBudget, answe
     // The earlier attempt did the delete; its answer was lost.
     return { kind: 'answer', answer: { status: 204, text: '' } };
   }
-  throw new ServiceError(`http_${answer.status}`, failureOf(ctx, request, op, answer), `${STATUS_TEXT[answer.status] ?? 'failed'} (${answer.status})`);
+  throw new ServiceError(`http_${answer.status}`, failureOf(ctx, request, op, answer), `${STATUS_TEXT[answer.status] ?? 'failed'} (${answer.status})${notFoundHint(ctx, request, answer)}`);
 }
 
 /** An answer came: success, a wait the service asked for, a retry after a transient failure, or the error it is. */

@@ -15,6 +15,8 @@ export interface CliIo {
    * commands hand it to what reads a key and to the outputs that do not go through them.
    */
   readonly keys?: KeyRedactor;
+  /** The path the process was started with (`process.argv[1]`), for hints that name the command to type (invocation.ts). */
+  readonly script?: string;
 }
 
 export interface CommandContext {

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { ExitCode } from '../lib/exit-codes.js';
 import { KeyRedactor } from '../lib/redact-keys.js';
 import type { CliIo, CommandContext } from './io.js';
+import { invocationOf } from './invocation.js';
 import { reportError } from './report-error.js';
 import { plainValidateOptions } from './validate-options.js';
 
@@ -60,6 +61,20 @@ export async function createProgram(ctx: CommandContext, argv: readonly string[]
 }
 
 /**
+ * What a bare `termsync` adds to the help: the first three commands to try, as typed where the user
+ * is. It asked what termsync does, as `--help` does, so it ends with 0 (see the contract).
+ */
+function firstSteps(termsync: string): string {
+  const steps: [string, string][] = [
+    [`${termsync} init --dir terminology`, 'start a repository: a commented config and an example glossary'],
+    [`${termsync} validate --dir terminology`, 'check it offline'],
+    [`${termsync} plan --dir terminology`, 'what apply would change on the service (TERMSYNC_BASE_URL, TERMSYNC_API_KEY)'],
+  ];
+  const width = Math.max(...steps.map(([command]) => command.length)) + 2;
+  return `First steps:\n${steps.map(([command, what]) => `  ${command.padEnd(width)}# ${what}\n`).join('')}\nNo service yet? \`${termsync} emulator\` serves one on this machine. \`${termsync} <command> --help\` says more.\n`;
+}
+
+/**
  * Runs one CLI invocation and returns its exit code. Errors are said and mapped to exit codes by
  * reportError (the table: exit-code-of.ts); anything else is a bug (exit 1, said plainly, no stack
  * trace unless TERMSYNC_DEBUG is set).
@@ -87,6 +102,10 @@ export async function runCli(argv: readonly string[], given: CliIo): Promise<num
     const plainValidate = argv[0] === 'validate' ? plainValidateOptions(argv.slice(1)) : undefined;
     if (plainValidate !== undefined) return await (await import('./plain-validate.js')).runPlainValidate(plainValidate, io);
     const program = await createProgram(ctx, argv);
+    if (argv.length === 0) {
+      io.stdout(`${program.helpInformation()}\n${firstSteps(invocationOf(io.script, io.cwd, io.env))}`);
+      return ExitCode.ok;
+    }
     await program.parseAsync([...argv], { from: 'user' });
     return exitCode;
   } catch (error) {

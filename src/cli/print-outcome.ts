@@ -30,9 +30,32 @@ export function printDiagnostics(io: CliIo, diagnostics: readonly Diagnostic[], 
   for (const d of sortDiagnostics(diagnostics)) if (d.severity === 'error' || !quiet.includes(d.code)) io.stderr(`${formatDiagnostic(d, dir)}\n`);
 }
 
-/** Logs go to the CLI's stderr, never stdout (which carries plans and reports). */
-export function createCliLogger(io: CliIo, level: string): Logger {
-  return createLogger({ level: level as LevelWithSilent }, { write: (line: string) => io.stderr(line) });
+/** pino's level numbers, as a human log line names them. */
+const LEVEL_NAMES: Readonly<Record<number, string>> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'warning', 50: 'error', 60: 'fatal' };
+
+/**
+ * One pino record as a person reads it, among the command's other human lines: `warning: cannot
+ * reach … retrying 2 more times…`. The message is complete on its own; debug and trace lines add
+ * their fields (what a developer asked for).
+ */
+export function humanLogLine(line: string): string {
+  const { level, time: _time, msg, ...fields } = JSON.parse(line) as { level: number; time?: number; msg?: string } & Record<string, unknown>;
+  const name = LEVEL_NAMES[level] ?? `level ${level}`;
+  const extra = level < 30 && Object.keys(fields).length > 0 ? ` ${JSON.stringify(fields)}` : '';
+  return `${name}: ${displayText(msg ?? '')}${extra}\n`;
+}
+
+/**
+ * Logs go to the CLI's stderr, never stdout (which carries plans and reports): as human lines
+ * beside a human output, as JSON lines when the command's output is JSON (`--format json`).
+ */
+export function createCliLogger(io: CliIo, level: string, format: 'human' | 'json' = 'human'): Logger {
+  return createLogger({ level: level as LevelWithSilent }, { write: (line: string) => io.stderr(format === 'json' ? line : humanLogLine(line)) });
+}
+
+/** The log format that goes with a command's `--format`: JSON beside JSON, human otherwise. */
+export function logFormatFor(outputFormat: string | undefined): 'human' | 'json' {
+  return outputFormat === 'json' ? 'json' : 'human';
 }
 
 /**

@@ -354,7 +354,9 @@ export class DaemonStatus {
     if (last.result === 'converged' || last.result === 'changed' || (last.targets.length > 0 && last.targets.every(succeeded))) {
       return { ready: true, reason: `the last reconcile ended ${last.result}${note}` };
     }
-    return { ready: false, reason: `the last reconcile ended ${last.result}` };
+    // Why, when the run says: a key or URL missing (`set TERMSYNC_API_KEY`), the service refusing the key …
+    const why = last.error ?? last.targets.find((t) => t.error !== undefined)?.error;
+    return { ready: false, reason: `the last reconcile ended ${last.result}${why === undefined ? '' : `: ${why}`}` };
   }
 
   toJSON(): Record<string, unknown> {

@@ -18,8 +18,12 @@ export function logOutcome(log: Logger, trigger: Trigger, outcome: TargetOutcome
     ...(result === undefined ? {} : { applied: result.applied, failed: result.failed, skipped: result.skipped }),
     ...('error' in outcome && outcome.error !== undefined ? { error: outcome.error.message } : {}),
   };
-  const summary = plan === undefined ? outcome.kind : `Plan: ${plan.summary.add} to add, ${plan.summary.change} to change, ${plan.summary.destroy} to destroy.`;
+  // Without a plan, what stopped the run: the error says what is missing or wrong (`set TERMSYNC_API_KEY`).
+  const error = 'error' in outcome && outcome.error !== undefined ? displayText(outcome.error.message) : undefined;
+  const summary = plan !== undefined ? `Plan: ${plan.summary.add} to add, ${plan.summary.change} to change, ${plan.summary.destroy} to destroy.` : (error ?? outcome.kind);
+  const waits = outcome.kind === 'misconfigured' ? ' (not retried: the next run is the schedule\'s, a file change\'s or SIGHUP\'s)' : '';
   if (isSuccess(outcome) || outcome.kind === 'pending') log.info(fields, `reconcile ${outcome.kind}: ${summary}`);
+  else if (outcome.kind === 'misconfigured') log.error(fields, `reconcile ${outcome.kind}: ${summary}${waits}`);
   else log.warn(fields, `reconcile ${outcome.kind}: ${summary}`);
 }
 

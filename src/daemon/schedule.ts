@@ -48,16 +48,26 @@ export function createSchedule(options: { readonly tick: () => void; readonly lo
   const ticker = options.ticker ?? cronTicker;
   let current: { readonly expression: string; readonly ticks: Ticks } | undefined;
   let stopped = false;
+  // Without a schedule, drift made on the service waits for the next file change: said once each
+  // time the daemon comes to have none (at start-up too), never silently.
+  let saidNone = false;
+  const sayNone = (): void => {
+    if (saidNone || stopped) return;
+    saidNone = true;
+    options.logger.info('no full reconcile scheduled: edits made on the service are found only when a file changes; set `schedule` in the config (or --schedule) to repair drift');
+  };
   return {
     get expression() {
       return current?.expression;
     },
     next: () => current?.ticks.next?.(),
     follow(expression) {
+      if (expression === undefined) sayNone();
       if (expression === current?.expression) return false;
       current?.ticks.stop();
       current = undefined;
       if (expression === undefined || stopped) return true;
+      saidNone = false;
       current = { expression, ticks: ticker(expression, options.tick, options.logger) };
       options.logger.info({ schedule: expression }, 'full reconcile scheduled');
       return true;

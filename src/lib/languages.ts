@@ -5,6 +5,20 @@ export const GLOSSARY_LANGUAGES = [
   'lt', 'lv', 'nb', 'nl', 'pl', 'pt', 'ro', 'ru', 'sk', 'sl', 'sv', 'th', 'tr', 'uk', 'vi', 'zh',
 ] as const;
 
+/**
+ * The English names of the glossary languages, lowercased, as a spreadsheet's column titles give
+ * them (`English`, `German`): what tells a first row of names from an entry (formats/common/
+ * language-name-header.ts). A table rather than Intl.DisplayNames, whose first use loads ICU's
+ * locale data (some 50 ms, on every validate).
+ */
+export const ENGLISH_LANGUAGE_NAMES: Readonly<Record<(typeof GLOSSARY_LANGUAGES)[number], readonly string[]>> = {
+  ar: ['arabic'], bg: ['bulgarian'], cs: ['czech'], da: ['danish'], de: ['german'], el: ['greek'], en: ['english'], es: ['spanish'],
+  et: ['estonian'], fi: ['finnish'], fr: ['french'], he: ['hebrew'], hu: ['hungarian'], id: ['indonesian'], it: ['italian'],
+  ja: ['japanese'], ko: ['korean'], lt: ['lithuanian'], lv: ['latvian'], nb: ['norwegian', 'norwegian bokmål'], nl: ['dutch'],
+  pl: ['polish'], pt: ['portuguese'], ro: ['romanian'], ru: ['russian'], sk: ['slovak'], sl: ['slovenian'], sv: ['swedish'],
+  th: ['thai'], tr: ['turkish'], uk: ['ukrainian'], vi: ['vietnamese'], zh: ['chinese'],
+};
+
 export const STYLE_RULE_LANGUAGES = ['de', 'en', 'es', 'fr', 'it', 'ja', 'ko', 'zh'] as const;
 
 const GLOSSARY_SET: ReadonlySet<string> = new Set(GLOSSARY_LANGUAGES);

@@ -99,7 +99,9 @@ describe('error answers without the usual body', () => {
     expect(isServiceAuthError(error)).toBe(true);
     expect(exitCodeOfError(error)).toBe(ExitCode.authOrDestination);
     expect((error as { status: number }).status).toBe(403);
-    expect((error as Error).message).toBe('GET /v3/glossaries: the key is not permitted to read this (403)');
+    expect((error as Error).message).toBe(
+      "GET /v3/glossaries: the key is not permitted to read this (403); if this is the vendor's own service or its mock server, set `auth_scheme: DeepL-Auth-Key` on this target in the config",
+    );
     expect((error as Error).message).not.toContain('mock-key');
   });
 
@@ -108,7 +110,9 @@ describe('error answers without the usual body', () => {
     s.pool.intercept({ path: '/v3/style_rules/s1', method: 'DELETE' }).reply(403, { message: 'Authorization failure, check auth_key' });
     const error = await s.client.deleteStyleRules('s1').catch((e: unknown) => e);
     expect(isServiceAuthError(error)).toBe(true);
-    expect((error as Error).message).toBe('DELETE /v3/style_rules/s1: the key is read-only: writes are not permitted (403) — Authorization failure, check auth_key');
+    expect((error as Error).message).toBe(
+      "DELETE /v3/style_rules/s1: the key is read-only: writes are not permitted (403); the answer is the vendor's: its servers take `auth_scheme: DeepL-Auth-Key`: set it on this target in the config — Authorization failure, check auth_key",
+    );
   });
 });
 

@@ -173,6 +173,10 @@ describe('the action step', () => {
     expect(firstErrorLine('g/t.xlsx:Terms!B12: error: [entries/formula] the cell holds a formula\n')).toBe('g/t.xlsx:Terms!B12: error: [entries/formula] the cell holds a formula');
     expect(firstErrorLine(`${JSON.stringify({ level: 50, msg: 'the lock is held by another run' })}\n`)).toBe('the lock is held by another run');
     expect(firstErrorLine(`${warning}\nsomething unforeseen\n`)).toBe('something unforeseen');
+    // The same log lines as termsync writes them beside human output.
+    expect(firstErrorLine('warning: cannot reach http://127.0.0.1:1 (ECONNREFUSED), retrying 2 more times…\nError: GET /v3/glossaries: cannot reach\n')).toBe('Error: GET /v3/glossaries: cannot reach');
+    expect(firstErrorLine('warning: slow\nerror: the lock is held by another run\n')).toBe('the lock is held by another run');
+    expect(firstErrorLine('warning: slow\n')).toBe('');
     expect(firstErrorLine('')).toBe('');
     // Control characters shown as ?, long lines cut; the comment puts it in a code block longer than any backtick run in it.
     expect(firstErrorLine('Error: a\u001b[31mred\u0007 `x`\n')).toBe('Error: a?[31mred? `x`');

@@ -45,6 +45,16 @@ describe('--help of every command', () => {
     expect(listed).not.toContain(1);
   });
 
+  it.each(COMMANDS.filter((c) => c !== 'apply'))('%s: no exit code speaks of a saved plan (only apply takes one)', async (command) => {
+    const run = await runCliCaptured([command, '--help']);
+    expect(section(run.stdout, 'Exit codes')).not.toMatch(/saved plan|stale/);
+  });
+
+  it('pull: exit 5 is the lock another run holds', async () => {
+    const run = await runCliCaptured(['pull', '--help']);
+    expect(section(run.stdout, 'Exit codes')).toContain('\n  5    another termsync run holds the lock (.termsync.lock): nothing was written\n');
+  });
+
   it('emulator: only the options the emulator uses', async () => {
     const run = await runCliCaptured(['emulator', '--help']);
     const options = [...run.stdout.matchAll(/^ {2}(?:-\w, )?(--[\w-]+)/gm)].map((m) => m[1]);

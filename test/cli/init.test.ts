@@ -2,6 +2,8 @@ import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { INIT_CONFIG, INIT_GITIGNORE } from '../../src/cli/commands/init.js';
 import { loadRepository } from '../../src/config/index.js';
 import { runCliCaptured } from './run-cli.js';
 
@@ -31,6 +33,20 @@ describe('termsync init', () => {
     // Next: the two variables, import, plan.
     const next = run.stdout.slice(run.stdout.indexOf('Next:\n')).split('\n').slice(1, 4);
     expect(next.map((l) => l.trim().split(/\s+/).slice(0, 2).join(' '))).toEqual(['export TERMSYNC_BASE_URL=https://…', 'termsync import', 'termsync plan']);
+  });
+
+  it('names every setting of the config schema, commented where it is not set; uncommented, they load as they are', async () => {
+    const schema = JSON.parse(await readFile(join(import.meta.dirname, '..', '..', 'schema', 'config.schema.json'), 'utf8')) as JsonSchema;
+    const settings = settingPaths(schema, '');
+    expect(settings).toEqual(expect.arrayContaining(['schedule', 'verify.max_characters', 'targets.capabilities.delete_custom_instruction']));
+    const uncommented = INIT_CONFIG.replace(/^(\s*)# ( *)(?=[a-z_]+:)/gm, '$1$2');
+    expect(settingPaths(undefined, '', parse(uncommented) as unknown).sort()).toEqual(settings.sort());
+    await mkdir(join(home, 'config'));
+    await mkdir(join(home, 'glossaries'));
+    await writeFile(join(home, 'config', 'termsync.yaml'), uncommented);
+    const loaded = await loadRepository({ dir: home });
+    expect(loaded.diagnostics).toEqual([]);
+    expect(loaded.desired?.config.schedule).toBe('*/15 * * * *');
   });
 
   it('the example glossary is valid once moved into glossaries/', async () => {
@@ -63,6 +79,17 @@ describe('termsync init', () => {
     );
     expect((await readdir(home)).sort()).toEqual(['config', 'termsync.yaml']);
     expect(await readFile(join(home, 'config', 'termsync.yaml'), 'utf8')).toBe('version: 1\n');
+  });
+});
+
+describe("the project's own .gitignore", () => {
+  it('keeps out what the README has a clone write (ids and plan files, the lock): the lines init writes', async () => {
+    const root = join(import.meta.dirname, '..', '..');
+    const ignored = new Set((await readFile(join(root, '.gitignore'), 'utf8')).split('\n').map((l) => l.trim()));
+    const readme = await readFile(join(root, 'README.md'), 'utf8');
+    const written = [...readme.matchAll(/^ {4}node bin\/termsync\.js .*--(?:ids-out|out) (\S+)/gm)].map((m) => m[1]);
+    expect(written).toContain('ids.json');
+    for (const file of [...written, ...INIT_GITIGNORE.slice(1)]) expect(ignored, file).toContain(file);
   });
 });
 
@@ -99,3 +126,19 @@ describe('the target variables default to the names the README gives', () => {
     }
   });
 });
+
+interface JsonSchema {
+  readonly properties?: Record<string, JsonSchema>;
+  readonly items?: JsonSchema;
+}
+
+/** The dotted paths of the settings a schema describes (arrays' items as their parent), or of the keys a parsed value holds. */
+function settingPaths(schema: JsonSchema | undefined, prefix: string, value?: unknown): string[] {
+  if (schema === undefined) {
+    const item = Array.isArray(value) ? (value[0] as unknown) : value;
+    if (item === null || typeof item !== 'object') return [];
+    return Object.entries(item as Record<string, unknown>).flatMap(([key, v]) => [`${prefix}${key}`, ...settingPaths(undefined, `${prefix}${key}.`, v)]);
+  }
+  const node = schema.items ?? schema;
+  return Object.entries(node.properties ?? {}).flatMap(([key, sub]) => [`${prefix}${key}`, ...settingPaths(sub, `${prefix}${key}.`)]);
+}

@@ -10,6 +10,16 @@ describe('termsync CLI', () => {
     }
   });
 
+  it('with no command: the help and the first three commands to try, no error, exit 0', async () => {
+    const run = await runCliCaptured([]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^Usage: termsync \[options\] \[command\]\n/);
+    const steps = run.stdout.slice(run.stdout.indexOf('\nFirst steps:\n')).split('\n').slice(2, 5);
+    expect(steps.map((l) => l.trim().split(/\s+/).slice(0, 2).join(' '))).toEqual(['termsync init', 'termsync validate', 'termsync plan']);
+    expect(run.stdout).toContain('No service yet? `termsync emulator` serves one on this machine.');
+  });
+
   it('treats an unknown command as invalid input (exit 3)', async () => {
     const run = await runCliCaptured(['frobnicate']);
     expect(run.code).toBe(3);

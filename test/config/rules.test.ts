@@ -87,6 +87,7 @@ const CASES: readonly Expected[] = [
   ['entries-phrase-too-long', 'entries/phrase-too-long', 'glossaries/terms.tsv', 2, 1],
   ['entries-field-count-tsv', 'entries/field-count', 'glossaries/terms.tsv', 2, 15],
   ['entries-field-count-csv', 'entries/field-count', 'glossaries/terms.csv', 2, 1],
+  ['entries-language-name-header', 'entries/language-name-header', 'glossaries/terms.csv', 1, 1],
   ['entries-malformed-quote', 'entries/malformed-quote', 'glossaries/terms.csv', 2, 1],
   ['entries-wrong-separator', 'entries/wrong-separator', 'glossaries/terms.csv', 1, 5],
   ['entries-language-columns-mismatch', 'entries/language-columns-mismatch', 'glossaries/terms.csv', 2, 19, 'warning'],

@@ -261,6 +261,29 @@ describe('termsync watch (the daemon)', () => {
     expect((await get(d, '/readyz')).status).toBe(503);
   });
 
+  it('a URL but no key: says what is missing, is not ready, and does not retry (no spinning)', async () => {
+    const { logger, records } = recordingLogger();
+    const t = await start({ logger, env: { TERMSYNC_BASE_URL: emulator.url } });
+    const d = t.daemon;
+    await d.idle();
+    expect(d.status.runs.map((r) => r.result)).toEqual(['misconfigured']);
+    const said = records.find((r) => r.msg.startsWith('reconcile misconfigured'));
+    expect(said?.msg).toBe(
+      'reconcile misconfigured: no API key for target "default": set TERMSYNC_API_KEY (or TERMSYNC_API_KEY_FILE) (not retried: the next run is the schedule\'s, a file change\'s or SIGHUP\'s)',
+    );
+    expect(said?.level).toBe(50);
+    expect(d.status.nextRetryAt).toBeUndefined();
+    expect(records.filter((r) => r.msg.startsWith('reconcile failed; retrying'))).toEqual([]);
+    // However long it waits, no run until something changes.
+    t.clock.advance(RETRY_BASE_MS * 1000);
+    await d.idle();
+    expect(d.status.runs).toHaveLength(1);
+    const ready = await get(d, '/readyz');
+    expect(ready.status).toBe(503);
+    expect(ready.text).toContain('the last reconcile ended misconfigured: no API key for target \\"default\\": set TERMSYNC_API_KEY');
+    expect(emulator.requests()).toEqual([]);
+  });
+
   it('retries a run that failed because the service was down, with back-off, and converges once it is back', async () => {
     emulator.setFaults('503=1');
     const t = await start({ env: { TERMSYNC_BASE_URL: emulator.url, TERMSYNC_API_KEY: KEY, TERMSYNC_MAX_ATTEMPTS: '1' } });

@@ -1,7 +1,7 @@
 import { getTasks } from 'node-cron';
 import { describe, expect, it } from 'vitest';
 import { createSchedule, cronTicker, type Ticker } from '../../src/daemon/schedule.js';
-import { silentLogger } from '../../src/lib/logger.js';
+import { createLogger, silentLogger } from '../../src/lib/logger.js';
 
 /** A ticker the test fires by hand, recording what it was started with. */
 function handTicker(): { ticker: Ticker; started: string[]; stopped: string[]; tick: () => void } {
@@ -46,6 +46,19 @@ describe('the schedule', () => {
     schedule.follow('*/5 * * * *');
     expect(hand.started).toEqual(['*/15 * * * *', '0 * * * *', '* * * * *']);
     expect(schedule.expression).toBeUndefined();
+  });
+
+  it('says when there is no schedule (drift waits for a file change), once each time it comes to have none', () => {
+    const lines: string[] = [];
+    const logger = createLogger({}, { write: (line: string) => void lines.push((JSON.parse(line) as { msg: string }).msg) });
+    const schedule = createSchedule({ tick: () => undefined, logger, ticker: handTicker().ticker });
+    schedule.follow(undefined); // the first config loaded has no `schedule`
+    schedule.follow(undefined);
+    expect(lines).toEqual([expect.stringMatching(/^no full reconcile scheduled: edits made on the service are found only when a file changes; set `schedule` in the config \(or --schedule\)/)]);
+    schedule.follow('*/15 * * * *');
+    schedule.follow(undefined);
+    expect(lines.filter((l) => l.startsWith('no full reconcile scheduled'))).toHaveLength(2);
+    expect(lines).toContain('full reconcile scheduled');
   });
 
   it('ticks on node-cron by default, and stopping it removes the task', async () => {

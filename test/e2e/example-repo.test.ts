@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createWorld, PROJECT_ROOT } from './harness.js';
@@ -9,6 +10,13 @@ describe('the example repository', () => {
     try {
       const validate = await world.cli(['validate']);
       expect(validate.code).toBe(0);
+      // The README's `npm start` sample shows this first reconcile's summary: the same counts.
+      const first = await world.cli(['plan']);
+      expect(first.code).toBe(0);
+      const summary = /^Plan: \d+ to add, \d+ to change, \d+ to destroy\.$/m.exec(first.stdout)?.[0];
+      const readme = await readFile(join(PROJECT_ROOT, 'README.md'), 'utf8');
+      const fiveMinutes = readme.slice(readme.indexOf('### Your first five minutes'), readme.indexOf('### Then: a real account'));
+      expect(/INFO: reconcile changed: (Plan: .*)$/m.exec(fiveMinutes)?.[1]).toBe(summary);
       const apply = await world.cli(['apply', '--ids-out', 'ids.json']);
       expect(apply.stderr).toBe('');
       expect(apply.code).toBe(0);

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -93,12 +94,19 @@ afterAll(async () => {
 describe('the first hour of a new user', () => {
   it('init in an empty folder, import, plan: "No changes." without a file written by hand', async () => {
     const env = { TERMSYNC_BASE_URL: url, TERMSYNC_API_KEY: KEY };
+    // `termsync` alone: the help and where to start, as the command is typed from here.
+    const bare = await termsync([], {}, home);
+    expect(bare.code).toBe(0);
+    expect(bare.stderr).toBe('');
+    expect(bare.stdout).toContain(`First steps:\n  node ${BIN} init --dir terminology `);
+
     const init = await termsync(['init', '--dir', 'terminology'], {}, home);
     expect(init.code).toBe(0);
     expect(init.stdout).toContain('Next:');
     expect(init.stdout).toContain('export TERMSYNC_BASE_URL=https://… TERMSYNC_API_KEY=…');
-    expect(init.stdout).toContain('termsync import --dir terminology');
-    expect(init.stdout).toContain('termsync plan --dir terminology');
+    // Run from a clone by its path, from another folder: the next steps name that same command.
+    expect(init.stdout).toContain(`\n  node ${BIN} import --dir terminology `);
+    expect(init.stdout).toContain(`\n  node ${BIN} plan --dir terminology `);
     const dir = join(home, 'terminology');
     expect((await readFile(join(dir, '.gitignore'), 'utf8')).split('\n')).toEqual(expect.arrayContaining(['.termsync.lock', 'plan.json', 'ids.json']));
 
@@ -127,11 +135,34 @@ describe('the first hour of a new user', () => {
     const run = await termsync(['plan', '--dir', 'terminology'], { TERMSYNC_BASE_URL: `http://127.0.0.1:${port}`, TERMSYNC_API_KEY: KEY }, home);
     expect(run.code).toBe(7);
     // Said at the default log level before the retries, and once it gives up.
-    expect(run.stderr).toContain(`cannot reach http://127.0.0.1:${port} (ECONNREFUSED), retrying 2 more times…`);
+    // Human output stays human: the retry warning is a line for a person, not a JSON log record.
+    expect(run.stderr.split('\n')[0]).toBe(`warning: cannot reach http://127.0.0.1:${port} (ECONNREFUSED), retrying 2 more times…`);
+    expect(run.stderr).not.toContain('{"level"');
     expect(run.stderr).toMatch(new RegExp(`Error: GET /v\\S+: cannot reach http://127\\.0\\.0\\.1:${port} \\(ECONNREFUSED\\) after 3 attempts: check TERMSYNC_BASE_URL and that the service is running`));
     expect(run.stderr).not.toContain('Internal error');
+    // Beside JSON output (--format json), the log lines are JSON too.
+    const json = await termsync(['plan', '--dir', 'terminology', '--format', 'json'], { TERMSYNC_BASE_URL: `http://127.0.0.1:${port}`, TERMSYNC_API_KEY: KEY }, home);
+    expect(JSON.parse(json.stderr.split('\n')[0] ?? '')).toMatchObject({ level: 40, msg: `cannot reach http://127.0.0.1:${port} (ECONNREFUSED), retrying 2 more times…` });
     // The figure for the report (a loaded machine makes the process start slow; the attempts above are what is asserted).
     console.info(`mistyped port: plan failed after ${Math.round(run.ms)} ms (process start included)`);
+  }, 60_000);
+
+  it("a server that answers 404 with no body, or 403 to the spec's scheme: the message says what to check", async () => {
+    let status = 404;
+    const server = createHttpServer((_req, res) => res.writeHead(status).end());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    try {
+      const notFound = await termsync(['plan', '--dir', 'terminology'], { TERMSYNC_BASE_URL: `${base}/api`, TERMSYNC_API_KEY: KEY }, home);
+      expect(notFound.code).toBe(7);
+      expect(notFound.stderr).toContain(`not found (404) with an empty answer: check the URL's path (TERMSYNC_BASE_URL is ${base}/api;`);
+      status = 403;
+      const refused = await termsync(['plan', '--dir', 'terminology'], { TERMSYNC_BASE_URL: base, TERMSYNC_API_KEY: KEY }, home);
+      expect(refused.code).toBe(7);
+      expect(refused.stderr).toContain("the key is not permitted to read this (403); if this is the vendor's own service or its mock server, set `auth_scheme: DeepL-Auth-Key`");
+    } finally {
+      server.close();
+    }
   }, 60_000);
 
   it('plan --out into a folder that does not exist: exit 3 before any request', async () => {

@@ -54,21 +54,19 @@ describe('termsync emulator (CLI)', () => {
     expect(run.stdout).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+\n/);
     expect(run.stdout).toContain('curl');
     expect(run.stdout).toContain('/__emulator/requests');
-    // The suggested curl must work: a configured key, not the any-key of the open mode.
-    expect(run.stdout).toContain("Service-Auth-Key k1'");
+    // With --keys the suggested curl reads the key from the variable, never from the banner.
+    expect(run.stdout).toContain('curl -H "Authorization: Service-Auth-Key $TERMSYNC_API_KEY"');
     expect(run.stdout).not.toContain('any-key');
     expect(run.stdout).not.toContain('any non-empty key');
-    expect(run.stdout).not.toContain('=read');
   });
 
-  it('suggests a writing key, without its =read suffix, and any-key only without --keys', async () => {
-    const withKeys = await runEmulatorCommand(['--port', '0', '--keys', 'ro=read,rw'], async () => {});
-    expect(withKeys.stdout).toContain("Service-Auth-Key rw'");
-    expect(withKeys.stdout).not.toContain('Service-Auth-Key ro');
-    const readOnly = await runEmulatorCommand(['--port', '0', '--keys', 'ro=read'], async () => {});
-    expect(readOnly.stdout).toContain("Service-Auth-Key ro'");
+  it('never prints the keys given to --keys; any-key only without --keys', async () => {
+    const secrets = ['emu-secret-rw-8c2f1d', 'emu-secret-ro-41aa0e'];
+    const withKeys = await runEmulatorCommand(['--port', '0', '--keys', `${secrets[1]}=read,${secrets[0]}`], async () => {});
+    for (const secret of secrets) expect(withKeys.stdout + withKeys.stderr).not.toContain(secret);
+    expect(withKeys.stdout).toContain('Only the keys given with --keys are accepted (not shown here): set TERMSYNC_API_KEY to one of them');
     const open = await runEmulatorCommand(['--port', '0'], async () => {});
-    expect(open.stdout).toContain("Service-Auth-Key any-key'");
+    expect(open.stdout).toContain('Service-Auth-Key any-key"');
     expect(open.stdout).toContain('Without --keys any non-empty key is accepted');
   });
 

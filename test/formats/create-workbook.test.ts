@@ -58,6 +58,19 @@ describe('createWorkbook', () => {
     expect(await exceljsSheetRows(bytes)).toEqual({ sheet: 'Terms', rows: want });
   });
 
+  it("writes text that looks like Excel's own escapes (`_x000D_` is a carriage return in a string item) escaped, so it reads back as it was", async () => {
+    const rows: Rows = [
+      ['en', 'de'],
+      ['_x000D_ literally', 'snake_x0041_case_'],
+      ['_x005F_', 'a_x12_b'],
+    ];
+    const bytes = await createWorkbook({ sheet: 'Terms', rows });
+    expect((await ownReader(bytes)).rows).toEqual(expected(rows));
+    const strings = (await unzipParts(bytes)).get('xl/sharedStrings.xml')?.toString('utf8') ?? '';
+    expect(strings).toContain('>_x005F_x000D_ literally<');
+    expect(strings).toContain('>a_x12_b<');
+  });
+
   it('has the parts Excel needs, each well-formed XML; shared strings counted; row 1 bold and frozen', async () => {
     const bytes = await createWorkbook({ sheet: 'Terms', rows: [['en', 'de'], ['cart', 'Warenkorb'], ['basket', 'Warenkorb']] });
     const parts = await unzipParts(bytes);

@@ -114,6 +114,45 @@ describe('parseEntries (CSV)', () => {
     }
   });
 
+  it("a first row naming the pair's languages (English,German) is neither an entry nor a header: a located error that says which header to write", () => {
+    for (const [text, format, expected] of [
+      ['English,German\ncart,Warenkorb\n', 'csv', '`en,de`'],
+      ['\uFEFF\n ENGLISH , german \ncart,Warenkorb\n', 'csv', '`en,de`'],
+      ['English\tGerman\ncart\tWarenkorb\n', 'tsv', '`en<TAB>de`'],
+    ] as const) {
+      const { entries, diagnostics } = parseEntries(text, format, pair, `t.${format}`);
+      expect([...entries], text).toEqual([['cart', 'Warenkorb']]);
+      const line = text.startsWith('\uFEFF') ? 2 : 1;
+      expect(diagnostics.filter((d) => d.code === 'entries/language-name-header').map((d) => [d.severity, d.line, d.column]), text).toEqual([['error', line, 1]]);
+      expect(diagnostics.find((d) => d.code === 'entries/language-name-header')?.message, text).toContain(`write ${expected} instead, or remove the row`);
+    }
+    // Only the pair's own languages, only the first row: other names, or a later row, are entries.
+    for (const [text, format] of [
+      ['English,French\ncart,Warenkorb\n', 'csv'],
+      ['cart,Warenkorb\nEnglish,German\n', 'csv'],
+      ['English\tEnglisch\ncart\tWarenkorb\n', 'tsv'],
+    ] as const) {
+      const { entries, diagnostics } = parseEntries(text, format, pair, `t.${format}`);
+      expect(entries.size, text).toBe(2);
+      expect(codes(diagnostics), text).not.toContain('entries/language-name-header');
+    }
+  });
+
+  it("an entry of the pair's language names written first (pull, import) gets a header row before it, so the file reads back to its entries", () => {
+    const entries = new Map([
+      ['English', 'German'],
+      ['cart', 'Warenkorb'],
+    ]);
+    for (const [text, format] of [
+      [createCsv(entries, pair), 'csv'],
+      [createTsv(entries, pair), 'tsv'],
+    ] as const) {
+      const read = parseEntries(text, format, pair, `t.${format}`);
+      expect([...read.entries], text).toEqual([...entries]);
+      expect(read.diagnostics.filter((d) => d.severity === 'error'), text).toEqual([]);
+    }
+  });
+
   it('points CSV diagnostics at the field concerned, following quotes', () => {
     const { diagnostics } = parseEntries('"a, ""b""",  \n"x",y,en,fr\n', 'csv', pair, 't.csv');
     expect(diagnostics.map((d) => [d.code, d.line, d.column])).toEqual([
@@ -155,5 +194,13 @@ describe('canonicalisation warnings on a padded export', () => {
     expect(diagnostics.filter((d) => d.code === 'entries/whitespace-trimmed')).toHaveLength(100);
     expect(diagnostics.at(-1)).toEqual(expect.objectContaining({ code: 'entries/more-canonical-changes', line: 101, column: 1, severity: 'warning' }));
     expect(diagnostics.at(-1)?.message).toMatch(/^200 more phrases/);
+  });
+});
+
+describe('the English names of the glossary languages', () => {
+  it('are the names ICU gives each code (the table spares validate loading ICU data)', async () => {
+    const { ENGLISH_LANGUAGE_NAMES, GLOSSARY_LANGUAGES } = await import('../../src/lib/languages.js');
+    const icu = new Intl.DisplayNames(['en'], { type: 'language' });
+    for (const code of GLOSSARY_LANGUAGES) expect(ENGLISH_LANGUAGE_NAMES[code], code).toContain(icu.of(code)?.toLowerCase());
   });
 });

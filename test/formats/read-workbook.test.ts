@@ -79,6 +79,26 @@ describe('workbook cells as Excel saves them', () => {
     expect(dictionaries).toEqual({ 'en-de': { cart: 'Warenkorb', 'R&amp;D': 'F&E <intern>' } });
   });
 
+  it("decodes Excel's _xHHHH_ escapes in shared and inline strings, once, left to right (_x005F_ escapes the underscore)", async () => {
+    const strings = SST('<si><t>en</t></si><si><t>de</t></si><si><t>gift_x0020_card</t></si><si><t>Geschenk_x005F_x0020_karte</t></si><si><t>line_x000D_break</t></si>');
+    const rows =
+      '<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c></row>' +
+      '<row r="2"><c r="A2" t="s"><v>2</v></c><c r="B2" t="s"><v>3</v></c></row>' +
+      `<row r="3">${inline('R_x0026_D', 'A3')}${inline('F_x0026_E', 'B3')}</row>` +
+      `<row r="4">${inline('two lines', 'A4')}<c r="B4" t="s"><v>4</v></c></row>`;
+    const { diagnostics, dictionaries } = await load(await workbookOfParts({ sheets: [{ name: 'Terms', xml: sheetXml(rows) }], sharedStrings: strings }));
+    // The carriage return Excel escaped is a line break inside a term: refused at its cell, as any other.
+    expect(shown(diagnostics)).toContain('glossaries/t.xlsx:Terms!B4 error entries/tab-or-newline');
+    expect(diagnostics.every((d) => d.cell === 'Terms!B4')).toBe(true);
+    expect(dictionaries).toEqual({ 'en-de': { 'gift card': 'Geschenk_x0020_karte', 'R&D': 'F&E' } });
+    const read = await rowsOf(await workbookOfParts({ sheets: [{ name: 'Terms', xml: sheetXml(rows) }], sharedStrings: strings }));
+    expect(read.rows.slice(1).map((r) => r.cells.map((c) => c.text))).toEqual([
+      ['gift card', 'Geschenk_x0020_karte'],
+      ['R&D', 'F&E'],
+      ['two lines', 'line\rbreak'],
+    ]);
+  });
+
   it('reads parts whose elements carry a namespace prefix (`x:row`, `x:si`) as it reads unprefixed ones', async () => {
     const ns = 'xmlns:x="http://schemas.openxmlformats.org/spreadsheetml/2006/main"';
     const strings =

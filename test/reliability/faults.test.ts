@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { createArea, duplicateNames, liveState, nonJsonLines, serviceEnv, writeRepo, rewriteRepo, type RunResult } from './harness.js';
+import { createArea, duplicateNames, liveState, nonLogLines, serviceEnv, writeRepo, rewriteRepo, type RunResult } from './harness.js';
 import { termRepository, type RepoShape } from './term-repository.js';
 
 const area = createArea('faults');
@@ -64,8 +64,8 @@ describe(`faults: a large change set under --faults ${FAULTS}`, () => {
       if (live.glossaries.length + live.styleLists.length !== declared) problems.push(`seed ${seed}: the service holds ${live.glossaries.length + live.styleLists.length} resources, the repository declares ${declared}`);
       if (faults < 30) problems.push(`seed ${seed}: only ${faults} faults were injected`);
       for (const { step, run } of runs) {
-        const stray = nonJsonLines(run.stderr);
-        if (stray.length > 0) problems.push(`seed ${seed}: ${step}: stderr lines that are not JSON log lines: ${stray.slice(0, 3).join(' | ')}`);
+        const stray = nonLogLines(run.stderr);
+        if (stray.length > 0) problems.push(`seed ${seed}: ${step}: stderr lines that are not log lines: ${stray.slice(0, 3).join(' | ')}`);
       }
     }
     expect(problems).toEqual([]);

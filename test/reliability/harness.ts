@@ -338,10 +338,11 @@ export async function rewriteRepo(dir: string, files: RepoFiles): Promise<void> 
   await writeRepo(dir, files);
 }
 
-/** Lines of stderr that are not JSON log lines. */
-export function nonJsonLines(stderr: string): string[] {
+/** Lines of stderr that are not log lines: human ones (`warning: …`, beside text output) or JSON ones (beside `--format json`). */
+export function nonLogLines(stderr: string): string[] {
   return stderr.split('\n').filter((line) => {
     if (line.trim() === '') return false;
+    if (/^(trace|debug|info|warning|error|fatal): /.test(line)) return false;
     try {
       return typeof JSON.parse(line) !== 'object';
     } catch {

@@ -18,6 +18,7 @@ import { checkOutputFile, shownPath, writeOutputFile } from '../output-files.js'
 import {
   configPathOf,
   createCliLogger,
+  logFormatFor,
   printDiagnostics,
   jsonValueOf,
   printTargetOutcome,
@@ -78,7 +79,7 @@ function printBlocked(io: CliIo, outcome: Extract<TargetOutcome, { kind: 'blocke
 
 async function runApply(ctx: CommandContext, file: string | undefined, options: ApplyOptions): Promise<number> {
   const { io } = ctx;
-  const logger = createCliLogger(io, options.logLevel);
+  const logger = createCliLogger(io, options.logLevel, logFormatFor(options.format));
   const savedPlan = file === undefined ? undefined : await readSavedPlan(resolve(io.cwd, file));
   // Where the ids go is checked before anything is sent.
   const idsPath = options.idsOut === undefined ? undefined : resolve(io.cwd, options.idsOut);

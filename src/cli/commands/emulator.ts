@@ -59,13 +59,12 @@ export function emulatorOptionsFromFlags(flags: EmulatorFlags): EmulatorOptions 
 }
 
 /**
- * The key the banner's curl lines use: with --keys, one that is accepted (a writing one if there
- * is one, since the second line creates), without its `=read` suffix; otherwise any will do.
+ * The key the banner's curl lines use. Without --keys any key will do, so a placeholder is shown.
+ * With --keys, the keys are secrets of whoever started it (a terminal shared, a CI log): never
+ * printed; the lines read the variable termsync reads too, which the user sets to one of them.
  */
 function exampleKey(keys: readonly string[] | undefined): string {
-  if (keys === undefined || keys.length === 0) return 'any-key';
-  const writer = keys.find((k) => !k.endsWith('=read'));
-  return (writer ?? keys[0] ?? '').replace(/=read$/, '');
+  return keys === undefined || keys.length === 0 ? 'any-key' : '$TERMSYNC_API_KEY';
 }
 
 function usage(url: string, keys?: readonly string[], scheme = 'Service-Auth-Key'): string {
@@ -74,12 +73,14 @@ function usage(url: string, keys?: readonly string[], scheme = 'Service-Auth-Key
     '',
     'An in-memory implementation of the service API (data is lost when it stops). Try:',
     '',
-    `  curl -H 'Authorization: ${scheme} ${key}' ${url}/v3/glossaries`,
-    `  curl -H 'Authorization: ${scheme} ${key}' -H 'Content-Type: application/json' \\`,
+    `  curl -H "Authorization: ${scheme} ${key}" ${url}/v3/glossaries`,
+    `  curl -H "Authorization: ${scheme} ${key}" -H 'Content-Type: application/json' \\`,
     `       -d '{"name":"Demo","dictionaries":[{"source_lang":"en","target_lang":"de","entries":"hello\\tHallo"}]}' \\`,
     `       ${url}/v3/glossaries`,
     '',
-    keys === undefined ? 'Without --keys any non-empty key is accepted, each key its own account.' : 'Only the keys given with --keys are accepted.',
+    keys === undefined
+      ? 'Without --keys any non-empty key is accepted, each key its own account.'
+      : 'Only the keys given with --keys are accepted (not shown here): set TERMSYNC_API_KEY to one of them (one without =read to create).',
     'Controls (no key needed):',
     `  GET  ${url}/__emulator/requests     the request log`,
     `  POST ${url}/__emulator/reset        wipe all data and the log`,

@@ -10,6 +10,7 @@ import { writeInside, type FileToWrite } from '../../lib/write-inside.js';
 import { shownPath } from '../output-files.js';
 import { withHelpFooter } from '../help-text.js';
 import { schemaModeline, schemaReference } from '../schema-line.js';
+import { invocationOf, quoted } from '../invocation.js';
 import type { SchemaName } from '../../config/index.js';
 
 interface InitOptions {
@@ -44,13 +45,26 @@ rate_limit:
   # concurrency: ${DEFAULTS.concurrency}                  # requests in flight at once; left out, it follows the rate:
                                     # ceil(requests_per_second × 0.4) between 4 and 16
 
-# schedule: "*/15 * * * *"         # termsync watch: a full reconcile (drift repair) on this schedule
+# termsync watch: a full reconcile on this cron schedule, which reads every dictionary and so
+# finds (and repairs, or with --on-drift reports or pulls) edits made on the service. Without it
+# the daemon runs only when a file changes, and says so when it starts.
+# schedule: "*/15 * * * *"
+# suspend: false                    # termsync watch: true = plan and report, write nothing (every target)
+
+# verify:                           # what \`termsync verify\` may spend of the account's character quota
+#   max_characters: ${DEFAULTS.verifyMaxCharacters}            # per run and target; a run that would send more sends nothing (exit 4)
+#   sample: ${DEFAULTS.verifySample}                       # entries per dictionary also translated alone (--sample); 0: only the tests
+#   seed: ${DEFAULTS.verifySeed}                         # the sample's seed: same seed and entries, same sample
 
 targets:                            # one per account or regional data centre
   - name: default
     base_url_env: ${URL_ENV}   # the service URL comes from this environment variable,
     api_key_env: ${KEY_ENV}     # the API key from this one: never write the key in the repository
     # auth_scheme: Service-Auth-Key   # or DeepL-Auth-Key for the vendor's own service and its mock
+    # suspend: false                  # termsync watch: true = plan and report this target, write nothing
+    # capabilities:
+    #   delete_custom_instruction: auto   # auto | yes | no: remove one custom instruction in place
+    #                                     # (auto: tried; where the route is missing, the list is replaced)
 `;
 
 export const INIT_GLOSSARY = `# An example glossary. It is not managed while it lives in examples/: the config's \`resources\`
@@ -123,12 +137,13 @@ async function runInit(ctx: CommandContext, options: InitOptions): Promise<numbe
   const { io } = ctx;
   const root = resolve(io.cwd, options.dir);
   const shownRoot = shownPath(root, io.cwd);
+  const termsync = invocationOf(io.script, io.cwd, io.env);
   const taken = [];
   for (const file of [...FILES.map((f) => f.path), 'termsync.yaml']) if (await exists(join(root, file))) taken.push(file);
   if (taken.length > 0) {
     throw new InputError(
       'init_would_overwrite',
-      `init writes nothing over existing files: ${taken.map((f) => join(shownRoot, f)).join(', ')} ${taken.length === 1 ? 'exists' : 'exist'} (a termsync repository is already there? \`termsync validate${options.dir === '.' ? '' : ` --dir ${options.dir}`}\` checks it); nothing was written`,
+      `init writes nothing over existing files: ${taken.map((f) => join(shownRoot, f)).join(', ')} ${taken.length === 1 ? 'exists' : 'exist'} (a termsync repository is already there? \`${termsync} validate${options.dir === '.' ? '' : ` --dir ${quoted(options.dir)}`}\` checks it); nothing was written`,
     );
   }
   const ignorePath = join(root, '.gitignore');
@@ -152,8 +167,10 @@ async function runInit(ctx: CommandContext, options: InitOptions): Promise<numbe
     if (isTermsyncError(error)) throw error;
     throw new InputError('init_write_failed', `init could not write into ${shownRoot} (${errnoOf(error)}); nothing was written`);
   }
-  const dirOption = options.dir === '.' ? '' : ` --dir ${options.dir}`;
+  const dirOption = options.dir === '.' ? '' : ` --dir ${quoted(options.dir)}`;
   const width = Math.max(...FILES.map((f) => f.path.length), '.gitignore'.length) + 2;
+  const commands = [`${termsync} import${dirOption}`, `${termsync} plan${dirOption}`];
+  const pad = Math.max(...commands.map((c) => c.length)) + 2;
   const lines = [
     `Wrote a termsync repository in ${shownRoot}:`,
     ...FILES.map((f) => `  ${f.path.padEnd(width)}${f.what}`),
@@ -162,8 +179,8 @@ async function runInit(ctx: CommandContext, options: InitOptions): Promise<numbe
     '',
     'Next:',
     `  export ${URL_ENV}=https://… ${KEY_ENV}=…   # the service URL and your API key`,
-    `  termsync import${dirOption}    # writes the glossaries and style rules the account already has into glossaries/`,
-    `  termsync plan${dirOption}      # "No changes." right after the import`,
+    `  ${(commands[0] as string).padEnd(pad)}# writes the glossaries and style rules the account already has into glossaries/`,
+    `  ${(commands[1] as string).padEnd(pad)}# "No changes." right after the import`,
     '',
   ];
   io.stdout(lines.join('\n'));

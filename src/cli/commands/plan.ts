@@ -15,6 +15,7 @@ import { checkOutputFile, shownPath, writeOutputFile } from '../output-files.js'
 import {
   configPathOf,
   createCliLogger,
+  logFormatFor,
   printDiagnostics,
   printTargetOutcome,
   repositoryDir,
@@ -56,7 +57,7 @@ export function renderPlan(plan: Plan, format: PlanOptions['format']): string {
 
 async function runPlan(ctx: CommandContext, options: PlanOptions): Promise<number> {
   const { io } = ctx;
-  const logger = createCliLogger(io, options.logLevel);
+  const logger = createCliLogger(io, options.logLevel, logFormatFor(options.format));
   // A pull-request comment escapes names and terms its own way: the key is found in that form too.
   if (options.format === 'markdown') io.keys?.addEncoding(escapeMarkdown, escapeHtml);
   let multi = false;

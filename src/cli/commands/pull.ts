@@ -66,7 +66,7 @@ async function runPull(ctx: CommandContext, options: PullOptions): Promise<numbe
 }
 
 export function registerPull(program: Command, ctx: CommandContext): Command {
-  return addCommonOptions(withHelpFooter(program.command('pull'), { service: true, exits: [0, [2, 'with --check: the service holds edits the repository lacks'], 3, 5, 7, 130] }).description('adopt edits made on the service: rewrite the repository files so that the next plan shows no changes'))
+  return addCommonOptions(withHelpFooter(program.command('pull'), { service: true, exits: [0, [2, 'with --check: the service holds edits the repository lacks'], 3, [5, 'another termsync run holds the lock (.termsync.lock): nothing was written'], 7, 130] }).description('adopt edits made on the service: rewrite the repository files so that the next plan shows no changes'))
     .option('--check', 'write nothing: report the drift and exit 2 when the service holds edits the repository lacks')
     .action(async (options: PullOptions) => {
       ctx.setExitCode(await runPull(ctx, options));

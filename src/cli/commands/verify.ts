@@ -3,7 +3,7 @@ import { ExitCode } from '../../lib/exit-codes.js';
 import { loadDesired, selectTargets } from '../../reconcile/index.js';
 import { addCommonOptions } from '../common-options.js';
 import type { CommandContext, CommonOptions } from '../io.js';
-import { configPathOf, createCliLogger, printDiagnostics, repositoryDir, runProblem } from '../print-outcome.js';
+import { configPathOf, createCliLogger, logFormatFor, printDiagnostics, repositoryDir, runProblem } from '../print-outcome.js';
 import { runVerifyTargets, wholeNumber, type VerifyOptions } from '../print-verify.js';
 import { withHelpFooter } from '../help-text.js';
 
@@ -19,7 +19,7 @@ async function runVerify(ctx: CommandContext, options: VerifyCommandOptions): Pr
     io.stderr(runProblem({ kind: 'invalid', diagnostics }) ?? '');
     return ExitCode.invalidInput;
   }
-  return runVerifyTargets(io, createCliLogger(io, options.logLevel), desired, selectTargets(desired, options.target), options);
+  return runVerifyTargets(io, createCliLogger(io, options.logLevel, logFormatFor(options.format)), desired, selectTargets(desired, options.target), options);
 }
 
 /** The options `verify` and `apply --verify` share. */

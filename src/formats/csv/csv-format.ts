@@ -22,6 +22,7 @@ export const CSV_FORMAT: EntriesFormat = {
   readEntries: (text, pair, file, options, also) => parseCsvEntries(text, pair, file, also, options.delimiter),
   rules: [
     { id: 'entries/csv-header', severity: 'warning', summary: 'a CSV header row, ignored' },
+    { id: 'entries/language-name-header', severity: 'error', summary: "a first row naming the pair's languages (English,German) instead of a listed header" },
     { id: 'entries/wrong-separator', severity: 'error', summary: 'a CSV file that separates its fields with another character than its delimiter' },
     { id: 'entries/malformed-quote', severity: 'error', summary: 'malformed CSV quoting' },
     { id: 'entries/language-columns-mismatch', severity: 'warning', summary: "a CSV record whose language columns are another pair's, ignored" },

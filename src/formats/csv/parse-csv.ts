@@ -6,6 +6,7 @@ import { error, warning } from '../../lib/diagnostics.js';
 import type { LanguagePair } from '../../model/entries.js';
 import type { PackedEntries } from '../../model/packed-entries.js';
 import type { EntryCollector } from '../common/collect-entries.js';
+import { languageNameHeader } from '../common/language-name-header.js';
 import { blankLine, isBlank, positionOf, readTextEntries, separatorHint } from '../common/text-entries.js';
 import type { CsvDelimiter } from '../entries-format.js';
 
@@ -185,6 +186,11 @@ function parseCsvInto(body: string, pair: LanguagePair, file: string, collector:
         diagnostics.push(
           warning('entries/csv-header', `header row ignored (not an entry): a first row that is exactly ${headerList(wantSource, wantTarget)} (any case) is taken as column titles`, file, line, 1),
         );
+        continue;
+      }
+      const named = languageNameHeader(record, pair, delimiter === '\t' ? '<TAB>' : delimiter, file, line);
+      if (named !== undefined) {
+        diagnostics.push(named);
         continue;
       }
     }

@@ -4,6 +4,7 @@ import type { Entries, LanguagePair } from '../../model/entries.js';
 import type { CsvDelimiter } from '../entries-format.js';
 import { isHeaderRow } from './parse-csv.js';
 import { joinLines, lineBreakOf, type Line } from '../common/split-lines.js';
+import { namesThePair } from '../common/language-name-header.js';
 
 /**
  * The records of a CSV text with their line breaks: a line break inside double quotes belongs to
@@ -66,12 +67,13 @@ function isBlankRecord(fields: readonly string[]): boolean {
 /**
  * A file's records with a header row put first when the first record that is not blank is an
  * entry the reader would take for a header (`source,target`, `term,translation`, the pair's own
- * codes, any case: isHeaderRow): a file pull writes reads back to exactly the entries it was
+ * codes, any case: isHeaderRow), or for the row of the pair's language names that it refuses
+ * (`English,German`: namesThePair): a file pull writes reads back to exactly the entries it was
  * written from. The header names the language columns too when the file has them.
  */
 function guardFirstEntry(bom: string, records: Line[], added: string[], pair: LanguagePair, delimiter: CsvDelimiter, languageColumns: boolean): string {
   const first = [...records.map((r) => r.text), ...added].map((text) => fieldsOf(text, delimiter)).find((fields) => !isBlankRecord(fields));
-  if (first === undefined || !isHeaderRow(first, canonicalLang(pair.sourceLang), canonicalLang(pair.targetLang))) return joinLines(bom, records, added);
+  if (first === undefined || (!isHeaderRow(first, canonicalLang(pair.sourceLang), canonicalLang(pair.targetLang)) && !namesThePair(first, pair))) return joinLines(bom, records, added);
   const header = (languageColumns ? ['source', 'target', 'source_lang', 'target_lang'] : ['source', 'target']).join(delimiter);
   return joinLines(bom, [{ text: header, eol: lineBreakOf(records) }, ...records], added);
 }
@@ -133,6 +135,6 @@ export function rewriteCsv(text: string, pair: LanguagePair, live: Entries, deli
 export function createCsv(entries: Entries, pair: LanguagePair, delimiter: CsvDelimiter = ','): string {
   const records = [...entries].map(([source, target]) => `${csvField(source, false, delimiter)}${delimiter}${csvField(target, false, delimiter)}`);
   const first = [...entries][0];
-  const head = first !== undefined && isHeaderRow(first, canonicalLang(pair.sourceLang), canonicalLang(pair.targetLang)) ? `source${delimiter}target\n` : '';
+  const head = first !== undefined && (isHeaderRow(first, canonicalLang(pair.sourceLang), canonicalLang(pair.targetLang)) || namesThePair(first, pair)) ? `source${delimiter}target\n` : '';
   return head + records.map((record) => `${record}\n`).join('');
 }

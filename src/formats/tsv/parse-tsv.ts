@@ -4,6 +4,7 @@ import { error, warning } from '../../lib/diagnostics.js';
 import type { LanguagePair } from '../../model/entries.js';
 import type { PackedEntries } from '../../model/packed-entries.js';
 import type { EntryCollector } from '../common/collect-entries.js';
+import { languageNameHeader } from '../common/language-name-header.js';
 import { blankLine, isBlank, readTextEntries, separatorHint } from '../common/text-entries.js';
 
 /**
@@ -53,6 +54,11 @@ function parseTsvInto(body: string, pair: LanguagePair, file: string, collector:
             1,
           ),
         );
+        continue;
+      }
+      const named = languageNameHeader(body.slice(lineStart, end).split('\t'), pair, '<TAB>', file, line);
+      if (named !== undefined) {
+        diagnostics.push(named);
         continue;
       }
     }

@@ -2,6 +2,7 @@ import { canonicalLang, canonicalPhrase } from '../../lib/canonical.js';
 import type { Entries, LanguagePair } from '../../model/entries.js';
 import { isTsvHeader } from './parse-tsv.js';
 import { joinLines, lineBreakOf, splitLines, type Line } from '../common/split-lines.js';
+import { namesThePair } from '../common/language-name-header.js';
 
 /** A line the reader skips as blank (only spaces and tabs, after canonicalisation). */
 function isBlankLine(text: string): boolean {
@@ -13,6 +14,11 @@ function headerLine(pair: LanguagePair): string {
   return `${canonicalLang(pair.sourceLang)}\t${canonicalLang(pair.targetLang)}`;
 }
 
+/** A first line the reader would not take as an entry: the pair's codes (a header) or its language names (refused, see namesThePair). */
+function readsAsHeader(line: string, pair: LanguagePair): boolean {
+  return isTsvHeader(line, pair) || namesThePair(line.split('\t'), pair);
+}
+
 /**
  * A file's text with a header line put first when its first line that is not blank is an entry
  * the reader would take for a header (`en<TAB>de`, any case): a file pull writes reads back to
@@ -20,7 +26,7 @@ function headerLine(pair: LanguagePair): string {
  */
 function guardFirstEntry(bom: string, lines: Line[], added: string[], pair: LanguagePair): string {
   const first = [...lines.map((l) => l.text), ...added].find((text) => !isBlankLine(text));
-  if (first === undefined || !isTsvHeader(first, pair)) return joinLines(bom, lines, added);
+  if (first === undefined || !readsAsHeader(first, pair)) return joinLines(bom, lines, added);
   return joinLines(bom, [{ text: headerLine(pair), eol: lineBreakOf(lines) }, ...lines], added);
 }
 
@@ -62,6 +68,6 @@ export function rewriteTsv(text: string, pair: LanguagePair, live: Entries): str
 export function createTsv(entries: Entries, pair: LanguagePair): string {
   const lines = [...entries].map(([source, target]) => `${source}\t${target}`);
   const first = lines[0];
-  const head = first !== undefined && isTsvHeader(first, pair) ? `${headerLine(pair)}\n` : '';
+  const head = first !== undefined && readsAsHeader(first, pair) ? `${headerLine(pair)}\n` : '';
   return head + lines.map((line) => `${line}\n`).join('');
 }

@@ -22,6 +22,7 @@ export const TSV_FORMAT: EntriesFormat = {
   readEntries: (text, pair, file, _options, also) => parseTsvEntries(text, pair, file, also),
   rules: [
     { id: 'entries/tsv-header', severity: 'warning', summary: "a TSV header line of the pair's codes, ignored" },
+    { id: 'entries/language-name-header', severity: 'error', summary: "a first row naming the pair's languages (English,German) instead of a listed header" },
     { id: 'entries/field-count', severity: 'error', summary: 'a TSV line or CSV record that is not a source and a target (and, in CSV, their languages)' },
   ],
   concepts: { unit: 'line', item: 'row', load: async () => (await import('../multilingual/parse-language-columns.js')).languageColumnsReader('tsv') },

@@ -16,6 +16,7 @@
 // glossary twice writes the same bytes.
 import { ZipFile } from 'yazl';
 import { InputError } from '../../lib/errors.js';
+import { encodeEscapes } from './shared-strings.js';
 import type { SheetContent } from './sheet-content.js';
 
 /** Excel's limit on the characters of one cell. */
@@ -87,7 +88,7 @@ function sheetParts(rows: SheetContent['rows'], sheet: string): { sheetXml: stri
     `<sheetFormatPr defaultRowHeight="15"/><cols><col min="1" max="${width}" width="30" customWidth="1"/></cols>` +
     `<sheetData>${rowXml.join('')}</sheetData></worksheet>`;
   // xml:space="preserve": a term's leading or trailing spaces are part of it.
-  const items = [...strings.keys()].map((text) => `<si><t xml:space="preserve">${escapeXml(text)}</t></si>`).join('');
+  const items = [...strings.keys()].map((text) => `<si><t xml:space="preserve">${escapeXml(encodeEscapes(text))}</t></si>`).join('');
   const stringsXml = `${XML_HEAD}<sst xmlns="${MAIN}" count="${references}" uniqueCount="${strings.size}">${items}</sst>`;
   return { sheetXml, stringsXml };
 }

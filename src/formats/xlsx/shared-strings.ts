@@ -2,6 +2,21 @@ import { byLocalName, parseCompressedPart } from './parse-parts.js';
 import type { CompressedPart } from './zip-parts.js';
 
 /**
+ * A string item's text as Excel shows it. Excel writes a character XML cannot carry as it is (a
+ * carriage return, a control character) as `_xHHHH_`, its UTF-16 code unit in hex (ECMA-376
+ * ST_Xstring), and a text that holds such a sequence literally with its underscore escaped the same
+ * way (`_x005F_x000D_` is the text `_x000D_`): decoded left to right, once.
+ */
+export function decodeEscapes(text: string): string {
+  return text.includes('_x') ? text.replace(/_x([0-9A-Fa-f]{4})_/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))) : text;
+}
+
+/** A text as Excel writes it into a string item: an underscore that would start an escape is itself escaped (decodeEscapes reads it back). */
+export function encodeEscapes(text: string): string {
+  return text.includes('_x') ? text.replace(/_(?=x[0-9A-Fa-f]{4}_)/g, '_x005F_') : text;
+}
+
+/**
  * The text of a string item, a shared string (`<si>`) or a cell's inline string (`<is>`): its `<t>`
  * elements concatenated (a rich-text string has one per run), phonetic guides (`<rPh>`) left out.
  * Both parts' handlers pass it the tags by local name and the text; one collector serves both.
@@ -18,11 +33,11 @@ export class StringItem {
     this.text = '';
   }
 
-  /** The item's text; undefined when no item was begun. */
+  /** The item's text, Excel's escapes decoded (see decodeEscapes); undefined when no item was begun. */
   end(): string | undefined {
     const { text } = this;
     this.text = undefined;
-    return text;
+    return text === undefined ? undefined : decodeEscapes(text);
   }
 
   /** An opening tag inside the part (by local name): false when it is none of the item's. */
