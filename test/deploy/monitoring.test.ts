@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml, stringify } from 'yaml';
 import { PROJECT_ROOT } from './read-dockerfile.js';
+import { until } from '../helpers/until.js';
 
 const MONITORING = join(PROJECT_ROOT, 'deploy', 'kubernetes', 'monitoring');
 
@@ -173,12 +174,7 @@ describe('the metrics the rules and the dashboard read', () => {
         daemon.once('exit', (code) => reject(new Error(`the daemon exited (${code}):\n${log}`)));
       });
       // After the first reconcile, so that every metric of a run has been touched.
-      for (let i = 0; ; i++) {
-        const status = (await (await fetch(`${base}/status`)).json()) as { runs: unknown[] };
-        if (status.runs.length > 0) break;
-        if (i > 300) throw new Error(`no reconcile ran:\n${log}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      await until('a reconcile to run', async () => ((await (await fetch(`${base}/status`)).json()) as { runs: unknown[] }).runs.length > 0, { timeoutMs: 30_000, everyMs: 100, context: () => log });
       const text = await (await fetch(`${base}/metrics`)).text();
       served = new Set([...text.matchAll(/^# TYPE (\S+) \S+$/gm)].map((m) => m[1] ?? ''));
     } finally {
