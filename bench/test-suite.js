@@ -42,7 +42,8 @@ async function runOnce(index) {
   try {
     const r = JSON.parse(await readFile(report, 'utf8'));
     passed = r.numPassedTests;
-    failed = r.numFailedTests + (r.numFailedTestSuites ?? 0);
+    // Failed tests, and files that failed without a failed test (an import or a hook that threw).
+    failed = r.numFailedTests + r.testResults.filter((f) => f.status === 'failed' && !f.assertionResults.some((t) => t.status === 'failed')).length;
   } catch {
     failed = Number.NaN;
   }
