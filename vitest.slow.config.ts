@@ -9,8 +9,10 @@ export default defineConfig({
     exclude: [...configDefaults.exclude],
     environment: 'node',
     pool: 'forks',
-    testTimeout: 20_000,
-    hookTimeout: 20_000,
+    // Each test waits for processes (vitest, npm, termsync) that a busy machine slows down most:
+    // 60 s, where a test that hangs is still what fails (tests that set their own time keep it).
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     // Each file starts processes of its own; two files at a time fill two cores.
     maxWorkers: 2,
   },
