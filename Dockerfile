@@ -10,7 +10,7 @@
 # runs as: every reconcile takes the lock file /repo/.termsync.lock. README.md, "Run it in a
 # container / on Kubernetes", has the rest.
 #
-# The install steps live in deploy/container/install-runtime.sh, which a test of `npm test` also
+# The install steps live in deploy/container/install-runtime.sh, which a test of `npm run test:slow` also
 # runs outside Docker (test/deploy/container-install.test.ts): change them there, not here.
 
 # Node 26 is the Active LTS line since 2026-10-28 (maintained until 2029-04); the package itself

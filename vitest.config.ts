@@ -1,15 +1,34 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
+/**
+ * The suites that start processes: termsync's own (bin/termsync.js), npm, a container install, the
+ * CI examples, and the CLI end to end. They run in `npm run test:slow` (vitest.slow.config.ts) and
+ * `npm run test:all`, not in `npm test`.
+ */
+export const PROCESS_SUITES: readonly string[] = [
+  'test/e2e/**/*.test.ts', // the CLI end to end against the emulator, some as processes
+  'test/ci/**/*.test.ts', // the GitHub Action and its install, the CI examples, .ci/summarize.js on real vitest runs
+  'test/release/**/*.test.ts', // npm pack and the release steps
+  'test/deploy/container-install.test.ts', // the image's install steps, then termsync watch as the image runs it
+  'test/deploy/monitoring.test.ts', // promtool, and termsync watch serving the metrics the alerts use
+  'test/cli/bundle.test.ts', // bin/termsync.js, the bundle, as processes
+  'test/daemon/watch-process.test.ts', // termsync watch as a process: signals, exit code
+  'test/browser/**/*.test.ts', // npm start's daemon and its dashboard in Chromium
+];
+
+/** The reliability suite has its own config (`npm run test:reliability`). */
+export const RELIABILITY_SUITES: readonly string[] = ['test/reliability/**'];
+
+// `npm test`: the unit and integration tests, in process (a few processes of git or node at most):
+// what it costs, in wall and CPU seconds, is `node bench/test-suite.js` (bench/results/test-suite.txt).
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
-    // The reliability suite has its own config (`npm run test:reliability`).
-    exclude: [...configDefaults.exclude, 'test/reliability/**'],
+    exclude: [...configDefaults.exclude, ...RELIABILITY_SUITES, ...PROCESS_SUITES],
     environment: 'node',
     pool: 'forks',
     testTimeout: 20_000,
     hookTimeout: 20_000,
-    // The suite must stay well under five minutes on two cores.
     maxWorkers: 2,
   },
 });

@@ -3,7 +3,7 @@
  * query parameters it sends. The client builds its requests from these rows (api/), the plan and
  * its reports describe an operation's request with them (lib/operation-request.ts), and the
  * template is the route that labels the call in logs and metrics. A new endpoint is a row here,
- * a method in the client module of its resource, and the emulator's route (test/api/endpoints.test.ts
+ * a method in the client module of its resource, and the emulator's route (test/lib/endpoints.test.ts
  * checks that the emulator serves every row; the emulator itself shares no code with the client).
  */
 

@@ -9,7 +9,7 @@ type OperationOf<T extends OperationType> = Extract<Operation, { readonly type: 
 
 /**
  * The request each type of operation becomes, from the endpoint table: one row per type (the
- * mapped type says every type has one, and that each is a write). test/api/endpoints.test.ts checks
+ * mapped type says every type has one, and that each is a write). test/lib/endpoints.test.ts checks
  * that the emulator serves each.
  */
 export const OPERATION_REQUESTS: { readonly [T in OperationType]: (op: OperationOf<T>) => EndpointRequest<WriteMethod> } = {

@@ -4,6 +4,7 @@ import type { RequestLogEntry } from '../../src/emulator/index.js';
 import { ExitCode } from '../../src/lib/exit-codes.js';
 import { exitCodeOfError } from '../../src/cli/exit-code-of.js';
 import { dict, startHarness, type Harness } from './emulator-harness.js';
+import { until } from '../helpers/until.js';
 
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -23,12 +24,6 @@ async function pool<T>(tasks: readonly (() => Promise<T>)[], width: number): Pro
   };
   await Promise.all(Array.from({ length: width }, worker));
   return results;
-}
-
-/** Waits (in real time, a few event-loop turns at a time) until the condition holds. */
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 10_000 && !condition(); i += 1) await new Promise((r) => setImmediate(r));
-  if (!condition()) throw new Error('condition never held');
 }
 
 const ok = (e: RequestLogEntry): boolean => typeof e.status === 'number' && e.status >= 200 && e.status < 300;
@@ -212,7 +207,7 @@ describe('client against the emulator', () => {
       glossaryDone = true;
       return x;
     });
-    await until(() => h.throttles.some((t) => t.kind === '456'));
+    await until('a 456 answer', () => h.throttles.some((t) => t.kind === '456'), { everyMs: 0 });
     const t456 = h.clock.now();
     const styleRules = await h.client.getStyleRules(s.id);
     expect(styleRules.name).toBe('rules');

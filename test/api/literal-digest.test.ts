@@ -11,7 +11,7 @@ import { compareWithRepository } from '../../src/reconcile/reconcile-target.js';
 import { fetchEntries } from '../../src/live/fetch-live.js';
 import type { ExpectedLiteral, RawEntries, SameLiteral } from '../../src/model/live.js';
 import { PackedEntries } from '../../src/model/packed-entries.js';
-import { deferredOf, readingOf } from '../live/deferred-of.js';
+import { deferredOf, readingOf } from '../plan/compare/deferred-of.js';
 import { createVirtualClock } from '../../src/lib/virtual-clock.js';
 
 const sha = (bytes: Buffer | string): string => createHash('sha256').update(bytes).digest('hex');

@@ -4,6 +4,7 @@ import { createClient, isServiceError, type ClientOptions, type ServiceClient } 
 import { DEFAULTS } from '../../src/lib/defaults.js';
 import { createVirtualClock, type VirtualClock } from '../../src/lib/virtual-clock.js';
 import { captureLogger } from './emulator-harness.js';
+import { until } from '../helpers/until.js';
 
 const ORIGIN = 'https://api.example.test';
 
@@ -105,7 +106,7 @@ describe('a service nobody answers for (refused connection, unknown host)', () =
     const s = setup();
     s.pool.intercept({ path: '/v3/glossaries/g1', method: 'GET' }).reply(503, { message: 'unavailable' }).persist();
     const pending = s.client.getGlossary('g1').catch((e: unknown) => e);
-    while (s.sent.length === 0) await new Promise((r) => setImmediate(r));
+    await until('the first request', () => s.sent.length > 0, { everyMs: 0 });
     await s.client.close();
     const error = await pending;
     expect(isServiceError(error) && error.code).toBe('aborted');

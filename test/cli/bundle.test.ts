@@ -2,7 +2,7 @@
  * The CLI as users run it: bin/termsync.js loads the bundle in dist/bundle/ (scripts/bundle.js),
  * not the sources the other CLI tests run in-process. Checked here: the bundled CLI answers as the
  * sources do, and a command loads only what it uses (module loading is most of a short command's
- * time). `npm test` builds first.
+ * time). `npm run test:slow` builds first.
  */
 import { execFile } from 'node:child_process';
 import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rename, rm, utimes, writeFile } from 'node:fs/promises';

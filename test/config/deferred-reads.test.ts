@@ -12,7 +12,7 @@ import { exitCodeOfError } from '../../src/cli/exit-code-of.js';
 import { literalDigestOfText } from '../../src/lib/text-digest.js';
 import type { RawEntries } from '../../src/model/live.js';
 import { compareLiveEntries, expectedLiteral, WHOLE_TEXT_CHARS } from '../../src/plan/compare/index.js';
-import { readingOf } from '../live/deferred-of.js';
+import { readingOf } from '../plan/compare/deferred-of.js';
 import { PackedEntries } from '../../src/model/packed-entries.js';
 
 // Every read of an entries file, the load's and any later one, goes through readEntriesFile: the

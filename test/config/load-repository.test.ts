@@ -11,7 +11,7 @@ import { readEntriesBatch, type EntriesJob } from '../../src/config/read-entries
 import { TermsyncError } from '../../src/lib/errors.js';
 import { ExitCode } from '../../src/lib/exit-codes.js';
 import { exitCodeOfError } from '../../src/cli/exit-code-of.js';
-import { readingOf } from '../live/deferred-of.js';
+import { readingOf } from '../plan/compare/deferred-of.js';
 import { PackedEntries } from '../../src/model/packed-entries.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));

@@ -8,6 +8,7 @@ import { watchFiles, type FileWatcher } from '../../src/daemon/watch-files.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { createVirtualClock, type VirtualClock } from '../../src/lib/virtual-clock.js';
 import { PROJECT_ROOT } from '../e2e/harness.js';
+import { until } from '../helpers/until.js';
 
 /*
  * The daemon on a fake clock. Its timers (retry back-off, git pulls, root checks, the watcher's
@@ -57,17 +58,6 @@ export interface TestDaemon {
   tick(): void;
   /** After a file edit: waits for the watcher to report it, then lets its batch go (the debounce). */
   edited(): Promise<void>;
-}
-
-/** Polls `probe` until it gives a value: only for real I/O (the file system, a process), never for the daemon's own timers. */
-export async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 /** Resolves once `probe` holds for the daemon's status, checked now and at each change of it. */

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../e2e/harness.js';
-import { until } from './daemon-harness.js';
+import { until } from '../helpers/until.js';
 
 let dir: string;
 let child: ChildProcess | undefined;
@@ -43,12 +43,12 @@ function startWatch(): { child: ChildProcess; stderr: () => string; exited: Prom
 describe('termsync watch as a process', () => {
   it('with nothing configured runs the emulator in-process, converges, reloads on SIGHUP, and exits 0 on SIGTERM leaving no lock', async () => {
     const watch = startWatch();
-    const url = await until('the endpoints line', () => /serving .* on (http:\/\/127\.0\.0\.1:\d+)/.exec(watch.stderr())?.[1], 20_000);
+    const url = await until('the endpoints line', () => /serving .* on (http:\/\/127\.0\.0\.1:\d+)/.exec(watch.stderr())?.[1], { timeoutMs: 20_000 });
     expect(watch.stderr()).toMatch(/No TERMSYNC_BASE_URL\/TERMSYNC_API_KEY set: started the built-in service emulator on http:\/\/127\.0\.0\.1:\d+/);
     await until('the first reconcile', async () => {
       const status = (await (await fetch(`${url}/status`)).json()) as { runs: { trigger: string }[] };
       return status.runs.find((r) => r.trigger === 'startup');
-    }, 20_000);
+    }, { timeoutMs: 20_000 });
     expect((await fetch(`${url}/readyz`)).status).toBe(200);
     const lines = watch.stderr().split('\n').filter((l) => l.startsWith('{'));
     const reconciled = lines.map((l) => JSON.parse(l) as { msg: string; trigger?: string; result?: string }).find((l) => l.trigger === 'startup');
@@ -58,7 +58,7 @@ describe('termsync watch as a process', () => {
     await until('a reload run', async () => {
       const status = (await (await fetch(`${url}/status`)).json()) as { runs: { trigger: string; result: string }[] };
       return status.runs.find((r) => r.trigger === 'reload' && r.result === 'converged');
-    }, 20_000);
+    }, { timeoutMs: 20_000 });
 
     watch.child.kill('SIGTERM');
     expect(await watch.exited).toBe(0);

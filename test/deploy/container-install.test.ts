@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { basename, delimiter, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Copy } from 'dockerfile-ast';
+import { until } from '../helpers/until.js';
 import { PROJECT_ROOT, execForm, instructionsOf, onlyInstruction, readDockerfile, words, type Stage } from './read-dockerfile.js';
 
 interface Run {
@@ -27,16 +28,6 @@ function run(file: string, args: readonly string[], options: { cwd: string; env?
       resolve({ code, stdout, stderr: error !== null && code === null ? `${stderr}\n${error.message}` : stderr });
     });
   });
-}
-
-async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined> | T | undefined, context: () => string = () => ''): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}\n${context()}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 /** A child process with its output collected as it comes. */
@@ -169,7 +160,7 @@ describe('the image, installed outside Docker by deploy/container/install-runtim
     // The emulator of the installed package; latency keeps a run long enough to stop it half-way.
     const emulator = start(command[0] ?? '', ['emulator', '--port', '0', '--keys', key, '--faults', 'latency=100-200', '--seed', '7'], { cwd: root, env });
     children.push(emulator);
-    const serviceUrl = await waitFor('the emulator to listen', 20_000, () => /listening on (http:\/\/\S+)/.exec(emulator.output.stdout)?.[1], () => emulator.output.stderr);
+    const serviceUrl = await until('the emulator to listen', () => /listening on (http:\/\/\S+)/.exec(emulator.output.stdout)?.[1], { timeoutMs: 20_000, everyMs: 50, context: () => emulator.output.stderr });
 
     // The image's CMD, with /repo and the exposed port mapped to this machine.
     const args = cmd.map((a) => (a === workdir ? repo : a === `0.0.0.0:${exposed}` ? '127.0.0.1:0' : a));
@@ -179,13 +170,13 @@ describe('the image, installed outside Docker by deploy/container/install-runtim
     });
     children.push(daemon);
     const logs = (): string => `termsync watch output:\n${daemon.output.stderr}${daemon.output.stdout}`;
-    const base = await waitFor('termsync watch to serve its endpoints', 20_000, () => /serving .* on (http:\/\/[\d.]+:\d+)/.exec(daemon.output.stderr)?.[1], logs);
+    const base = await until('termsync watch to serve its endpoints', () => /serving .* on (http:\/\/[\d.]+:\d+)/.exec(daemon.output.stderr)?.[1], { timeoutMs: 20_000, everyMs: 50, context: logs });
 
     expect((await get(`${base}/healthz`)).status).toBe(200);
-    const first = await waitFor('the start-up reconcile', 40_000, async () => {
+    const first = await until('the start-up reconcile', async () => {
       const status = JSON.parse((await get(`${base}/status`)).body) as { runs: { trigger: string; result: string; targets: { add?: number }[] }[] };
       return status.runs[0];
-    }, logs);
+    }, { timeoutMs: 40_000, everyMs: 50, context: logs });
     expect(first, logs()).toMatchObject({ trigger: 'startup', result: 'changed' });
     const ready = await get(`${base}/readyz`);
     expect(ready.status, ready.body).toBe(200);
@@ -203,7 +194,7 @@ describe('the image, installed outside Docker by deploy/container/install-runtim
     const lockFile = join(repo, '.termsync.lock');
     const entries = (await readdir(join(repo, 'glossaries', 'entries'))).filter((f) => f.endsWith('.tsv')).sort();
     await appendFile(join(repo, 'glossaries', 'entries', entries[0] ?? ''), 'container smoke test\tContainer-Rauchtest\n');
-    await waitFor('the follow-up run to take the lock', 30_000, () => (existsSync(lockFile) ? true : undefined), logs);
+    await until('the follow-up run to take the lock', () => existsSync(lockFile), { timeoutMs: 30_000, everyMs: 50, context: logs });
     daemon.process.kill('SIGTERM');
     const exit = await Promise.race([daemon.exited, new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 45_000))]);
     expect(exit, logs()).toEqual({ code: 0, signal: null });

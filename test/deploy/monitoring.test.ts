@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml, stringify } from 'yaml';
 import { PROJECT_ROOT } from './read-dockerfile.js';
+import { until } from '../helpers/until.js';
 
 const MONITORING = join(PROJECT_ROOT, 'deploy', 'kubernetes', 'monitoring');
 
@@ -174,12 +175,7 @@ describe("a running daemon's /metrics", () => {
         daemon.once('exit', (code) => reject(new Error(`the daemon exited (${code}):\n${log}`)));
       });
       // After the first reconcile, so that every metric of a run has been touched.
-      for (let i = 0; ; i++) {
-        const status = (await (await fetch(`${base}/status`)).json()) as { runs: unknown[] };
-        if (status.runs.length > 0) break;
-        if (i > 300) throw new Error(`no reconcile ran:\n${log}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      await until('a reconcile to run', async () => ((await (await fetch(`${base}/status`)).json()) as { runs: unknown[] }).runs.length > 0, { timeoutMs: 30_000, everyMs: 100, context: () => log });
       // A refused POST /reconcile, so that the requests counter of the endpoints has a series too.
       expect((await fetch(`${base}/reconcile`, { method: 'POST' })).status).toBe(401);
       text = await (await fetch(`${base}/metrics`)).text();

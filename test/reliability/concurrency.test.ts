@@ -6,20 +6,12 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { createArea, duplicateNames, exists, liveState, serviceEnv, writeRepo } from './harness.js';
+import { until } from '../helpers/until.js';
 import { startKillProxy } from './kill-proxy.js';
 import { termRepository, type RepoShape } from './term-repository.js';
 
 const area = createArea('concurrency');
 const SHAPE: RepoShape = { v3: 6, v2: 2, styleLists: 2, entries: 20 };
-
-async function until(check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<boolean> {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  return false;
-}
 
 describe('concurrency: two runners', () => {
   const emulators: RunningEmulator[] = [];
@@ -45,7 +37,8 @@ describe('concurrency: two runners', () => {
       await writeRepo(dir, termRepository(31, version, SHAPE));
       proxy.hold();
       const first = area.run(['apply', '--dir', '.'], { cwd: dir, env });
-      if (version === 0 && !(await until(async () => (await exists(join(dir, '.termsync.lock'))) && proxy.held() > 0, 60_000))) {
+      const tookLock = (): Promise<boolean> => until('the first apply to take the lock', async () => (await exists(join(dir, '.termsync.lock'))) && proxy.held() > 0, { timeoutMs: 60_000, everyMs: 5 }).then(() => true, () => false);
+      if (version === 0 && !(await tookLock())) {
         problems.push(`${trial}: the first apply never took the lock`);
       }
       const second = area.run(['apply', '--dir', '.'], { cwd: dir, env });
@@ -98,7 +91,7 @@ describe('concurrency: two runners', () => {
     // Both read the (empty) service before either writes: the race two CI jobs run.
     proxy.hold();
     const runs = clones.map((dir) => area.run(['apply', '--dir', '.'], { cwd: dir, env }));
-    const bothRead = await until(() => proxy.held() >= 6, 60_000);
+    const bothRead = await until('both applies to read', () => proxy.held() >= 6, { timeoutMs: 60_000, everyMs: 5 }).then(() => true, () => false);
     proxy.release();
     const applied = await Promise.all(runs);
     const afterRace = duplicateNames(await liveState(emulator.url));

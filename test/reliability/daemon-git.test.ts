@@ -9,6 +9,7 @@ import { appendFile, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { until } from '../helpers/until.js';
 import { createArea, freePort, liveState, looksLikeStackTrace, type RunResult, SECRET_KEY, serviceEnv, writeRepo } from './harness.js';
 
 const area = createArea('daemon-git');
@@ -16,17 +17,6 @@ const IDENTITY = ['-c', 'user.name=termsync test', '-c', 'user.email=test@localh
 
 function git(dir: string, ...args: string[]): string {
   return execFileSync('git', ['-C', dir, ...IDENTITY, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: join(area.dir, 'home'), GIT_TERMINAL_PROMPT: '0' } });
-}
-
-/** Polls `probe` every 200 ms until it returns a value, or fails after `ms`. */
-async function until<T>(what: string, ms: number, probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 const REPO = {
@@ -80,7 +70,7 @@ describe('the daemon with --git-pull', () => {
       onSpawn: (c) => children.push(c),
     });
     const lastRun = async (): Promise<string | undefined> => ((await status()).runs as { result: string }[])[0]?.result;
-    await until('the start-up run', 60_000, async () => ((await lastRun()) === 'changed' ? true : undefined));
+    await until('the start-up run', async () => ((await lastRun()) === 'changed' ? true : undefined), { timeoutMs: 60_000, everyMs: 200, ignoreErrors: true });
     expect(await entries()).toBe('committed term\tfestgeschriebener Begriff');
 
     // An edit of the working tree, not committed: a term added to a file, and a new glossary.
@@ -91,7 +81,7 @@ describe('the daemon with --git-pull', () => {
     await appendFile(join(work, 'glossaries/git.en-de.tsv'), 'pushed term\tgepushter Begriff\n');
     git(work, 'commit', '--quiet', '-am', 'one more term');
     git(work, 'push', '--quiet', 'origin', 'main');
-    const applied = await until('the pushed term on the service', 60_000, async () => ((await entries()).includes('pushed term') ? entries() : undefined)).catch(async (error: unknown) => {
+    const applied = await until('the pushed term on the service', async () => ((await entries()).includes('pushed term') ? entries() : undefined), { timeoutMs: 60_000, everyMs: 200, ignoreErrors: true }).catch(async (error: unknown) => {
       const names = (await liveState(url)).glossaries.map((g) => g.name).join(', ');
       throw new Error(`${String(error)}; the service holds ${JSON.stringify(await entries())} in the glossaries ${names}; /readyz ${JSON.stringify(await readyz())}`);
     });
@@ -112,10 +102,10 @@ describe('the daemon with --git-pull', () => {
 
     // The remote goes away: every pull fails; after a few, /readyz says so (and /status, /metrics).
     await rename(remote, `${remote}-moved`);
-    const failing = await until('/readyz 503 for the failed pulls', 60_000, async () => {
+    const failing = await until('/readyz 503 for the failed pulls', async () => {
       const r = await readyz();
       return r.status === 503 ? r : undefined;
-    });
+    }, { timeoutMs: 60_000, everyMs: 200, ignoreErrors: true });
     const git503 = (await status()).git as { ok: boolean; failures: number; error: string };
     const metrics = await (await fetch(`${base}/metrics`)).text();
     area.tried(`remote unreachable: /readyz ${failing.status} (${failing.reason}); /status git ${JSON.stringify(git503).slice(0, 200)}; metric ${/termsync_git_pull_consecutive_failures \d+/.exec(metrics)?.[0] ?? 'absent'}`);
@@ -126,10 +116,10 @@ describe('the daemon with --git-pull', () => {
 
     // Back: the next pull succeeds and the daemon is ready again.
     await rename(`${remote}-moved`, remote);
-    const back = await until('/readyz 200 once pulls succeed', 60_000, async () => {
+    const back = await until('/readyz 200 once pulls succeed', async () => {
       const r = await readyz();
       return r.status === 200 ? r : undefined;
-    });
+    }, { timeoutMs: 60_000, everyMs: 200, ignoreErrors: true });
     const recovered = await (await fetch(`${base}/metrics`)).text();
     area.tried(`remote back: /readyz ${back.status} (${back.reason}); metric ${/termsync_git_pull_consecutive_failures \d+/.exec(recovered)?.[0] ?? 'absent'}`);
     expect(recovered).toMatch(/termsync_git_pull_consecutive_failures 0/);
@@ -137,10 +127,10 @@ describe('the daemon with --git-pull', () => {
     // A commit made in the clone, not pushed: not the upstream's revision, so not applied either.
     await appendFile(tsv, 'local commit\tlokaler Commit\n');
     git(clone, 'commit', '--quiet', '-am', 'local, not pushed');
-    const refused = await until('the local commit refused on /status', 30_000, async () => {
+    const refused = await until('the local commit refused on /status', async () => {
       const g = (await status()).git as { error?: string };
       return g.error?.includes('commit its upstream does not have') === true ? g.error : undefined;
-    });
+    }, { timeoutMs: 30_000, everyMs: 200, ignoreErrors: true });
     const stillThere = await entries();
     area.tried(`a local commit, not pushed: /status git says "${refused}"; the service holds ${JSON.stringify(stillThere)}`);
     expect(stillThere).not.toContain('local commit');
@@ -168,7 +158,7 @@ describe('the daemon with --git-pull', () => {
         children.push(c);
       },
     });
-    await until('/healthz', 60_000, async () => ((await fetch(`http://127.0.0.1:${port}/healthz`)).status === 200 ? true : undefined));
+    await until('/healthz', async () => ((await fetch(`http://127.0.0.1:${port}/healthz`)).status === 200 ? true : undefined), { timeoutMs: 60_000, everyMs: 200, ignoreErrors: true });
     child?.kill('SIGTERM');
     const daemon = await watch;
     const warning = daemon.stderr.split('\n').find((l) => l.includes('have no authentication')) ?? '';

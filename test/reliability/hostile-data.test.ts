@@ -8,6 +8,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { until } from '../helpers/until.js';
 import { createArea, filesUnder, looksLikeStackTrace, SECRET_KEY, serviceEnv, writeRepo, type RepoFiles, type RunResult } from './harness.js';
 import { hostileService, type Hostile, type HostileGlossary } from './hostile-servers.js';
 
@@ -76,17 +77,14 @@ async function daemonStartUp(repo: string, url: string, extra: readonly string[]
       spawned.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     },
   });
-  const deadline = Date.now() + 90_000;
   let status: { drift?: { result?: string; error?: string }; runs?: { trigger: string }[] } = {};
-  for (;;) {
+  // Not there in time: the daemon is stopped all the same, and the checks on its run say what is missing.
+  await until('the start-up run on /status', async () => {
     const endpoint = /serving .* on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr)?.[1];
-    if (endpoint !== undefined) {
-      status = (await (await fetch(`${endpoint}/status`)).json()) as typeof status;
-      if ((status.runs ?? []).some((r) => r.trigger === 'startup')) break;
-    }
-    if (Date.now() > deadline) break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+    if (endpoint === undefined) return false;
+    status = (await (await fetch(`${endpoint}/status`)).json()) as typeof status;
+    return (status.runs ?? []).some((r) => r.trigger === 'startup');
+  }, { timeoutMs: 90_000, everyMs: 100 }).catch(() => undefined);
   child?.kill('SIGTERM');
   return { run: await running, status };
 }

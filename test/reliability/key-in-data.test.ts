@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { until } from '../helpers/until.js';
 import { createArea, freePort, liveState, looksLikeStackTrace, type RunResult, writeRepo } from './harness.js';
 
 const area = createArea('key-in-data');
@@ -81,17 +82,17 @@ describe('a key that is an ordinary word: redaction never touches data', () => {
     const port = await freePort();
     let child: ChildProcess | undefined;
     const watch = area.run(['watch', '--dir', '.', '--listen', `127.0.0.1:${port}`, '--log-level', 'debug'], { cwd: dir, env, timeoutMs: 120_000, onSpawn: (c) => (child = c) });
-    const deadline = Date.now() + 60_000;
     let ready = 0;
     let status = '';
-    while (Date.now() < deadline && !status.includes('cracy terms')) {
+    // Not there in time: the checks below say what /readyz and /status held.
+    await until('the glossary on /status', async () => {
       ready = await fetch(`http://127.0.0.1:${port}/readyz`).then(
         (r) => r.status,
         () => 0,
       );
       if (ready === 200) status = await (await fetch(`http://127.0.0.1:${port}/status`)).text();
-      await new Promise((r) => setTimeout(r, 200));
-    }
+      return status.includes('cracy terms');
+    }, { timeoutMs: 60_000, everyMs: 200 }).catch(() => undefined);
     const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
     child?.kill('SIGTERM');
     const daemon = await watch;

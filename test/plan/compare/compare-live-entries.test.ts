@@ -11,7 +11,7 @@ import type { Entries, EntryList } from '../../../src/model/entries.js';
 import type { RawEntries } from '../../../src/model/live.js';
 import { PackedEntries } from '../../../src/model/packed-entries.js';
 import { literalDigestOfText } from '../../../src/lib/text-digest.js';
-import { deferredOf, readingOf } from '../../live/deferred-of.js';
+import { deferredOf, readingOf } from './deferred-of.js';
 
 const where = { method: 'GET', path: '/v3/glossaries/g/entries' };
 

@@ -7,7 +7,7 @@ import type { ExpectedLiteral } from '../../../src/model/live.js';
 import { hashEntries } from '../../../src/plan/fingerprint-live.js';
 import { PackedEntries, type DeferredText } from '../../../src/model/packed-entries.js';
 import { compareWithRepository } from '../../../src/reconcile/reconcile-target.js';
-import { readingOf } from '../../live/deferred-of.js';
+import { readingOf } from './deferred-of.js';
 
 /** The sorted literal digest as made from the decoded text (null: in order already). */
 function decodedPath(text: string, controlFree: boolean): string | null {

@@ -1,6 +1,6 @@
-import { literalDigestOfText } from '../../src/lib/text-digest.js';
-import { PackedEntries, type DeferredText } from '../../src/model/packed-entries.js';
-import { ReadOnce } from '../../src/plan/compare/index.js';
+import { literalDigestOfText } from '../../../src/lib/text-digest.js';
+import { PackedEntries, type DeferredText } from '../../../src/model/packed-entries.js';
+import { ReadOnce } from '../../../src/plan/compare/index.js';
 
 /** The comparison's re-read of deferred entries, through the loader's own read of them (their DeferredText), as the live fetch hands it. */
 export function readingOf(entries: PackedEntries): ReadOnce {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
 import { startEmulator } from '../../src/emulator/index.js';
-import { runCliCaptured } from '../cli/run-cli.js';
+import { runCliCaptured } from './run-cli.js';
 
 /** Runs `termsync emulator` in-process; `use` gets the URL it printed, then the signal aborts. */
 async function runEmulatorCommand(argv: string[], use: (url: string) => Promise<void>): Promise<{ code: number; stdout: string; stderr: string }> {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Operation } from '../../src/model/index.js';
-import { uploadBytesOf } from '../../src/plan/index.js';
+import { uploadBytesOf } from '../../src/lib/operation-request.js';
 
-// The request each operation becomes, and that the emulator serves it: test/lib/endpoints.test.ts.
+// The request each operation becomes, and that the emulator serves it: endpoints.test.ts.
 
 const resource = { kind: 'glossary', name: 'G' } as const;
 const base = { key: 'op-1', dependsOn: [], resource };
