@@ -112,6 +112,7 @@ export async function validateConfig(yaml: YamlFile): Promise<{ config?: Project
     rateLimit: { requestsPerSecond: input.rate_limit.requests_per_second, concurrency: input.rate_limit.concurrency },
     ...(input.schedule === undefined ? {} : { schedule: input.schedule }),
     verify: { maxCharacters: input.verify.max_characters, sample: input.verify.sample, seed: input.verify.seed },
+    pull: { tbxRemoved: input.pull.tbx_removed },
     targets: input.targets.map((t) => ({
       name: t.name,
       baseUrlEnv: t.base_url_env,
