@@ -29,4 +29,6 @@ export const CSV_FORMAT: EntriesFormat = {
   ],
   concepts: { unit: 'line', item: 'row', load: async () => (await import('../multilingual/parse-language-columns.js')).languageColumnsReader('csv') },
   writer: CSV_WRITER,
+  // pull into a glossary-level file with language columns: the changed cells only (see rewrite-language-columns.ts).
+  conceptsWriter: { load: async () => ({ rewrite: async (content, request) => (await import('../multilingual/rewrite-language-columns.js')).rewriteLanguageColumns(content, 'csv', request) }) },
 };
