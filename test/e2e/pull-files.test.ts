@@ -7,6 +7,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { inflatePart, listEntries, localHeader, openZip } from '../../src/formats/xlsx/zip-parts.js';
+import { toolWorkbook } from '../fixtures/tool-workbooks.js';
 import { createWorld, FIXTURES, type World } from './harness.js';
 
 const CORPUS = join(FIXTURES, '..', '..', 'fixtures', 'real-files');
@@ -51,6 +53,18 @@ async function expectClean(): Promise<void> {
   expect(world.writesSince(mark)).toEqual([]);
 }
 
+/** The content of each part of a workbook, by name, in container order. */
+async function zipParts(bytes: Buffer): Promise<Map<string, string>> {
+  const zip = await openZip(bytes);
+  try {
+    const parts = new Map<string, string>();
+    for (const entry of await listEntries(zip)) parts.set(entry.fileName, inflatePart(bytes, (await localHeader(zip, entry)).fileDataStart, entry).toString('utf8'));
+    return parts;
+  } finally {
+    zip.close();
+  }
+}
+
 beforeEach(async () => {
   world = await createWorld([]);
   await mkdir(join(world.dir, 'config'));
@@ -62,6 +76,14 @@ beforeEach(async () => {
   await writeFile(join(world.dir, 'glossaries', 'clothing.csv'), await readFile(join(CORPUS, 'text', 'excel-csv-utf8.csv')));
   await world.write('glossaries/camping.yaml', 'kind: glossary\nname: Camping\nentries_file: camping.tbx\nlanguages: [en, de]\n');
   await writeFile(join(world.dir, 'glossaries', 'camping.tbx'), await readFile(join(CORPUS, 'tbx', 'lokalize.tbx')));
+  await world.write('glossaries/gear.yaml', 'kind: glossary\nname: Gear\nentries_file: gear.xlsx\nlanguages: [en, de]\n');
+  await writeFile(
+    join(world.dir, 'glossaries', 'gear.xlsx'),
+    await toolWorkbook('libreoffice', [
+      { name: 'README', rows: [['How to use this glossary']] },
+      { name: 'Terms', rows: [['en', 'de', 'Notes'], ['tent peg', 'Hering', 'metal'], ['compass', 'Kompass'], ['stove', 'Kocher']] },
+    ]),
+  );
   await world.write('.gitignore', '.termsync.lock\nids.json\n');
   git('init', '--quiet');
   git('add', '.');
@@ -108,6 +130,23 @@ describe('pull into the files of record', () => {
       '+"down jacket, hooded",Daunenjacke,doudoune à capuche,\r',
       '+gift card,,carte cadeau,\r',
     ]);
+    await expectClean();
+  });
+
+  it('writes into a workbook: the changed cell, the removed row, an appended row; every other part of the package has the same content', async () => {
+    await editOnService('Gear', 'en', 'de', 'tent peg\tZelthering\nstove\tKocher\nmap\tKarte');
+    const before = await readFile(join(world.dir, 'glossaries', 'gear.xlsx'));
+    const pull = await world.cli(['pull']);
+    expect(pull.code).toBe(0);
+    expect(pull.stdout).toContain('Wrote 1 file:\n  glossaries/gear.xlsx');
+    const after = await readFile(join(world.dir, 'glossaries', 'gear.xlsx'));
+    const [old, now] = [await zipParts(before), await zipParts(after)];
+    expect([...now.keys()]).toEqual([...old.keys()]);
+    for (const [name, content] of old) if (name !== 'xl/worksheets/sheet2.xml') expect(now.get(name), name).toBe(content);
+    const sheet = now.get('xl/worksheets/sheet2.xml') as string;
+    expect(sheet).toContain('<c r="B2" s="1" t="inlineStr"><is><t xml:space="preserve">Zelthering</t></is></c>');
+    expect(sheet).not.toContain('<row r="3"');
+    expect(sheet).toContain('<row r="5"><c r="A5" s="1" t="inlineStr"><is><t xml:space="preserve">map</t></is></c><c r="B5" s="1" t="inlineStr"><is><t xml:space="preserve">Karte</t></is></c></row></sheetData>');
     await expectClean();
   });
 
