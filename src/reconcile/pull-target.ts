@@ -97,8 +97,8 @@ async function newContents(root: string, edits: readonly FileEdit[], notes: Drif
 /** The errors validate would report in the files as pull would write them, each located in its file (`file:line:col: [code] message`). */
 async function invalidContents(contents: readonly NewContent[]): Promise<string[]> {
   const found = await Promise.all(
-    contents.map(({ write, dictionaries, concepts }) =>
-      concepts === undefined ? writtenTextErrors(write.path, Buffer.from(write.content).toString('utf8'), dictionaries) : writtenConceptsErrors(write.path, write.content as Uint8Array, concepts.request.source),
+    contents.map(async ({ write, dictionaries, concepts }) =>
+      concepts === undefined ? writtenTextErrors(write.path, Buffer.from(write.content).toString('utf8'), dictionaries) : await writtenConceptsErrors(write.path, write.content as Uint8Array, concepts.request.source),
     ),
   );
   return found.flat().map((d) => `${d.file}:${d.cell ?? `${d.line}:${d.column}`}: [${d.code}] ${d.message}`);

@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { changedHunks, loadGlossary, pullInto, removeTemps, type Dictionaries } from './concepts-round-trip.js';
+import { changedHunks, loadGlossary, pullInto, removeTemps } from './concepts-round-trip.js';
 
 afterEach(removeTemps);
 
@@ -70,7 +70,7 @@ describe('pull writes into TBX files with the smallest change', () => {
     const live: Record<string, string> = { ...entries, [c.change]: `${old} <neu>` };
     if (c.remove !== undefined) delete live[c.remove];
     live['gift card'] = 'Geschenkkarte & Co';
-    const out = await pullInto(resource(c.languages), 't.tbx', bytes, { [pair]: live } as Dictionaries);
+    const out = await pullInto(resource(c.languages), 't.tbx', bytes, { [pair]: live });
     expect(out.refused).toEqual([]);
     const after = Buffer.from(out.bytes).toString('utf8');
     const again = await loadGlossary(resource(c.languages), 't.tbx', Buffer.from(out.bytes));
@@ -138,5 +138,14 @@ describe('pull writes into TBX files with the smallest change', () => {
       'pull cannot write the entry "water bottle" of en-de into glossaries/t.tbx faithfully: concept "lokalize-2" has another de term, which would take the place of the one removed; left as it is',
     ]);
     expect(changedHunks(lokalize.toString('utf8'), Buffer.from(removed.bytes).toString('utf8'))).toEqual([{ removed: ['       <term>Stirnlampe</term>'], added: ['       <term>Kopflampe</term>'] }]);
+  });
+
+  it('writes into a TBX file named by one dictionary (its pair taken from the file) alike', async () => {
+    const bytes = await readFile(join(TBX, 'translate-toolkit.tbx'));
+    const perDictionary = 'kind: glossary\nname: T\ndictionaries:\n  - source_lang: en\n    target_lang: de\n    entries_file: t.tbx\n';
+    const live = { 'sleeping bag': 'Schlafsack', 'tent pole': 'Zeltstab', 'ground sheet': 'Zeltunterlage' };
+    const out = await pullInto(perDictionary, 't.tbx', bytes, { 'en-de': live });
+    expect(changedHunks(bytes.toString('utf8'), Buffer.from(out.bytes).toString('utf8'))).toEqual([{ removed: ['<term>Zeltstange</term>'], added: ['<term>Zeltstab</term>'] }]);
+    expect((await loadGlossary(perDictionary, 't.tbx', Buffer.from(out.bytes))).dictionaries['en-de']).toEqual(live);
   });
 });

@@ -103,7 +103,7 @@ function idMaker(layout: TbxLayout): () => string | undefined {
 function conceptText(layout: TbxLayout, terms: ReadonlyMap<string, string>, id: string | undefined): string {
   const names = [layout.last.name, layout.section, ...layout.groups, layout.term];
   const { indents, newline } = layout;
-  const lead = (i: number): string => (indents[i] === undefined ? '' : `${newline}${indents[i] as string}`);
+  const lead = (i: number): string => (indents[i] === undefined ? '' : `${newline}${indents[i]}`);
   const close = (i: number): string => (indents[i + 1] === undefined ? '' : `${newline}${indents[i] ?? ''}`);
   const inner = (i: number, term: string): string => (i === names.length - 1 ? escapeXml(term) : `${lead(i + 1)}<${names[i + 1] as string}>${inner(i + 1, term)}${close(i + 1)}</${names[i + 1] as string}>`);
   const sections = [...terms].map(([lang, term]) => `${lead(1)}<${layout.section} xml:lang="${escapeXml(layout.codes.get(lang) ?? lang)}">${inner(1, term)}${close(1)}</${layout.section}>`);

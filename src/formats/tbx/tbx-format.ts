@@ -40,6 +40,11 @@ export const TBX_FORMAT: EntriesFormat = {
     },
   },
   // pull: the service's edits written into the file with the smallest change (see rewrite-tbx.ts).
-  conceptsWriter: { load: async () => ({ rewrite: async (content, request) => (await import('./rewrite-tbx.js')).rewriteTbx(content, request) }) },
+  conceptsWriter: {
+    load: async () => {
+      const { rewriteTbx } = await import('./rewrite-tbx.js');
+      return { rewrite: (content, request) => Promise.resolve(rewriteTbx(content, request)) };
+    },
+  },
   import: { kind: 'glossary', noun: 'TBX file', create: (title, table) => formatTbx(title, table) },
 };
