@@ -3,33 +3,20 @@
 // of each file is the smallest (only the changed term, the removed group, the appended entry),
 // and `validate` and `plan` are clean right after. An entry that cannot be written faithfully is
 // named and left as it is.
-import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { inflatePart, listEntries, localHeader, openZip } from '../../src/formats/xlsx/zip-parts.js';
 import { toolWorkbook } from '../fixtures/tool-workbooks.js';
-import { createWorld, FIXTURES, type World } from './harness.js';
+import { changedLinesIn, createWorld, FIXTURES, gitIn, type World } from './harness.js';
 
 const CORPUS = join(FIXTURES, '..', '..', 'fixtures', 'real-files');
 const CONFIG = 'version: 1\nresources: [glossaries]\nrate_limit:\n  requests_per_second: 1000\n  concurrency: 4\ntargets:\n  - name: default\n    base_url_env: TERMSYNC_BASE_URL\n    api_key_env: TERMSYNC_API_KEY\n';
 
 let world: World;
 
-function git(...args: string[]): string {
-  return execFileSync('git', args, {
-    cwd: world.dir,
-    encoding: 'utf8',
-    env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' },
-  });
-}
-
-/** The changed lines of `git diff` for one file: `-old` and `+new`, nothing else. */
-function changedLines(file: string): string[] {
-  return git('diff', '--no-color', '--unified=0', '--', file)
-    .split('\n')
-    .filter((l) => /^[+-]/.test(l) && !/^(\+\+\+|---) /.test(l));
-}
+const git = (...args: string[]): string => gitIn(world.dir, ...args);
+const changedLines = (file: string): string[] => changedLinesIn(world.dir, file);
 
 async function editOnService(glossary: string, sourceLang: string, targetLang: string, tsv: string): Promise<void> {
   const id = (JSON.parse(await world.read('ids.json')) as { glossaries: Record<string, string> }).glossaries[glossary] ?? '';
