@@ -1,10 +1,10 @@
 import type { LoadMemo } from '../config/index.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
-import type { DesiredState } from '../model/desired.js';
+import type { DesiredState, TargetConfig } from '../model/desired.js';
 import { loadDesired, reconcileDesired, type LoadedRepository, type ReconcileMode, type RunOutcome, type ServiceContext } from '../reconcile/index.js';
 import type { DaemonMetrics } from './daemon-metrics.js';
-import { runResultOf, type DaemonStatus } from './daemon-status.js';
+import { runResultOf, type DaemonStatus, type SuspendedTarget } from './daemon-status.js';
 import type { DriftPull } from './drift-pull.js';
 import type { GitSource } from './git-source.js';
 import { diagnosticsLog, logOutcome } from './log-run.js';
@@ -28,6 +28,8 @@ export interface RunParts {
   readonly configPath?: string;
   readonly target?: string;
   readonly onDrift: 'apply' | 'report' | 'pull';
+  /** `--suspend`: every target is only planned, whatever the config says. */
+  readonly suspend: boolean;
   readonly verify: boolean;
   /** The service, with the daemon's stop signals (`stop`: graceful, `signal`: hard). */
   readonly service: ServiceContext & { readonly stop: AbortSignal };
@@ -46,6 +48,14 @@ export interface RunParts {
   readonly ended: (end: RunEnd) => void;
 }
 
+/** What suspends `target` (`--suspend`, the config's `suspend: true`, the target's), if anything does. */
+export function suspensionOf(desired: DesiredState, target: TargetConfig, flag: boolean): SuspendedTarget['by'] | undefined {
+  if (flag) return 'flag';
+  if (desired.config.suspend === true) return 'config';
+  if (target.suspend === true) return 'target';
+  return undefined;
+}
+
 /**
  * One reconcile of the daemon, for one work-queue request: bring the checkout to the revision to
  * read (git mode), read the repository (reusing what did not change), adopt the service's edits
@@ -61,6 +71,29 @@ export function createRunner(parts: RunParts): (request: RunRequest) => Promise<
    * runs, replaced by its memo after.
    */
   let memo: LoadMemo | undefined;
+  /** The targets the daemon covers, as the last valid load said (the run metrics' `target` of a run that reached none). */
+  let covered: readonly string[] = parts.target === undefined ? [] : [parts.target];
+  /** Targets suspended as of the last valid load: a change is logged. */
+  let suspendedBefore = '';
+
+  /** Follows the config's suspension (and --suspend) for the targets the daemon covers: /status, the metric, a log line when it changes. */
+  const followSuspension = (desired: DesiredState): ReadonlySet<string> => {
+    const targets = desired.config.targets.filter((t) => parts.target === undefined || t.name === parts.target);
+    covered = targets.map((t) => t.name);
+    const suspended = targets.flatMap((t): SuspendedTarget[] => {
+      const by = suspensionOf(desired, t, parts.suspend);
+      return by === undefined ? [] : [{ target: t.name, by }];
+    });
+    status.update({ suspended });
+    metrics.setSuspended(targets.map((t) => ({ target: t.name, suspended: suspended.some((s) => s.target === t.name) })));
+    const names = suspended.map((s) => s.target).join(', ');
+    if (names !== suspendedBefore) {
+      if (names !== '') log.info({ targets: suspended }, 'suspended: differences are planned and reported, nothing is written');
+      else log.info('resumed: differences are applied again');
+      suspendedBefore = names;
+    }
+    return new Set(suspended.map((s) => s.target));
+  };
 
   /** Reads the repository, reusing what the last load kept unless `fresh` (SIGHUP: a full reload reads every file). */
   const load = async (fresh: boolean): Promise<LoadedRepository> => {
@@ -78,10 +111,12 @@ export function createRunner(parts: RunParts): (request: RunRequest) => Promise<
     return loaded;
   };
 
-  const finish = (trigger: Trigger, startedAt: number, run: RunOutcome, files?: number): void => {
+  /** Records a run; `took` holds each target's part of its duration (ms), in a run that reached them. */
+  const finish = (trigger: Trigger, startedAt: number, run: RunOutcome, files?: number, took: ReadonlyMap<string, number> = new Map()): void => {
     const duration = clock.now() - startedAt;
     const report = status.recordRun(trigger, startedAt, duration, run, files);
-    metrics.recordRun(trigger, report.result, duration / 1000);
+    if (run.kind === 'done') for (const t of run.targets) metrics.recordRun(trigger, t.target, t.kind, (took.get(t.target) ?? duration) / 1000);
+    else for (const target of covered.length === 0 ? [''] : covered) metrics.recordRun(trigger, target, report.result, duration / 1000);
     metrics.setReady(status.readiness().ready);
     if (run.kind === 'locked' || run.kind === 'rejected') log.warn({ trigger, result: run.kind, err: run.error.message }, `reconcile ${run.kind}`);
     const result = runResultOf(run);
@@ -110,19 +145,27 @@ export function createRunner(parts: RunParts): (request: RunRequest) => Promise<
     let loaded = await load(request.fresh);
     parts.follow(loaded.desired);
     if (loaded.desired === undefined) return invalid(trigger, startedAt, loaded, files.length);
+    const suspended = followSuspension(loaded.desired);
     let mode: ReconcileMode = parts.onDrift === 'report' ? 'plan' : 'apply';
-    if (parts.onDrift === 'pull' && full) ({ loaded, mode } = await adoptDrift({ ...loaded, desired: loaded.desired }));
+    // A suspended target gets no drift pull either: it would write the repository (and push a branch).
+    if (parts.onDrift === 'pull' && full && suspended.size === 0) ({ loaded, mode } = await adoptDrift({ ...loaded, desired: loaded.desired }));
     // The files as pulled have errors (pull checks against that first): nothing is applied over the service.
     if (loaded.desired === undefined) return invalid(trigger, startedAt, loaded, files.length);
     const desired = loaded.desired;
     const refresh = full || files.length === 0 ? { kind: 'all' as const } : { kind: 'changed' as const, files };
-    const run = await reconcileDesired(desired, loaded.diagnostics, { mode, refresh, lock: true, ...(parts.target === undefined ? {} : { target: parts.target }) }, parts.service, {
+    const took = new Map<string, number>();
+    let mark = clock.now();
+    const ask = { mode, planOnly: (t: TargetConfig) => suspended.has(t.name), refresh, lock: true, ...(parts.target === undefined ? {} : { target: parts.target }) };
+    const run = await reconcileDesired(desired, loaded.diagnostics, ask, parts.service, {
       finished: (outcome) => {
-        metrics.recordTarget(trigger, outcome, clock.now());
-        logOutcome(log, trigger, outcome, clock.now() - startedAt);
+        const now = clock.now();
+        took.set(outcome.target, now - mark);
+        mark = now;
+        metrics.recordTarget(trigger, outcome, now);
+        logOutcome(log, trigger, outcome, now - startedAt);
       },
     });
-    finish(trigger, startedAt, run, refresh.kind === 'changed' ? files.length : undefined);
+    finish(trigger, startedAt, run, refresh.kind === 'changed' ? files.length : undefined, took);
     if (parts.verify && run.kind === 'done') {
       await verifyChanged({ stop: parts.service.stop, service: parts.service, clock, status, metrics, logger: log }, desired, run.targets, full ? [] : files);
     }

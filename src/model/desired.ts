@@ -111,6 +111,8 @@ export interface TargetConfig {
   readonly authScheme?: AuthScheme;
   /** Default: every capability `auto`. */
   readonly capabilities?: TargetCapabilities;
+  /** `suspend: true`: the daemon writes nothing to this target (it plans and reports). */
+  readonly suspend?: boolean;
 }
 
 export interface ProjectConfig {
@@ -123,6 +125,8 @@ export interface ProjectConfig {
   readonly rateLimit: { readonly requestsPerSecond: number; readonly concurrency: number };
   /** Cron expression for the daemon's full reconcile. */
   readonly schedule?: string;
+  /** `suspend: true`: the daemon writes nothing to any target (it plans and reports). */
+  readonly suspend?: boolean;
   /** `verify:` settings; absent: the defaults (`lib/defaults.ts`). */
   readonly verify?: VerifySettings;
   /** `pull:` settings; absent: the defaults. */

@@ -8,12 +8,14 @@ import { DEFAULTS } from '../../lib/defaults.js';
 import { REDACT_PATHS, type Logger } from '../../lib/logger.js';
 import { loadDesired } from '../../reconcile/index.js';
 import { parseInterval } from '../../daemon/parse-interval.js';
+import { secretFile } from '../../daemon/hook-routes.js';
 import { parseListen } from '../../daemon/serve-endpoints.js';
 import { startDaemon } from '../../daemon/start-daemon.js';
 import { addCommonOptions } from '../common-options.js';
 import type { CliIo, CommandContext, CommonOptions } from '../io.js';
 import { configPathOf, repositoryDir } from '../print-outcome.js';
 import { withHelpFooter } from '../help-text.js';
+import { VERSION } from '../version.js';
 
 interface WatchOptions extends CommonOptions {
   readonly listen: string;
@@ -24,6 +26,46 @@ interface WatchOptions extends CommonOptions {
   readonly logFormat: 'json' | 'pretty';
   readonly emulator: 'auto' | 'never';
   readonly poll?: boolean;
+  readonly suspend?: boolean;
+  readonly webhookSecretFile?: string;
+  readonly reconcileTokenFile?: string;
+  readonly webhookBranch?: string;
+}
+
+/** The variables that name the secret files when the options do not (for a Kubernetes Secret mounted as a file). */
+export const WEBHOOK_SECRET_FILE_ENV = 'TERMSYNC_WEBHOOK_SECRET_FILE';
+export const RECONCILE_TOKEN_FILE_ENV = 'TERMSYNC_RECONCILE_TOKEN_FILE';
+
+/**
+ * The secrets of the webhooks and of POST /reconcile, each read once here so that a missing, empty
+ * or unusable file stops the start (exit 3), and again at each request (a rotated secret needs no
+ * restart). Neither set: those endpoints are off.
+ */
+function hookSecrets(io: CliIo, options: WatchOptions): { webhookSecret?: () => string; reconcileToken?: () => string; branch?: string } {
+  const named = (option: string | undefined, variable: string): string | undefined => {
+    const file = option ?? io.env[variable];
+    return file === undefined || file.trim() === '' ? undefined : file.trim();
+  };
+  const webhookFile = named(options.webhookSecretFile, WEBHOOK_SECRET_FILE_ENV);
+  const tokenFile = named(options.reconcileTokenFile, RECONCILE_TOKEN_FILE_ENV);
+  const webhookSecret = webhookFile === undefined ? undefined : secretFile(webhookFile, `--webhook-secret-file (${WEBHOOK_SECRET_FILE_ENV})`);
+  const reconcileToken = tokenFile === undefined ? undefined : secretFile(tokenFile, `--reconcile-token-file (${RECONCILE_TOKEN_FILE_ENV})`);
+  webhookSecret?.();
+  reconcileToken?.();
+  if (options.webhookBranch !== undefined && webhookSecret === undefined) {
+    throw new InputError('invalid_option', `--webhook-branch needs --webhook-secret-file (or ${WEBHOOK_SECRET_FILE_ENV}): without a secret the webhooks are off`);
+  }
+  return {
+    ...(webhookSecret === undefined ? {} : { webhookSecret }),
+    ...(reconcileToken === undefined ? {} : { reconcileToken }),
+    ...(options.webhookBranch === undefined ? {} : { branch: options.webhookBranch }),
+  };
+}
+
+/** What the daemon serves, for the start-up line. */
+function servedPaths(hooks: ReturnType<typeof hookSecrets>): string {
+  const paths = ['/healthz', '/readyz', '/metrics', '/status', ...(hooks.webhookSecret === undefined ? [] : ['/hooks/github', '/hooks/gitlab']), ...(hooks.reconcileToken === undefined ? [] : ['/reconcile'])];
+  return `${paths.slice(0, -1).join(', ')} and ${paths.at(-1) ?? ''}`;
 }
 
 async function createDaemonLogger(io: CliIo, level: string, format: 'json' | 'pretty'): Promise<Logger> {
@@ -74,6 +116,7 @@ async function runWatch(ctx: CommandContext, options: WatchOptions): Promise<voi
   if (options.schedule !== undefined && !validateCron(options.schedule)) {
     throw new InputError('invalid_schedule', `expected --schedule to be a cron expression of 5 or 6 fields (e.g. "*/15 * * * *"), got "${options.schedule}"`);
   }
+  const hooks = hookSecrets(io, options);
   const logger = await createDaemonLogger(io, options.logLevel, options.logFormat);
   const local = await withEmulatorIfUnconfigured(io, options);
   try {
@@ -85,13 +128,17 @@ async function runWatch(ctx: CommandContext, options: WatchOptions): Promise<voi
       logger,
       listen,
       onDrift: options.onDrift,
+      ...(options.suspend === true ? { suspend: true } : {}),
+      hooks,
+      version: VERSION,
       verify: options.verify,
       ...(gitPullMs === undefined ? {} : { gitPullMs }),
       ...(options.schedule === undefined ? {} : { schedule: options.schedule }),
       ...(options.poll === true ? { usePolling: true } : {}),
       ...(io.keys === undefined ? {} : { keys: io.keys }),
     });
-    io.stderr(`termsync watch: serving /healthz, /readyz, /metrics and /status on ${daemon.url ?? listen.host}\n`);
+    io.stderr(`termsync watch: serving ${servedPaths(hooks)} on ${daemon.url ?? listen.host}\n`);
+    if (options.suspend === true) io.stderr('termsync watch: suspended (--suspend): differences are planned and reported on /status and /metrics, nothing is written\n');
     const unsubscribe = io.onHangup?.(() => {
       logger.info('SIGHUP: reloading the repository and the config');
       daemon.trigger('reload');
@@ -108,8 +155,8 @@ async function runWatch(ctx: CommandContext, options: WatchOptions): Promise<voi
 
 export function registerWatch(program: Command, ctx: CommandContext): Command {
   return addCommonOptions(
-    withHelpFooter(program.command('watch'), { service: true, env: [['GIT_*', "git's own variables (GIT_CONFIG_COUNT …) reach the git that --git-pull runs"]], exits: [[0, 'stopped by SIGTERM/SIGINT (it runs until then)'], [3, 'invalid options, or the listen address cannot be used']] })
-      .description('the daemon: reconcile on start, when files change and on the schedule; serve /healthz, /readyz, /metrics, /status'),
+    withHelpFooter(program.command('watch'), { service: true, env: [['GIT_*', "git's own variables (GIT_CONFIG_COUNT …) reach the git that --git-pull runs"], [WEBHOOK_SECRET_FILE_ENV, 'the file of --webhook-secret-file'], [RECONCILE_TOKEN_FILE_ENV, 'the file of --reconcile-token-file']], exits: [[0, 'stopped by SIGTERM/SIGINT (it runs until then)'], [3, 'invalid options, a secret file that cannot be read, or the listen address cannot be used']] })
+      .description('the daemon: reconcile on start, when files change, on the schedule and on a push webhook; serve /healthz, /readyz, /metrics, /status'),
     'info',
   )
     .option('--listen <host:port>', 'where the endpoints listen (0.0.0.0:9464 in a container)', DEFAULTS.listen)
@@ -129,6 +176,10 @@ export function registerWatch(program: Command, ctx: CommandContext): Command {
       new Option('--emulator <when>', 'auto: with no service URL and key set, run the built-in emulator in this process').choices(['auto', 'never']).default('never'),
     )
     .option('--poll', 'poll files instead of waiting for change events (network or container mounts without events)')
+    .option('--suspend', "write nothing to any target: plan and report the differences only (as the config's `suspend: true`)")
+    .option('--webhook-secret-file <path>', `turns on POST /hooks/github (X-Hub-Signature-256) and /hooks/gitlab (X-Gitlab-Token) with the secret in this file (or ${WEBHOOK_SECRET_FILE_ENV}): a push to the watched branch reconciles at once`)
+    .option('--webhook-branch <name>', "the branch whose pushes start a run (default: the checkout's upstream branch; needed when the checkout is not on a branch, as with git-sync)")
+    .option('--reconcile-token-file <path>', `turns on POST /reconcile with Authorization: Bearer and the token in this file (or ${RECONCILE_TOKEN_FILE_ENV})`)
     .action(async (options: WatchOptions) => {
       await runWatch(ctx, options);
       ctx.setExitCode(0);
