@@ -1,9 +1,10 @@
 import { type Diagnostic, error } from '../lib/diagnostics.js';
+import type { MultilingualSource } from '../model/desired.js';
 import type { LanguagePair } from '../model/entries.js';
 import type { CsvDelimiter } from '../formats/entries-format.js';
 import { extensionOf, formatOfFile } from '../formats/registry.js';
 import { MAX_YAML_FILE_BYTES, parseYaml } from './load-resources.js';
-import { entriesOutcome } from './read-entries.js';
+import { conceptsOutcome, entriesOutcome } from './read-entries.js';
 import { validateResource } from './validate-resource.js';
 
 /** A dictionary an entries file feeds, as the repository declares it. */
@@ -36,4 +37,23 @@ export function writtenTextErrors(file: string, text: string, dictionaries: read
     for (const { pair, delimiter } of dictionaries) diagnostics.push(...entriesOutcome(text, format.name, pair, file, at, { terms: 'preferred', ...(delimiter === undefined ? {} : { delimiter }) }).diagnostics);
   }
   return diagnostics.filter((d) => d.severity === 'error');
+}
+
+/**
+ * The errors `validate` would report in a multilingual file (TBX, workbook, CSV/TSV with language
+ * columns) if it held `bytes`: read as the loader reads it (its languages, dictionaries and
+ * options), each dictionary checked as any entries file's. Rules that span files are not repeated.
+ */
+export async function writtenConceptsErrors(file: string, bytes: Uint8Array, source: MultilingualSource): Promise<Diagnostic[]> {
+  const format = formatOfFile(file);
+  if (format === undefined) return [];
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (buffer.length > format.maxBytes) return [error('entries-file/too-large', `the file would be ${buffer.length} bytes: ${format.tooLarge(file, buffer.length)}`, file, 1, 1)];
+  const text = format.content === 'text' ? buffer.toString('utf8') : undefined;
+  const { terms, sheet, headerRow, delimiter } = source;
+  const options = { terms, ...(sheet === undefined ? {} : { sheet }), ...(headerRow === undefined ? {} : { headerRow }), ...(delimiter === undefined ? {} : { delimiter }) };
+  const at = { file, line: 1, column: 1 };
+  const job = { root: '', rootReal: '', resourceFile: file, declared: file, at, pairs: source.pairs, glossaryLevel: true, languages: source.languages, options };
+  const outcome = await conceptsOutcome(text === undefined ? buffer : Buffer.alloc(0), text, format, job, file);
+  return outcome.diagnostics.filter((d) => d.severity === 'error');
 }

@@ -1,7 +1,10 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { appendDiagnostics, type Diagnostic, error } from '../lib/diagnostics.js';
-import type { DesiredDictionary, DesiredGlossary, DesiredStyleRules } from '../model/desired.js';
+import type { EntriesFileOptions } from '../formats/entries-format.js';
+import { formatOfFile } from '../formats/registry.js';
+import type { DesiredDictionary, DesiredGlossary, DesiredStyleRules, MultilingualSource } from '../model/desired.js';
+import type { LanguagePair } from '../model/entries.js';
 import { PackedEntries } from '../model/packed-entries.js';
 import { detectSecrets, detectSecretsInText } from './detect-secrets.js';
 import { parseYamlFile, type YamlFile } from './parse-yaml.js';
@@ -136,6 +139,20 @@ export function withNullPrototypes(loaded: LoadedResource): LoadedResource {
   return { ...loaded, resource: { ...loaded.resource, configuredRules: rules } };
 }
 
+/** How a multilingual file was read (for pull, which writes it back alike). */
+function multilingualSource(languages: readonly string[], pairs: readonly LanguagePair[], options: EntriesFileOptions): MultilingualSource {
+  const { terms, sheet, headerRow, delimiter, encoding } = options;
+  return {
+    languages,
+    pairs,
+    terms,
+    ...(sheet === undefined ? {} : { sheet }),
+    ...(headerRow === undefined ? {} : { headerRow }),
+    ...(delimiter === undefined ? {} : { delimiter }),
+    ...(encoding === undefined ? {} : { encoding }),
+  };
+}
+
 /** The glossary with its entries; `files` receives the entries files read. */
 export function withEntries(draft: GlossaryDraft, outcomes: readonly EntriesOutcome[], diagnostics: Diagnostic[], files: Set<string>): DesiredGlossary {
   let next = 0;
@@ -146,13 +163,19 @@ export function withEntries(draft: GlossaryDraft, outcomes: readonly EntriesOutc
     if (shared.file !== undefined) files.add(shared.file);
   }
   let derived = 0;
+  const derivedPairs = draft.dictionaries.filter((d) => d.fromSource === true).map((d) => ({ sourceLang: d.sourceLang, targetLang: d.targetLang }));
+  const sharedSource = draft.source === undefined ? undefined : multilingualSource(draft.source.languages, derivedPairs, draft.source.options);
   return {
     ...glossary,
     dictionaries: draft.dictionaries.map((d): DesiredDictionary => {
       const base = { sourceLang: d.sourceLang, targetLang: d.targetLang, origin: d.origin };
       if (d.fromSource === true) {
         const entries = shared?.dictionaries?.[derived++];
-        return { ...base, entries: entries ?? PackedEntries.EMPTY, ...(entries === undefined || shared?.file === undefined ? {} : { entriesFile: shared.file, shared: true as const }) };
+        return {
+          ...base,
+          entries: entries ?? PackedEntries.EMPTY,
+          ...(entries === undefined || shared?.file === undefined ? {} : { entriesFile: shared.file, shared: true as const, ...(sharedSource === undefined ? {} : { multilingual: sharedSource }) }),
+        };
       }
       if (d.entriesFile === undefined || d.entriesFileAt === undefined) return { ...base, entries: d.entries ?? PackedEntries.EMPTY };
       const outcome = outcomes[next++] as EntriesOutcome;
@@ -160,7 +183,10 @@ export function withEntries(draft: GlossaryDraft, outcomes: readonly EntriesOutc
       if (outcome.file !== undefined) files.add(outcome.file);
       const { delimiter, encoding } = d.options ?? {};
       const textDialect = delimiter === undefined && encoding === undefined ? {} : { textDialect: { ...(delimiter === undefined ? {} : { delimiter }), ...(encoding === undefined ? {} : { encoding }) } };
-      return { ...base, entries: outcome.entries ?? PackedEntries.EMPTY, ...(outcome.entries === undefined || outcome.file === undefined ? {} : { entriesFile: outcome.file, ...textDialect }) };
+      // A TBX file or a workbook named by one dictionary is read as concepts of its pair's two languages.
+      const pair = { sourceLang: d.sourceLang, targetLang: d.targetLang };
+      const concepts = outcome.file !== undefined && formatOfFile(outcome.file)?.readEntries === undefined ? { multilingual: multilingualSource([d.sourceLang, d.targetLang], [pair], d.options ?? { terms: 'preferred' }) } : {};
+      return { ...base, entries: outcome.entries ?? PackedEntries.EMPTY, ...(outcome.entries === undefined || outcome.file === undefined ? {} : { entriesFile: outcome.file, ...textDialect, ...concepts }) };
     }),
   };
 }

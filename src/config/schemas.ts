@@ -212,6 +212,16 @@ export const uiSchema = z.strictObject({
   }),
 });
 
+/** What `pull` does with a TBX term the service no longer has. */
+export const TBX_REMOVED = ['remove', 'deprecate'] as const;
+
+export const pullSchema = z.strictObject({
+  tbx_removed: meta(z._default(z.enum(TBX_REMOVED), 'remove'), {
+    description:
+      'What pull does with a TBX term the service no longer has: remove (default) removes its tig/ntig/termSec (or its langSet when that held only this term); deprecate keeps it and marks it deprecatedTerm-admn-sts, so it is never uploaded again',
+  }),
+});
+
 export const configSchema = z.strictObject({
   version: z.literal(1),
   resources: z._default(z.array(nonEmpty()).check(z.minLength(1)), ['glossaries']),
@@ -225,6 +235,7 @@ export const configSchema = z.strictObject({
   }),
   verify: z._default(verifySchema, { max_characters: DEFAULTS.verifyMaxCharacters, sample: DEFAULTS.verifySample, seed: DEFAULTS.verifySeed }),
   ui: meta(z._default(uiSchema, { keep_runs: DEFAULTS.uiKeepRuns }), { description: "The daemon's dashboard (termsync watch, on its --listen address)" }),
+  pull: meta(z._default(pullSchema, { tbx_removed: 'remove' }), { description: 'How pull writes the service\'s edits into the files of record' }),
   targets: z.array(targetSchema).check(z.minLength(1)),
 });
 

@@ -114,6 +114,7 @@ export async function validateConfig(yaml: YamlFile): Promise<{ config?: Project
     ...(input.suspend ? { suspend: true } : {}),
     verify: { maxCharacters: input.verify.max_characters, sample: input.verify.sample, seed: input.verify.seed },
     ui: { ...(input.ui.show_terms === undefined ? {} : { showTerms: input.ui.show_terms }), keepRuns: input.ui.keep_runs },
+    pull: { tbxRemoved: input.pull.tbx_removed },
     targets: input.targets.map((t) => ({
       name: t.name,
       baseUrlEnv: t.base_url_env,

@@ -1,4 +1,5 @@
 import type { Diagnostic } from '../lib/diagnostics.js';
+import type { MultilingualSource } from '../model/desired.js';
 import type { Entries, LanguagePair, TermChoice } from '../model/entries.js';
 import type { PackedEntries } from '../model/packed-entries.js';
 import type { ConceptCollector } from './common/collect-concepts.js';
@@ -45,6 +46,32 @@ export interface EntriesWriter {
   rewrite(content: Uint8Array, dictionaries: readonly DictionaryContent[]): Uint8Array | Promise<Uint8Array>;
   /** A new file for dictionaries that only the service has. */
   create(dictionaries: readonly DictionaryContent[]): Uint8Array | Promise<Uint8Array>;
+}
+
+/** What pull writes into a multilingual file (TBX, workbook, CSV/TSV with language columns). */
+export interface ConceptsRewrite {
+  /** Repository-relative, for messages. */
+  readonly file: string;
+  /** How the loader reads the file (its languages, dictionaries and options). */
+  readonly source: MultilingualSource;
+  /** Every dictionary the file feeds, with the entries it must hold once written (the service's, where they differ). */
+  readonly dictionaries: readonly DictionaryContent[];
+  /** A TBX term the service removed: removed, or marked deprecated (`pull.tbx_removed`). */
+  readonly tbxRemoved: 'remove' | 'deprecate';
+}
+
+/** The file as written, and the entries (or the whole file) left as they were, each with why. */
+export interface ConceptsRewritten {
+  readonly bytes: Uint8Array;
+  readonly refused: readonly string[];
+}
+
+/**
+ * How `pull` writes the service's edits into a multilingual file: the smallest change (a term's
+ * text, a term or row removed, a concept appended), every other byte as it was.
+ */
+export interface ConceptsWriter {
+  rewrite(content: Buffer, request: ConceptsRewrite): Promise<ConceptsRewritten>;
 }
 
 /** A rule a reader checks (its diagnostics' code and severity), for the loader's table of every rule. */
@@ -122,6 +149,8 @@ export interface EntriesFormat {
   readonly rules: readonly ReaderRule[];
   /** How pull writes a file of this format back (absent: pull leaves such files alone). */
   readonly writer?: EntriesWriter;
+  /** How pull writes the service's edits into a multilingual file of this format, loaded when one is written. */
+  readonly conceptsWriter?: { load(): Promise<ConceptsWriter> };
   /** How import writes a glossary in this format (absent: not an `import --format`). */
   readonly import?: ImportWriter;
 }

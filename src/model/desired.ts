@@ -1,4 +1,4 @@
-import type { Entries, LanguagePair } from './entries.js';
+import type { Entries, LanguagePair, TermChoice } from './entries.js';
 
 /** Where something was declared: a repository-relative path (forward slashes), 1-based line and column. */
 export interface SourceRef {
@@ -19,6 +19,20 @@ export interface DesiredDictionary extends LanguagePair {
   readonly shared?: true;
   /** A TSV or CSV entries file's declared dialect, when its resource gives one: what pull writes it in. */
   readonly textDialect?: { readonly delimiter?: ',' | ';' | '\t'; readonly encoding?: string };
+  /** A multilingual entries file (TBX, workbook, CSV/TSV with language columns): how the loader read it, so that pull writes it back alike. */
+  readonly multilingual?: MultilingualSource;
+}
+
+/** How a multilingual entries file is read: the languages of a concept, the dictionaries it feeds, and the file's options. */
+export interface MultilingualSource {
+  readonly languages: readonly string[];
+  /** Every dictionary the file feeds, in the order the loader derives them. */
+  readonly pairs: readonly LanguagePair[];
+  readonly terms: TermChoice;
+  readonly sheet?: string | number;
+  readonly headerRow?: number;
+  readonly delimiter?: ',' | ';' | '\t';
+  readonly encoding?: string;
 }
 
 /**
@@ -117,6 +131,8 @@ export interface ProjectConfig {
   readonly verify?: VerifySettings;
   /** `ui:` settings of the daemon's dashboard; absent: the defaults. */
   readonly ui?: UiSettings;
+  /** `pull:` settings; absent: the defaults. */
+  readonly pull?: PullSettings;
   readonly targets: readonly TargetConfig[];
 }
 
@@ -136,6 +152,12 @@ export interface VerifySettings {
   readonly sample: number;
   /** Seed of the sample's choice: the same seed and entries give the same sample. */
   readonly seed: number;
+}
+
+/** How `pull` writes the service's edits into files of record. */
+export interface PullSettings {
+  /** A TBX term removed on the service: its term group removed (default), or kept and marked deprecated. */
+  readonly tbxRemoved: 'remove' | 'deprecate';
 }
 
 export interface DesiredState {

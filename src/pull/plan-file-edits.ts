@@ -1,10 +1,11 @@
 import path from 'node:path';
 import { pairKey } from '../lib/canonical.js';
 import { pairSlug } from '../lib/file-name.js';
+import type { MultilingualSource, PullSettings } from '../model/desired.js';
 import type { Drift, DriftNote, GlossaryDrift } from '../model/drift.js';
 import type { Entries, LanguagePair } from '../model/entries.js';
-import type { DictionaryContent, EntriesWriter } from '../formats/entries-format.js';
-import { ENTRIES_WRITERS, writerFor } from '../formats/registry.js';
+import type { ConceptsRewrite, DictionaryContent, EntriesFormat, EntriesWriter } from '../formats/entries-format.js';
+import { ENTRIES_WRITERS, formatOfFile, writerFor } from '../formats/registry.js';
 import { unwritableEntries, unwritableInstruction } from './find-unwritable.js';
 import type { GlossaryYamlEdit, ResourceYamlEdit } from './rewrite-resource-yaml.js';
 
@@ -15,7 +16,12 @@ export type FileEdit =
   /** A new entries file for a dictionary only the service has. */
   | { readonly kind: 'new_entries'; readonly file: string; readonly writer: EntriesWriter; readonly dictionaries: readonly DictionaryContent[] }
   /** A resource file edited through the YAML document API. */
-  | { readonly kind: 'resource'; readonly file: string; readonly edit: ResourceYamlEdit };
+  | { readonly kind: 'resource'; readonly file: string; readonly edit: ResourceYamlEdit }
+  /**
+   * A multilingual file (TBX, workbook, CSV/TSV with language columns) given the service's edits
+   * of the dictionaries it feeds; `glossary` and `resourceFile` name where its notes belong.
+   */
+  | { readonly kind: 'concepts'; readonly file: string; readonly format: EntriesFormat; readonly request: ConceptsRewrite; readonly glossary: string; readonly resourceFile: string };
 
 export interface FileEdits {
   readonly edits: readonly FileEdit[];
@@ -47,7 +53,37 @@ function newEntriesFile(glossary: GlossaryDrift, pair: LanguagePair, isTaken: (f
   }
 }
 
-function glossaryEdits(glossary: GlossaryDrift, isTaken: (file: string) => boolean, writers: readonly EntriesWriter[], notes: DriftNote[], unwritable: string[]): FileEdit[] {
+/** Why pull leaves a multilingual file as it is (no writer for its format, another encoding than UTF-8); undefined when it writes it. */
+function conceptsFileProblem(file: string, source: MultilingualSource, pair: LanguagePair): string | undefined {
+  if (formatOfFile(file)?.conceptsWriter === undefined) return `pull cannot write ${path.posix.extname(file) || 'extension-less'} entries files yet: ${file} (${pairKey(pair)}) left as it is`;
+  if (source.encoding !== undefined && source.encoding !== 'utf-8') {
+    return `pull writes entries files in UTF-8 only: ${file} (\`encoding: ${source.encoding}\`, ${pairKey(pair)}) left as it is; save it as UTF-8 and remove \`encoding\` to pull into it`;
+  }
+  return undefined;
+}
+
+/**
+ * The edits of the multilingual files of a glossary: each file with every dictionary it feeds,
+ * holding the service's entries where the service changed them and the repository's elsewhere.
+ */
+function conceptsEdits(glossary: GlossaryDrift, changed: ReadonlyMap<string, Map<string, Entries>>, settings: PullSettings | undefined): FileEdit[] {
+  const d = glossary.declared;
+  return [...changed].map(([file, lives]): FileEdit => {
+    const feeding = d.dictionaries.filter((x) => x.entriesFile === file && x.multilingual !== undefined);
+    const first = (feeding[0] as (typeof feeding)[number]).multilingual as MultilingualSource;
+    // A TBX file or workbook named by several dictionaries feeds each of their pairs.
+    const pairs = first.pairs.length === 1 ? feeding.map((x) => ({ sourceLang: x.sourceLang, targetLang: x.targetLang })) : first.pairs;
+    const languages = first.pairs.length === 1 ? [...new Set(pairs.flatMap((p) => [p.sourceLang, p.targetLang]))] : first.languages;
+    const dictionaries: DictionaryContent[] = pairs.map((pair) => ({
+      pair,
+      live: lives.get(pairKey(pair)) ?? feeding.find((x) => pairKey(x) === pairKey(pair))?.entries ?? new Map<string, string>(),
+    }));
+    const request: ConceptsRewrite = { file, source: { ...first, languages, pairs }, dictionaries, tbxRemoved: settings?.tbxRemoved ?? 'remove' };
+    return { kind: 'concepts', file, format: formatOfFile(file) as EntriesFormat, request, glossary: d.name, resourceFile: d.origin.file };
+  });
+}
+
+function glossaryEdits(glossary: GlossaryDrift, isTaken: (file: string) => boolean, writers: readonly EntriesWriter[], notes: DriftNote[], unwritable: string[], settings?: PullSettings): FileEdit[] {
   const d = glossary.declared;
   const written = (pair: LanguagePair, live: Entries): void => {
     unwritable.push(...unwritableEntries({ kind: 'glossary', name: d.name, id: glossary.liveId }, pair, live));
@@ -62,12 +98,27 @@ function glossaryEdits(glossary: GlossaryDrift, isTaken: (file: string) => boole
   const removals = glossary.dictionaries.filter((x) => x.action === 'remove').length;
   const sharedFile = d.dictionaries.find((x) => x.shared === true)?.entriesFile;
   const additions = glossary.dictionaries.filter((x) => x.action === 'add').length;
+  /** Multilingual files the service changed: file → pair → the service's entries. */
+  const concepts = new Map<string, Map<string, Entries>>();
   for (const drift of glossary.dictionaries) {
     const pair = { sourceLang: drift.sourceLang, targetLang: drift.targetLang };
-    // A glossary-level file (TBX, workbook, language columns) feeds every dictionary at once: no
-    // writer rewrites one yet, and its pairs come from `languages`/`pairs`.
+    const multilingual = drift.declared?.multilingual;
+    const conceptsFile = drift.declared?.entriesFile;
+    if (drift.action === 'update' && multilingual !== undefined && conceptsFile !== undefined) {
+      const problem = conceptsFileProblem(conceptsFile, multilingual, pair);
+      if (problem !== undefined) note(problem);
+      else {
+        const live = drift.live ?? new Map<string, string>();
+        written(pair, live);
+        concepts.set(conceptsFile, (concepts.get(conceptsFile) ?? new Map<string, Entries>()).set(pairKey(pair), live));
+      }
+      continue;
+    }
+    // A glossary-level file (TBX, workbook, language columns) feeds the dictionaries its
+    // `languages` and `pairs` say: a dictionary added or removed on the service is no edit of it.
     if (sharedFile !== undefined && (drift.action !== 'update' || drift.declared?.shared === true)) {
-      note(`pull cannot write the glossary-level entries file ${sharedFile} yet (${drift.action} ${pairKey(pair)}): left as it is`);
+      const what = drift.action === 'add' ? 'the service has a dictionary' : drift.action === 'remove' ? 'the service no longer has the dictionary' : 'the service changed the dictionary';
+      note(`${what} ${pairKey(pair)}, which the glossary-level entries file ${sharedFile} cannot follow (its dictionaries come from \`languages\` and \`pairs\`): left as it is`);
       continue;
     }
     if (drift.action === 'remove') {
@@ -106,6 +157,7 @@ function glossaryEdits(glossary: GlossaryDrift, isTaken: (file: string) => boole
     byFile.set(file, [...(byFile.get(file) ?? []), { pair, live, ...(dialect?.delimiter === undefined ? {} : { delimiter: dialect.delimiter }) }]);
   }
   for (const [file, dictionaries] of byFile) edits.push({ kind: 'entries', file, writer: writerFor(file, writers) as EntriesWriter, dictionaries });
+  edits.push(...conceptsEdits(glossary, concepts, settings));
   if (yaml.inline.length + yaml.remove.length + yaml.add.length > 0) {
     const edit: GlossaryYamlEdit = { kind: 'glossary', ...yaml };
     edits.push({ kind: 'resource', file: resourceFile, edit });
@@ -114,14 +166,15 @@ function glossaryEdits(glossary: GlossaryDrift, isTaken: (file: string) => boole
 }
 
 /**
- * The files pull writes to adopt a drift (pure): entries files through the writer of their format,
- * resource files through the YAML document API. `isTaken` tells which paths exist already (a new
+ * The files pull writes to adopt a drift (pure): entries files through the writer of their format
+ * (multilingual ones through their format's concepts writer, see ConceptsWriter), resource files
+ * through the YAML document API. `isTaken` tells which paths exist already (a new
  * entries file never replaces one).
  */
-export function planFileEdits(drift: Drift, isTaken: (file: string) => boolean, writers: readonly EntriesWriter[] = ENTRIES_WRITERS): FileEdits {
+export function planFileEdits(drift: Drift, isTaken: (file: string) => boolean, writers: readonly EntriesWriter[] = ENTRIES_WRITERS, settings?: PullSettings): FileEdits {
   const notes: DriftNote[] = [];
   const unwritable: string[] = [];
-  const edits: FileEdit[] = drift.glossaries.flatMap((g) => glossaryEdits(g, isTaken, writers, notes, unwritable));
+  const edits: FileEdit[] = drift.glossaries.flatMap((g) => glossaryEdits(g, isTaken, writers, notes, unwritable, settings));
   for (const s of drift.styleRules) {
     for (const i of s.instructions) if (i.after !== undefined) unwritable.push(...unwritableInstruction({ kind: 'style_rules', name: s.declared.name, id: s.liveId }, i.after));
     edits.push({

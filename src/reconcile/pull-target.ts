@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { acquireLock, type HeldLock } from '../apply/lock.js';
-import { writtenTextErrors, type WrittenDictionary } from '../config/check-written-text.js';
+import { writtenConceptsErrors, writtenTextErrors, type WrittenDictionary } from '../config/check-written-text.js';
 import { InputError, isTermsyncError, type TermsyncError } from '../lib/errors.js';
 import { writeInside, type FileToWrite } from '../lib/write-inside.js';
 import { declaredV2Names, fetchLive } from '../live/fetch-live.js';
@@ -59,12 +59,21 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && Buffer.compare(a, b) === 0;
 }
 
+/** A file as pull would write it: its content, the pairs of the entries it feeds, and what it leaves alone. */
+interface NewContent {
+  readonly write: FileToWrite;
+  readonly dictionaries: readonly WrittenDictionary[];
+  /** A multilingual file: how the loader reads it (checked that way before it is written). */
+  readonly concepts?: Extract<FileEdit, { kind: 'concepts' }>;
+}
+
 /**
  * The new content of each file an edit touches, with the pairs of the entries it feeds; files that
- * would not change are left out. A new entries file is created, never written over one.
+ * would not change are left out. A new entries file is created, never written over one. `notes`
+ * receives the entries a multilingual file's writer leaves as they are.
  */
-async function newContents(root: string, edits: readonly FileEdit[]): Promise<{ write: FileToWrite; dictionaries: readonly WrittenDictionary[] }[]> {
-  const out: { write: FileToWrite; dictionaries: readonly WrittenDictionary[] }[] = [];
+async function newContents(root: string, edits: readonly FileEdit[], notes: DriftNote[]): Promise<NewContent[]> {
+  const out: NewContent[] = [];
   for (const edit of edits) {
     const absolute = path.join(root, edit.file);
     if (edit.kind === 'new_entries') {
@@ -72,6 +81,13 @@ async function newContents(root: string, edits: readonly FileEdit[]): Promise<{ 
       continue;
     }
     const old = await readFile(absolute);
+    if (edit.kind === 'concepts') {
+      const writer = await (edit.format.conceptsWriter as NonNullable<typeof edit.format.conceptsWriter>).load();
+      const { bytes, refused } = await writer.rewrite(old, edit.request);
+      for (const reason of refused) notes.push({ kind: 'glossary', name: edit.glossary, file: edit.resourceFile, reason });
+      if (!sameBytes(old, bytes)) out.push({ write: { path: edit.file, content: bytes, mode: 'replace' }, dictionaries: [], concepts: edit });
+      continue;
+    }
     const bytes = edit.kind === 'entries' ? await edit.writer.rewrite(old, edit.dictionaries) : Buffer.from(rewriteResourceYaml(old.toString('utf8'), edit.edit), 'utf8');
     if (!sameBytes(old, bytes)) out.push({ write: { path: edit.file, content: bytes, mode: 'replace' }, dictionaries: edit.kind === 'entries' ? edit.dictionaries : [] });
   }
@@ -79,10 +95,13 @@ async function newContents(root: string, edits: readonly FileEdit[]): Promise<{ 
 }
 
 /** The errors validate would report in the files as pull would write them, each located in its file (`file:line:col: [code] message`). */
-function invalidContents(contents: readonly { write: FileToWrite; dictionaries: readonly WrittenDictionary[] }[]): string[] {
-  return contents.flatMap(({ write, dictionaries }) =>
-    writtenTextErrors(write.path, Buffer.from(write.content).toString('utf8'), dictionaries).map((d) => `${d.file}:${d.line}:${d.column}: [${d.code}] ${d.message}`),
+async function invalidContents(contents: readonly NewContent[]): Promise<string[]> {
+  const found = await Promise.all(
+    contents.map(async ({ write, dictionaries, concepts }) =>
+      concepts === undefined ? writtenTextErrors(write.path, Buffer.from(write.content).toString('utf8'), dictionaries) : await writtenConceptsErrors(write.path, write.content as Uint8Array, concepts.request.source),
+    ),
   );
+  return found.flat().map((d) => `${d.file}:${d.cell ?? `${d.line}:${d.column}`}: [${d.code}] ${d.message}`);
 }
 
 /**
@@ -123,7 +142,9 @@ export async function pullTarget(request: PullRequest, ctx: ServiceContext): Pro
   const { live } = read;
   const drift = createDrift(target.name, desired, live);
   if (request.check === true) return { kind: 'checked', target: target.name, drift };
-  const { edits, notes, unwritable } = planFileEdits(drift, (file) => existsSync(path.join(desired.root, file)), request.writers ?? ENTRIES_WRITERS);
+  const planned = planFileEdits(drift, (file) => existsSync(path.join(desired.root, file)), request.writers ?? ENTRIES_WRITERS, desired.config.pull);
+  const { edits, unwritable } = planned;
+  const notes = [...planned.notes];
   // Nothing to write: in sync, or every difference is one pull leaves alone (each has its note).
   if (!hasDrift(drift) || edits.length === 0) return { kind: 'pulled', target: target.name, drift, written: [], notes, remaining: [] };
   // Values the files cannot hold: refused before anything is written, each named on the service.
@@ -142,9 +163,9 @@ export async function pullTarget(request: PullRequest, ctx: ServiceContext): Pro
   }
   let written: string[];
   try {
-    const contents = await newContents(desired.root, edits);
+    const contents = await newContents(desired.root, edits, notes);
     // The files as they would be written, by validate's rules for each: never a repository it refuses.
-    const invalid = invalidContents(contents);
+    const invalid = await invalidContents(contents);
     if (invalid.length > 0) {
       return { kind: 'unwritable', target: target.name, error: new InputError('pull_unwritable', unwritableMessage('pull', invalid.length, 'files')), problems: invalid };
     }

@@ -111,9 +111,21 @@ describe('loadRepository', () => {
       rateLimit: { requestsPerSecond: 5, concurrency: 4 },
       verify: { maxCharacters: 5000, sample: 0, seed: 1 },
       ui: { keepRuns: 50 },
+      pull: { tbxRemoved: 'remove' },
       targets: [{ name: 'default', baseUrlEnv: 'TERMSYNC_BASE_URL', apiKeyEnv: 'TERMSYNC_API_KEY', authScheme: 'Service-Auth-Key', capabilities: { deleteCustomInstruction: 'auto' } }],
     });
     expect(desired?.glossaries[0]?.dictionaries[0]?.sourceLang).toBe('en');
+  });
+
+  it('reads `pull.tbx_removed` (remove or deprecate), and refuses another value at the field', async () => {
+    const dir = await tempRepo();
+    const target = 'targets:\n  - {name: default, base_url_env: TERMSYNC_BASE_URL, api_key_env: TERMSYNC_API_KEY}\n';
+    await writeFile(path.join(dir, 'termsync.yaml'), `version: 1\npull:\n  tbx_removed: deprecate\n${target}`);
+    expect((await loadRepository({ dir })).desired?.config.pull).toEqual({ tbxRemoved: 'deprecate' });
+    await writeFile(path.join(dir, 'termsync.yaml'), `version: 1\npull:\n  tbx_removed: forget\n${target}`);
+    const refused = await loadRepository({ dir });
+    expect(refused.desired).toBeUndefined();
+    expect(refused.diagnostics.map((d) => [d.file, d.line, d.severity])).toContainEqual(['termsync.yaml', 3, 'error']);
   });
 
   it('has no desired state without a usable config, yet still checks the resources', async () => {

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -84,4 +85,20 @@ export async function heldByService(world: World): Promise<Record<string, Record
     }
   }
   return held;
+}
+
+/** Runs git in a repository (with an author and committer of its own). */
+export function gitIn(dir: string, ...args: string[]): string {
+  return execFileSync('git', args, {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' },
+  });
+}
+
+/** The changed lines of `git diff` for one file of a repository: `-old` and `+new`, nothing else. */
+export function changedLinesIn(dir: string, file: string): string[] {
+  return gitIn(dir, 'diff', '--no-color', '--unified=0', '--', file)
+    .split('\n')
+    .filter((l) => /^[+-]/.test(l) && !/^(\+\+\+|---) /.test(l));
 }

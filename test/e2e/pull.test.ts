@@ -1,8 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createWorld, type World } from './harness.js';
+import { changedLinesIn, createWorld, gitIn, type World } from './harness.js';
 
 let world: World;
 
@@ -40,20 +39,8 @@ dictionaries:
 const TSV = 'cart\tWarenkorb\ncheckout\tKasse\n\ninvoice\tRechnung\nwishlist\tWunschliste\n';
 const CSV = 'source,target,source_lang,target_lang\r\ncart,carrello,en,it\r\n"checkout","cassa","en","it"\r\n"gift card, digital",carta regalo digitale,en,it\r\ninvoice,fattura,en,it\r\n';
 
-function git(...args: string[]): string {
-  return execFileSync('git', args, {
-    cwd: world.dir,
-    encoding: 'utf8',
-    env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' },
-  });
-}
-
-/** The changed lines of `git diff` for one file: `-old` and `+new`, nothing else. */
-function changedLines(file: string): string[] {
-  return git('diff', '--no-color', '--unified=0', '--', file)
-    .split('\n')
-    .filter((l) => /^[+-]/.test(l) && !/^(\+\+\+|---) /.test(l));
-}
+const git = (...args: string[]): string => gitIn(world.dir, ...args);
+const changedLines = (file: string): string[] => changedLinesIn(world.dir, file);
 
 async function service(method: string, path: string, body?: unknown): Promise<unknown> {
   const res = await fetch(`${world.emulator.url}${path}`, {

@@ -124,15 +124,17 @@ custom_instructions:
 });
 
 describe('planFileEdits', () => {
-  it('leaves a glossary-level file (TBX, workbook, language columns) as it is, with a note, and never a per-dictionary writer over it', async () => {
+  it('writes a glossary-level file (TBX, workbook, language columns) through its format\'s concepts writer, with every dictionary it feeds; a dictionary added on the service is a note', async () => {
     const { planFileEdits } = await import('../../src/pull/index.js');
     const origin = { file: 'glossaries/brand.yaml', line: 1, column: 1 };
-    const declared = { sourceLang: 'en', targetLang: 'de', entries: live({ a: 'A' }), origin, entriesFile: 'glossaries/brand.csv', shared: true as const };
+    const multilingual = { languages: ['en', 'de', 'it'], pairs: [{ sourceLang: 'en', targetLang: 'de' }, { sourceLang: 'en', targetLang: 'it' }], terms: 'preferred' as const };
+    const declared = { sourceLang: 'en', targetLang: 'de', entries: live({ a: 'A' }), origin, entriesFile: 'glossaries/brand.csv', shared: true as const, multilingual };
+    const italian = { sourceLang: 'en', targetLang: 'it', entries: live({ a: 'I' }), origin, entriesFile: 'glossaries/brand.csv', shared: true as const, multilingual };
     const drift = {
       target: 'default',
       glossaries: [
         {
-          declared: { kind: 'glossary' as const, name: 'Brand', api: 'v3' as const, preventDestroy: false, origin, dictionaries: [declared] },
+          declared: { kind: 'glossary' as const, name: 'Brand', api: 'v3' as const, preventDestroy: false, origin, dictionaries: [declared, italian] },
           liveId: 'g1',
           dictionaries: [
             { sourceLang: 'en', targetLang: 'de', action: 'update' as const, declared, live: live({ a: 'B' }), entryChanges: [{ source: 'a', before: 'A', after: 'B' }] },
@@ -145,11 +147,16 @@ describe('planFileEdits', () => {
       onlyOnService: [],
       skipped: [],
     };
-    const { edits, notes } = planFileEdits(drift, () => false);
-    expect(edits).toEqual([]);
+    const { edits, notes } = planFileEdits(drift, () => false, undefined, { tbxRemoved: 'deprecate' });
+    expect(edits.map((e) => [e.kind, e.file])).toEqual([['concepts', 'glossaries/brand.csv']]);
+    const edit = edits[0] as Extract<(typeof edits)[number], { kind: 'concepts' }>;
+    expect(edit.request.tbxRemoved).toBe('deprecate');
+    expect(edit.request.dictionaries.map((d) => [d.pair.targetLang, Object.fromEntries(d.live)])).toEqual([
+      ['de', { a: 'B' }],
+      ['it', { a: 'I' }],
+    ]);
     expect(notes.map((n) => n.reason)).toEqual([
-      'pull cannot write the glossary-level entries file glossaries/brand.csv yet (update en-de): left as it is',
-      'pull cannot write the glossary-level entries file glossaries/brand.csv yet (add en-fr): left as it is',
+      'the service has a dictionary en-fr, which the glossary-level entries file glossaries/brand.csv cannot follow (its dictionaries come from `languages` and `pairs`): left as it is',
     ]);
   });
 });

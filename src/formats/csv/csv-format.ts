@@ -30,4 +30,11 @@ export const CSV_FORMAT: EntriesFormat = {
   ],
   concepts: { unit: 'line', item: 'row', load: async () => (await import('../multilingual/parse-language-columns.js')).languageColumnsReader('csv') },
   writer: CSV_WRITER,
+  // pull into a glossary-level file with language columns: the changed cells only (see rewrite-language-columns.ts).
+  conceptsWriter: {
+    load: async () => {
+      const { rewriteLanguageColumns } = await import('../multilingual/rewrite-language-columns.js');
+      return { rewrite: (content, request) => Promise.resolve(rewriteLanguageColumns(content, 'csv', request)) };
+    },
+  },
 };

@@ -10,7 +10,7 @@ import { namesThePair } from '../common/language-name-header.js';
  * The records of a CSV text with their line breaks: a line break inside double quotes belongs to
  * its field. Only the record boundaries are found here; csv-parse reads the fields.
  */
-function splitRecords(text: string): Line[] {
+export function splitRecords(text: string): Line[] {
   const records: Line[] = [];
   let quoted = false;
   let start = 0;
@@ -29,7 +29,7 @@ function splitRecords(text: string): Line[] {
 }
 
 /** Where each field of a record is written, and whether it is enclosed in double quotes. */
-function fieldSpans(record: string, delimiter: CsvDelimiter): { start: number; end: number; quoted: boolean }[] {
+export function fieldSpans(record: string, delimiter: CsvDelimiter): { start: number; end: number; quoted: boolean }[] {
   const spans: { start: number; end: number; quoted: boolean }[] = [];
   let i = 0;
   for (;;) {
@@ -50,11 +50,11 @@ function fieldSpans(record: string, delimiter: CsvDelimiter): { start: number; e
   }
 }
 
-function csvField(value: string, quote: boolean, delimiter: CsvDelimiter): string {
+export function csvField(value: string, quote: boolean, delimiter: CsvDelimiter): string {
   return quote || /["\r\n]/.test(value) || value.includes(delimiter) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
-function fieldsOf(record: string, delimiter: CsvDelimiter): string[] {
+export function fieldsOf(record: string, delimiter: CsvDelimiter): string[] {
   const rows: string[][] = parseCsvSync(record, { delimiter, relax_column_count: true, record_delimiter: '\n' });
   return rows[0] ?? [];
 }

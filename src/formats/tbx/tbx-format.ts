@@ -39,5 +39,12 @@ export const TBX_FORMAT: EntriesFormat = {
       return { read: async ({ bytes }, file, collector, languages, options, diagnostics, pause) => ({ ok: await parseTbx(decodeXmlChunks(bytes), file, collector, options.terms, diagnostics, languages, pause) }) };
     },
   },
+  // pull: the service's edits written into the file with the smallest change (see rewrite-tbx.ts).
+  conceptsWriter: {
+    load: async () => {
+      const { rewriteTbx } = await import('./rewrite-tbx.js');
+      return { rewrite: (content, request) => Promise.resolve(rewriteTbx(content, request)) };
+    },
+  },
   import: { kind: 'glossary', noun: 'TBX file', create: (title, table) => formatTbx(title, table) },
 };

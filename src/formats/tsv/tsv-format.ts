@@ -27,6 +27,13 @@ export const TSV_FORMAT: EntriesFormat = {
   ],
   concepts: { unit: 'line', item: 'row', load: async () => (await import('../multilingual/parse-language-columns.js')).languageColumnsReader('tsv') },
   writer: TSV_WRITER,
+  // pull into a glossary-level file with language columns: the changed cells only (see rewrite-language-columns.ts).
+  conceptsWriter: {
+    load: async () => {
+      const { rewriteLanguageColumns } = await import('../multilingual/rewrite-language-columns.js');
+      return { rewrite: (content, request) => Promise.resolve(rewriteLanguageColumns(content, 'tsv', request)) };
+    },
+  },
   // pull's TSV writer: a file whose first entry reads as a header gets a header line first.
   import: { kind: 'dictionary', noun: 'TSV file', create: (entries, pair) => createTsv(entries, pair) },
 };

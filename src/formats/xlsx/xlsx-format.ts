@@ -35,5 +35,7 @@ export const XLSX_FORMAT: EntriesFormat = {
       };
     },
   },
+  // pull: the service's edits written into the sheet's cells, every other part as it was (see rewrite-workbook.ts).
+  conceptsWriter: { load: async () => ({ rewrite: (await import('./rewrite-workbook.js')).rewriteWorkbook }) },
   import: { kind: 'glossary', noun: 'workbook', create: (_title, table) => new SheetFile('Terms', toSheetRows(table)) },
 };
