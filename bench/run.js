@@ -34,7 +34,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { OUT, ROOT, generateBig, generateMany, getJson, parseArgs, startEmulatorProcess, stats } from './cpu-common.js';
+import { OUT, ROOT, editBigTerms, generateBig, generateMany, getJson, parseArgs, startEmulatorProcess, stats } from './cpu-common.js';
 import { analyseRequests, sendsDuringPauses } from './rate-analysis.js';
 
 const args = parseArgs(process.argv.slice(2));
@@ -174,21 +174,6 @@ async function editTerms(root, count, perDictionary, entriesPerDictionary, undo 
     }
     await writeFile(file, text);
   }
-}
-
-/** 100 changed terms in the 10 MiB dictionary of cpu-common's generateBig (`undo` puts them back). */
-async function editBigTerms(root, undo = false) {
-  const file = path.join(root, 'glossaries', 'big.en-de.tsv');
-  // Line i holds entry i. (A hundred String.replace calls on the 10 MiB string took 22 s.)
-  const lines = (await readFile(file, 'utf8')).split('\n');
-  const [from, to] = undo ? ['neu', 'Größe'] : ['Größe', 'neu'];
-  for (let k = 0; k < 100; k++) {
-    const i = k * 1700;
-    const line = `waterproof jacket ${i}\tWasserdichte Jacke ${i} ${from}`;
-    if (lines[i] !== line) throw new Error(`${file}:${i + 1}: expected "${line}"`);
-    lines[i] = `waterproof jacket ${i}\tWasserdichte Jacke ${i} ${to}`;
-  }
-  await writeFile(file, lines.join('\n'));
 }
 
 async function setRate(root, rate, concurrency = CONCURRENCY) {
@@ -451,12 +436,12 @@ try {
     );
     // The plan of 100 changed terms is measured RUNS times; with the scenario, its plan is the last of them.
     let changed = [];
-    await editBigTerms(big);
+    await editBigTerms(big, 100);
     if (want('rows') && !QUICK) {
       await phase('(4) plan rows, 10 MiB', async () => {
-        await editBigTerms(big, true);
+        await editBigTerms(big, 100, true);
         noneRow = await repeat('`plan`, 10 MiB dictionary, no change', RUNS, () => bigPlan(0), { pace: paced(RATE, CONCURRENCY) });
-        await editBigTerms(big);
+        await editBigTerms(big, 100);
         changed = await samplesOf(want('s4') ? RUNS - 1 : RUNS, () => bigPlan(2));
       });
     }
