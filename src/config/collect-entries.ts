@@ -1,8 +1,8 @@
 import type { Diagnostic } from '../lib/diagnostics.js';
-import { canonicalChanges, canonicalPhrase, codePointName, findControlCharacter, type CanonicalChange } from '../lib/canonical.js';
+import { canonicalChanges, canonicalPhrase, codePointName, findControlCharacter, isCanonicalInNfcText, isNfcText, type CanonicalChange } from '../lib/canonical.js';
 import { PackedEntries } from '../model/packed-entries.js';
 import { error, show, warning } from './diagnostic.js';
-import { SourceSet } from './source-set.js';
+import { hashOf, SourceSet } from './source-set.js';
 
 /** The service's limit for each source and target text (spec, "Limits"). */
 export const MAX_PHRASE_BYTES = 1024;
@@ -159,6 +159,10 @@ function columnOf(column: Column): number {
 // eslint-disable-next-line no-control-regex
 const NEEDS_CHECK = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\ud800-\udfff]/;
 
+// NEEDS_CHECK but tab and LF, which separate the phrases of a TSV text: searched for in the whole text (see nfcLine).
+// eslint-disable-next-line no-control-regex
+const CHECKED = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\ud800-\udfff]/g;
+
 /** UTF-8 length without allocating: only phrases that might exceed the limit are measured. */
 function exceedsBytes(phrase: string, limit: number): boolean {
   // Each UTF-16 code unit encodes to at most 3 UTF-8 bytes.
@@ -187,8 +191,15 @@ export class EntryCollector {
    */
   private blocks: string[] = [];
   private parts: string[] = [];
-  /** Lowercased → line, for sources with an uppercase letter only: all a case-twin check needs. */
-  private folded = new Map<string, number>();
+  /**
+   * The lowercase forms of the sources with an uppercase letter, and the line of the first source
+   * of each (`foldedLines`, by index in `folded`): all a case-twin check needs. A set of ranges of
+   * `lowered` (the verbatim text lowercased) or of strings, like `seen`.
+   */
+  private folded = new SourceSet();
+  private foldedLines = new Int32Array(16);
+  /** The verbatim text lowercased, made for the first source that may have an uppercase letter; null when it cannot serve (see loweredText). */
+  private lowered: string | null | undefined;
   private packedEntries: PackedEntries | undefined;
   /**
    * A text whose lines are the entries so far, unchanged: `verbatim.slice(0, verbatimEnd)` is
@@ -196,6 +207,10 @@ export class EntryCollector {
    */
   private verbatimText: string | undefined;
   private verbatimEnd = 0;
+  /** Whether the verbatim text is in NFC without CR (isNfcText), once a line needs to know. */
+  private nfcText: boolean | undefined;
+  /** Offset in the verbatim text of the next code unit CHECKED finds, at or after the line last asked about (Infinity: none). */
+  private nextChecked = -1;
 
   constructor(
     private readonly file: string,
@@ -229,7 +244,9 @@ export class EntryCollector {
       this.blocks = [];
       this.seen.release();
       this.lines = new Int32Array(0);
-      this.folded = new Map();
+      this.folded.release();
+      this.foldedLines = new Int32Array(0);
+      this.lowered = undefined;
     }
     return this.packedEntries;
   }
@@ -319,7 +336,8 @@ export class EntryCollector {
    * `usual` as for `add`.
    */
   addPlainLine(text: string, start: number, tab: number, end: number, line: number, usual: boolean): boolean {
-    if (!usual || text !== this.verbatimText || start !== this.verbatimEnd || !isPlainAt(text, start, tab) || !isPlainAt(text, tab + 1, end)) return false;
+    if (text !== this.verbatimText || start !== this.verbatimEnd || !isPlainAt(text, start, tab) || !isPlainAt(text, tab + 1, end)) return false;
+    if (!usual && !this.nfcLine(text, start, tab, end)) return false;
     const seen = this.seen;
     const twin = seen.addRange(text, start, tab);
     if (twin !== -1) {
@@ -329,13 +347,27 @@ export class EntryCollector {
     this.keptAt(line);
     // A source without a letter that lowercasing changes is its own lowercase form: it can only
     // be the twin of a source seen before with an uppercase letter.
-    if (seen.lastRangeMayHaveCase) this.checkTwin(text.slice(start, tab), line, 1);
-    else if (this.folded.size > 0) {
-      const source = text.slice(start, tab);
-      this.warnTwin(source, this.folded.get(source), line, 1);
-    }
+    if (seen.lastRangeMayHaveCase) this.checkTwinAt(text, start, tab, line);
+    else if (this.folded.size > 0) this.warnTwinAt(text, start, tab, this.folded.indexOfRange(text, start, tab), line);
     this.verbatimEnd = end + 1;
     return true;
+  }
+
+  /**
+   * Whether a line of the verbatim text that holds code units from U+0300 up (CJK, Cyrillic,
+   * combining marks…) is two phrases `add` would keep as they are, without normalising each
+   * phrase: the text is in NFC as a whole (isNfcText, tested once, on the first such line), the
+   * line holds no character checkPhrase looks at (one search through the text, not one per
+   * phrase), and neither phrase begins or ends with a space. Length is isPlainAt's to check.
+   */
+  private nfcLine(text: string, start: number, tab: number, end: number): boolean {
+    this.nfcText ??= isNfcText(text);
+    if (!this.nfcText || !isCanonicalInNfcText(text, start, tab) || !isCanonicalInNfcText(text, tab + 1, end)) return false;
+    if (this.nextChecked < start) {
+      CHECKED.lastIndex = start;
+      this.nextChecked = CHECKED.test(text) ? CHECKED.lastIndex - 1 : Infinity;
+    }
+    return this.nextChecked >= end;
   }
 
   /** Keeps a canonical, checked source unless it is a duplicate (reported); warns of a case twin. */
@@ -361,14 +393,66 @@ export class EntryCollector {
     const lower = source.toLowerCase();
     let twinLine: number | undefined;
     if (lower !== source) {
-      twinLine = this.folded.get(lower);
-      if (twinLine === undefined) {
-        this.folded.set(lower, line);
-        const at = this.seen.indexOf(lower);
-        if (at !== -1) twinLine = this.lines[at] ?? 0;
-      }
-    } else if (this.folded.size > 0) twinLine = this.folded.get(source);
+      const hash = hashOf(lower);
+      const at = this.folded.addString(lower, hash);
+      if (at !== -1) twinLine = this.foldedLines[at];
+      else twinLine = this.foldedFirst(line, this.seen.indexOf(lower, hash));
+    } else if (this.folded.size > 0) {
+      const at = this.folded.indexOf(source);
+      if (at !== -1) twinLine = this.foldedLines[at];
+    }
     this.warnTwin(source, twinLine, line, column);
+  }
+
+  /**
+   * checkTwin of the source text.slice(start, end) of the verbatim text, its lowercase form a range
+   * of the text lowercased once (loweredText): no string is made for it unless it is a twin.
+   */
+  private checkTwinAt(text: string, start: number, end: number, line: number): void {
+    const lowered = this.loweredText(text);
+    if (lowered === null) return this.checkTwin(text.slice(start, end), line, 1);
+    let cased = false;
+    for (let i = start; i < end && !cased; i++) cased = lowered.charCodeAt(i) !== text.charCodeAt(i);
+    if (!cased) {
+      if (this.folded.size > 0) this.warnTwinAt(text, start, end, this.folded.indexOfRange(text, start, end), line);
+      return;
+    }
+    const hash = hashOf(lowered, start, end);
+    const at = this.folded.addRangeOf(lowered, start, end, hash);
+    const twinLine = at !== -1 ? this.foldedLines[at] : this.foldedFirst(line, this.seen.indexOfRange(lowered, start, end, hash));
+    if (twinLine !== undefined) this.warnTwin(text.slice(start, end), twinLine, line, 1);
+  }
+
+  /**
+   * The verbatim text lowercased, when its every range lowercases to the same range of it: the
+   * text as long lowercased as it is (only U+0130 lowercases to two code units, and none to fewer;
+   * tested). A tab or LF is neither cased nor ignored by case mapping, so the final sigma of a
+   * phrase lowercases as in the phrase alone. Null when the lengths differ (each source is then
+   * lowercased alone).
+   */
+  private loweredText(text: string): string | null {
+    if (this.lowered === undefined) {
+      const lowered = text.toLowerCase();
+      this.lowered = lowered.length === text.length ? lowered : null;
+    }
+    return this.lowered;
+  }
+
+  /** Records `line` as the first of a lowercase form just added to `folded`; the line of `seen`'s key `at` (its all-lowercase twin), if any. */
+  private foldedFirst(line: number, at: number): number | undefined {
+    const index = this.folded.size - 1;
+    if (index >= this.foldedLines.length) {
+      const grown = new Int32Array(Math.max(this.foldedLines.length * 2, index + 1));
+      grown.set(this.foldedLines);
+      this.foldedLines = grown;
+    }
+    this.foldedLines[index] = line;
+    return at === -1 ? undefined : (this.lines[at] ?? 0);
+  }
+
+  /** warnTwin of the source text.slice(start, end), whose lowercase form is `folded`'s key `at` (-1: none). */
+  private warnTwinAt(text: string, start: number, end: number, at: number, line: number): void {
+    if (at !== -1) this.warnTwin(text.slice(start, end), this.foldedLines[at], line, 1);
   }
 
   private warnTwin(source: string, twinLine: number | undefined, line: number, column: number): void {
