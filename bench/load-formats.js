@@ -13,6 +13,12 @@
 // alone, and the workbook's XML parts taken out by yauzl, inflated by zlib and read by saxes alone —
 // what any loader built on these libraries pays before it makes a single entry.
 // Results go to bench/out/formats.txt (bench/out is not tracked by git).
+//
+//   node bench/load-formats.js [--before DIR] [--runs N]
+//
+// --before DIR also loads every file with another build (a folder holding a built dist/, e.g. an
+// older commit exported and built elsewhere: see bench/compare-plans.js), alternating with this one
+// run by run, so that a change of the loader is measured against the build before it.
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -20,10 +26,17 @@ import path from 'node:path';
 import { Buffer } from 'node:buffer';
 import ExcelJS from 'exceljs';
 
-const RUNS = 5;
+const argv = process.argv.slice(2);
+const option = (name) => {
+  const at = argv.indexOf(name);
+  return at === -1 ? undefined : argv[at + 1];
+};
+const RUNS = Number(option('--runs') ?? 5);
+const BEFORE = option('--before');
 const TBX_BYTES = 10 * 1024 * 1024;
 const WORKBOOK_ROWS = 100_000;
 const DIST = new URL('../dist/config/index.js', import.meta.url).href;
+const BEFORE_DIST = BEFORE === undefined ? undefined : new URL(`file://${path.resolve(BEFORE, 'dist', 'config', 'index.js')}`).href;
 const CONFIG = 'version: 1\nresources: [glossaries]\ntargets:\n  - name: default\n    base_url_env: TERMSYNC_BASE_URL\n    api_key_env: TERMSYNC_API_KEY\n';
 
 const TBX_LANGUAGES = ['en', 'de', 'fr', 'ja'];
@@ -80,8 +93,8 @@ async function workbook(file, rows) {
 }
 
 // One load in a fresh process: wall time of loadRepository, CPU time and peak RSS of the process.
-function loadInChild(dir) {
-  const code = `const { loadRepository } = await import(${JSON.stringify(DIST)});
+function loadInChild(dir, dist = DIST) {
+  const code = `const { loadRepository } = await import(${JSON.stringify(dist)});
 const cpu = process.cpuUsage(); const start = performance.now();
 const result = await loadRepository({ dir: ${JSON.stringify(dir)} });
 const ms = performance.now() - start; const used = process.cpuUsage(cpu);
@@ -139,6 +152,12 @@ try {
       { 'en-de.tsv': tsv(WORKBOOK_ROWS, 'en', 'de', cell), 'en-fr.tsv': tsv(WORKBOOK_ROWS, 'en', 'fr', cell) },
     ),
   ]);
+  // With --before, every loader case runs with the other build too, right before this one.
+  if (BEFORE_DIST !== undefined) {
+    for (const [label, dir, runner] of [...cases]) {
+      if (runner === undefined) cases.splice(cases.findIndex((c) => c[0] === label), 0, [`${label} [before]`, dir, (d) => loadInChild(d, BEFORE_DIST)]);
+    }
+  }
   for (const [label, dir, runner] of cases) {
     if (runner !== undefined) continue;
     const file = label.startsWith('TBX') ? 'terms.tbx' : label.startsWith('Workbook') ? 'terms.xlsx' : undefined;

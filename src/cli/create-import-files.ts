@@ -1,26 +1,24 @@
 import { stringify } from 'yaml';
-import { formatTbx, toConceptTable, toEntryList, toSheetRows } from '../config/index.js';
 import type { DesiredState } from '../model/desired.js';
 import type { DictionaryKey, DictionaryToRead, LiveGlossary, LiveState, LiveStyleRules } from '../model/live.js';
 import type { Entries, LanguagePair } from '../model/entries.js';
 import { pairSlug, slugify } from '../lib/file-name.js';
 import { dictionaryKey } from '../lib/canonical.js';
-import { createTsv, unwritableEntries, unwritableInstruction, unwritableName } from '../pull/index.js';
+import { toEntryList } from '../lib/entries-tsv.js';
+import { unwritableEntries, unwritableInstruction, unwritableName } from '../pull/index.js';
+import { toConceptTable, type ConceptTable } from '../formats/common/concept-table.js';
+import type { EntriesFormat, FileContent, ImportWriter } from '../formats/entries-format.js';
+import { IMPORT_FORMATS } from '../formats/registry.js';
 
-/** How the entries of an imported glossary are written: TSV per dictionary, or one TBX file or workbook. */
-export type ImportFormat = 'tsv' | 'tbx' | 'xlsx';
+/** How the entries of an imported glossary are written: the name of a format import writes (IMPORT_FORMATS; the first is the default). */
+export type ImportFormat = string;
 
-/** A workbook to write: one sheet of rows (a null cell stays empty). */
-export interface SheetContent {
-  readonly sheet: string;
-  readonly rows: readonly (readonly (string | null)[])[];
-}
 
 export interface ImportFile {
   /** Relative to the output folder. */
   readonly name: string;
-  /** Text, or a workbook the caller renders (see create-workbook.ts). */
-  readonly content: string | SheetContent;
+  /** Text, or what makes the file's bytes when it is written (a workbook). */
+  readonly content: FileContent;
   /** A per-dictionary entries file: its dictionary's pair. */
   readonly pair?: LanguagePair;
 }
@@ -88,6 +86,52 @@ export function dictionariesOfSelection(selection: ImportSelection): DictionaryT
   );
 }
 
+type Writing<K extends ImportWriter['kind']> = { readonly format: EntriesFormat; readonly writer: Extract<ImportWriter, { kind: K }> };
+
+/** The import format of this name and how it writes (the first that writes a file per dictionary, when the name is none). */
+function importFormat<K extends ImportWriter['kind']>(name: string | undefined, kind: K): Writing<K> | undefined {
+  const format = IMPORT_FORMATS.find((f) => (name === undefined ? f.import?.kind === kind : f.name === name));
+  const writer = format?.import;
+  return format !== undefined && writer?.kind === kind ? { format, writer: writer as Extract<ImportWriter, { kind: K }> } : undefined;
+}
+
+/** Claims a file stem: `base`, else `base-2`, `base-3` …, whose files (`names(stem)`) are all free; they are taken from then on. */
+type Claim = (base: string, names: (stem: string) => string[]) => string;
+
+/** A glossary as one file of a multilingual format (`table`: its dictionaries as concepts), and its resource file. */
+function glossaryFiles(g: LiveGlossary, table: ConceptTable, { format, writer }: Writing<'glossary'>, claim: Claim): ImportFile[] {
+  const extension = format.extensions[0] as string;
+  const stem = claim(slugify(g.name), (s) => [`${s}.yaml`, `${s}${extension}`]);
+  const resource = { kind: 'glossary', name: g.name, api: g.api, entries_file: `${stem}${extension}`, languages: [table.source, ...table.targets] };
+  return [
+    { name: `${stem}.yaml`, content: stringify(resource, { flow: false }) },
+    { name: `${stem}${extension}`, content: writer.create(g.name, table) },
+  ];
+}
+
+/** A glossary as a file per dictionary, and its resource file. */
+function dictionaryFiles(g: LiveGlossary, entries: ReadonlyMap<DictionaryKey, Entries>, { format, writer }: Writing<'dictionary'>, claim: Claim): ImportFile[] {
+  const extension = format.extensions[0] as string;
+  const pairs = g.dictionaries.map(pairSlug);
+  const stem = claim(slugify(g.name), (s) => [`${s}.yaml`, ...pairs.map((p) => `${s}.${p}${extension}`)]);
+  const resource = {
+    kind: 'glossary',
+    name: g.name,
+    api: g.api,
+    dictionaries: g.dictionaries.map((d) => ({
+      source_lang: d.sourceLang,
+      target_lang: d.targetLang,
+      entries_file: `${stem}.${pairSlug(d)}${extension}`,
+    })),
+  };
+  const files: ImportFile[] = [{ name: `${stem}.yaml`, content: stringify(resource) }];
+  for (const d of g.dictionaries) {
+    const dictionary = entries.get(dictionaryKey(g.id, d.sourceLang, d.targetLang)) ?? new Map<string, string>();
+    files.push({ name: `${stem}.${pairSlug(d)}${extension}`, content: writer.create(new Map(toEntryList(dictionary)), d), pair: d });
+  }
+  return files;
+}
+
 /**
  * The resource and entry files for the selected live resources. `taken` holds the file names that
  * already exist in the output folder: nothing is overwritten, a clash gets a `-2`, `-3` suffix.
@@ -96,13 +140,13 @@ export function createImportFiles(
   selection: ImportSelection,
   entries: ReadonlyMap<DictionaryKey, Entries>,
   taken: ReadonlySet<string>,
-  format: ImportFormat = 'tsv',
-  /** Told of each glossary written as TSV although another format was asked: its dictionaries have several source languages. */
+  format: ImportFormat = IMPORT_FORMATS[0]?.name ?? 'tsv',
+  /** Told of each glossary written a file per dictionary although a multilingual format was asked: its dictionaries have several source languages. */
   onTsvInstead: (name: string) => void = () => undefined,
 ): ImportFile[] {
   const used = new Set([...taken].map((n) => n.toLowerCase()));
   const files: ImportFile[] = [];
-  const claim = (base: string, names: (stem: string) => string[]): string => {
+  const claim: Claim = (base, names) => {
     for (let i = 1; ; i += 1) {
       const stem = i === 1 ? base : `${base}-${i}`;
       if (names(stem).every((n) => !used.has(n.toLowerCase()))) {
@@ -111,34 +155,16 @@ export function createImportFiles(
       }
     }
   };
+  const multilingual = importFormat(format, 'glossary');
+  const perDictionary = importFormat(multilingual === undefined ? format : undefined, 'dictionary');
+  if (perDictionary === undefined) throw new Error(`import does not write ${format} files`);
   for (const g of selection.glossaries) {
     const dictionaries = g.dictionaries.map((d) => ({ ...d, entries: entries.get(dictionaryKey(g.id, d.sourceLang, d.targetLang)) ?? new Map<string, string>() }));
-    const table = format === 'tsv' ? undefined : toConceptTable(dictionaries);
-    if (format !== 'tsv' && table === undefined) onTsvInstead(g.name);
-    if (table !== undefined) {
-      const stem = claim(slugify(g.name), (s) => [`${s}.yaml`, `${s}.${format}`]);
-      const resource = { kind: 'glossary', name: g.name, api: g.api, entries_file: `${stem}.${format}`, languages: [table.source, ...table.targets] };
-      files.push({ name: `${stem}.yaml`, content: stringify(resource, { flow: false }) });
-      files.push({ name: `${stem}.${format}`, content: format === 'tbx' ? formatTbx(g.name, table) : { sheet: 'Terms', rows: toSheetRows(table) } });
-      continue;
-    }
-    const pairs = g.dictionaries.map(pairSlug);
-    const stem = claim(slugify(g.name), (s) => [`${s}.yaml`, ...pairs.map((p) => `${s}.${p}.tsv`)]);
-    const resource = {
-      kind: 'glossary',
-      name: g.name,
-      api: g.api,
-      dictionaries: g.dictionaries.map((d) => ({
-        source_lang: d.sourceLang,
-        target_lang: d.targetLang,
-        entries_file: `${stem}.${pairSlug(d)}.tsv`,
-      })),
-    };
-    files.push({ name: `${stem}.yaml`, content: stringify(resource) });
-    for (const d of g.dictionaries) {
-      const dictionary = entries.get(dictionaryKey(g.id, d.sourceLang, d.targetLang)) ?? new Map<string, string>();
-      // pull's TSV writer: a file whose first entry reads as a header gets a header line first.
-      files.push({ name: `${stem}.${pairSlug(d)}.tsv`, content: createTsv(new Map(toEntryList(dictionary)), d), pair: d });
+    const table = multilingual === undefined ? undefined : toConceptTable(dictionaries);
+    if (multilingual !== undefined && table !== undefined) files.push(...glossaryFiles(g, table, multilingual, claim));
+    else {
+      if (multilingual !== undefined) onTsvInstead(g.name);
+      files.push(...dictionaryFiles(g, entries, perDictionary, claim));
     }
   }
   for (const s of selection.styleRules) {

@@ -1,10 +1,9 @@
-import { type Diagnostic } from '../lib/diagnostics.js';
+import { type Diagnostic, error } from '../lib/diagnostics.js';
 import type { LanguagePair } from '../model/entries.js';
-import type { CsvDelimiter } from './parse-entries.js';
-import { error } from './diagnostic.js';
+import type { CsvDelimiter } from '../formats/entries-format.js';
+import { extensionOf, formatOfFile } from '../formats/registry.js';
 import { MAX_YAML_FILE_BYTES, parseYaml } from './load-resources.js';
 import { entriesOutcome } from './read-entries.js';
-import { MAX_ENTRIES_FILE_BYTES } from './read-files.js';
 import { validateResource } from './validate-resource.js';
 
 /** A dictionary an entries file feeds, as the repository declares it. */
@@ -21,19 +20,20 @@ export interface WrittenDictionary {
  * Rules that span files (a name used twice) are not repeated.
  */
 export function writtenTextErrors(file: string, text: string, dictionaries: readonly WrittenDictionary[]): Diagnostic[] {
-  const dot = file.lastIndexOf('.');
-  const extension = dot === -1 ? '' : file.slice(dot + 1).toLowerCase();
+  const extension = extensionOf(file);
+  const format = formatOfFile(file);
   const size = Buffer.byteLength(text, 'utf8');
   const diagnostics: Diagnostic[] = [];
-  if (extension === 'yaml' || extension === 'yml') {
+  if (extension === '.yaml' || extension === '.yml') {
     if (size > MAX_YAML_FILE_BYTES) return [error('yaml/too-large', `the file would be ${size} bytes: a YAML file may be at most ${MAX_YAML_FILE_BYTES} bytes (10 MiB)`, file, 1, 1)];
     const yaml = parseYaml(text, file, diagnostics);
     if (yaml !== undefined) diagnostics.push(...validateResource(yaml).diagnostics);
-  } else if (extension === 'tsv' || extension === 'csv') {
-    if (size > MAX_ENTRIES_FILE_BYTES) {
-      return [error('entries-file/too-large', `the file would be ${size} bytes: an entries file may be at most ${MAX_ENTRIES_FILE_BYTES} bytes (10 MiB)`, file, 1, 1)];
+  } else if (format?.readEntries !== undefined) {
+    if (size > format.maxBytes) {
+      return [error('entries-file/too-large', `the file would be ${size} bytes: an entries file may be at most ${format.maxBytes} bytes (10 MiB)`, file, 1, 1)];
     }
-    for (const { pair, delimiter } of dictionaries) diagnostics.push(...entriesOutcome(text, extension, pair, file, { file, line: 1, column: 1 }, delimiter).diagnostics);
+    const at = { file, line: 1, column: 1 };
+    for (const { pair, delimiter } of dictionaries) diagnostics.push(...entriesOutcome(text, format.name, pair, file, at, { terms: 'preferred', ...(delimiter === undefined ? {} : { delimiter }) }).diagnostics);
   }
   return diagnostics.filter((d) => d.severity === 'error');
 }

@@ -1,6 +1,5 @@
 import { isPair, isScalar, visit, type Node } from 'yaml';
-import type { Diagnostic } from '../lib/diagnostics.js';
-import { error } from './diagnostic.js';
+import { type Diagnostic, error } from '../lib/diagnostics.js';
 import { positionOfNode, type YamlFile } from './parse-yaml.js';
 
 /*

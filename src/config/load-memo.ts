@@ -1,6 +1,6 @@
 import { PackedEntries } from '../model/packed-entries.js';
 import type { LoadedResource, RepositoryRoot } from './load-resources.js';
-import { packBatch, unpackBatch } from './parallel-load.js';
+import { packBatch, unpackBatch, type WireEntries } from './entries-wire.js';
 import type { EntriesJob, EntriesOutcome } from './read-entries.js';
 import type { Digested } from './read-files.js';
 
@@ -46,11 +46,9 @@ interface KeptResource {
   readonly loaded: LoadedResource;
 }
 
-type WireOutcome = ReturnType<typeof packBatch>['outcomes'][number];
-
 interface KeptEntries {
   readonly digest: string;
-  readonly wire: WireOutcome;
+  readonly wire: WireEntries;
 }
 
 /** What a load kept of its files for the next load of the same repository (LoadOptions.previous). */
@@ -152,7 +150,7 @@ export class FileReuse {
     this.read++;
     const result = withoutDigest(outcome);
     if (outcome.digest !== undefined && result.diagnostics.length === 0 && (result.entries !== undefined || result.dictionaries !== undefined)) {
-      this.entries.set(key, { digest: outcome.digest, wire: packBatch([result]).outcomes[0] as WireOutcome });
+      this.entries.set(key, { digest: outcome.digest, wire: packBatch([result]).outcomes[0] as WireEntries });
     }
     return result;
   }

@@ -1,12 +1,11 @@
 import { access, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { appendDiagnostics, type Diagnostic } from '../lib/diagnostics.js';
+import { appendDiagnostics, type Diagnostic, error } from '../lib/diagnostics.js';
 import { sortDiagnostics } from '../lib/diagnostics.js';
 import type { DesiredGlossary, DesiredState, DesiredStyleRules, ProjectConfig, SourceRef } from '../model/desired.js';
 import { LOAD_THREADS_ENV } from '../lib/defaults.js';
 import { InputError } from '../lib/errors.js';
 import { redactSecrets } from './detect-secrets.js';
-import { error } from './diagnostic.js';
 import { readYaml, withEntries } from './load-resources.js';
 import { FileReuse, type LoadMemo } from './load-memo.js';
 import { loadInterrupted, loadResources, type LoadResourcesOptions } from './parallel-load.js';

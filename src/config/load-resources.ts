@@ -1,10 +1,9 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
-import { appendDiagnostics, type Diagnostic } from '../lib/diagnostics.js';
+import { appendDiagnostics, type Diagnostic, error } from '../lib/diagnostics.js';
 import type { DesiredDictionary, DesiredGlossary, DesiredStyleRules } from '../model/desired.js';
 import { PackedEntries } from '../model/packed-entries.js';
 import { detectSecrets, detectSecretsInText } from './detect-secrets.js';
-import { error } from './diagnostic.js';
 import { parseYamlFile, type YamlFile } from './parse-yaml.js';
 import type { EntriesJob, EntriesOutcome } from './read-entries.js';
 import { fileDigest, readTextFile, type Digested } from './read-files.js';

@@ -5,7 +5,8 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadResourceFile, type RepositoryRoot } from './load-resources.js';
-import { packBatch, type BatchReply, type BatchRequest } from './parallel-load.js';
+import { packBatch } from './entries-wire.js';
+import type { BatchReply, BatchRequest } from './parallel-load.js';
 import { readEntriesBatch } from './read-entries.js';
 
 const port = parentPort;

@@ -5,10 +5,11 @@ import { fileURLToPath } from 'node:url';
 import type * as WorkerThreads from 'node:worker_threads';
 import { loadResourceFile, withNullPrototypes, type LoadedResource, type RepositoryRoot, type ResourceOutcome } from './load-resources.js';
 import { TermsyncError } from '../lib/errors.js';
-import { PackedEntries } from '../model/packed-entries.js';
 import type { FileReuse } from './load-memo.js';
-import { Interrupted, type Digested } from './read-files.js';
-import { deferredEntries, readEntriesBatch, type EntriesFileCheck, type EntriesFileText, type EntriesJob, type EntriesOutcome } from './read-entries.js';
+import { Interrupted } from '../formats/common/interrupted.js';
+import type { Digested } from './read-files.js';
+import { unpackBatch, type WireBatch } from './entries-wire.js';
+import { readEntriesBatch, type EntriesJob, type EntriesOutcome } from './read-entries.js';
 
 /** Resource files per batch: parsed by one thread, between two turns of the event loop. */
 const RESOURCE_BATCH = 10;
@@ -99,26 +100,9 @@ export type BatchRequest =
   | { readonly kind: 'resources'; readonly id: number; readonly files: readonly string[]; readonly known?: readonly (string | null)[] }
   | { readonly kind: 'entries'; readonly id: number; readonly jobs: readonly EntriesJob[]; readonly defer: boolean; readonly known?: readonly (string | null)[] };
 
-/** An entries outcome as it crosses threads: a structured clone keeps the packed text, not the class. */
-type WireEntries = Omit<EntriesOutcome, 'entries' | 'dictionaries'> & {
-  readonly packed?: WirePacked;
-  /** A glossary-level file's dictionaries. */
-  readonly packedDictionaries?: readonly WirePacked[];
-};
-
-interface WirePacked {
-  /** Absent for deferred entries (see `check`). */
-  readonly text?: string;
-  readonly size: number;
-  readonly controlFree: boolean;
-  /** Deferred entries (see deferredEntries): what is kept of their file instead of the text. */
-  readonly check?: EntriesFileCheck;
-}
-
-export interface EntriesReply {
+export interface EntriesReply extends WireBatch {
   readonly kind: 'entries';
   readonly id: number;
-  readonly outcomes: readonly WireEntries[];
 }
 
 export interface ResourcesReply {
@@ -128,38 +112,6 @@ export interface ResourcesReply {
 }
 
 export type BatchReply = EntriesReply | ResourcesReply;
-
-const toWire = (entries: PackedEntries): WirePacked => {
-  const deferred = entries.deferredText as EntriesFileText | undefined;
-  return deferred === undefined ? { text: entries.text, size: entries.size, controlFree: entries.controlFree } : { size: entries.size, controlFree: entries.controlFree, check: deferred.check };
-};
-
-function fromWire(wire: WirePacked, job: EntriesJob | undefined, dirCache: Map<string, string | null>): PackedEntries {
-  if (wire.check === undefined) return PackedEntries.fromWire({ text: wire.text ?? '', size: wire.size, controlFree: wire.controlFree });
-  if (job === undefined) throw new Error('deferred entries crossed threads without their job');
-  return deferredEntries(job, wire.check, wire.size, dirCache);
-}
-
-/**
- * The outcomes of a batch as they cross threads: each dictionary's entries are one packed string
- * (see model/packed-entries.ts), one clone each instead of two per entry.
- */
-export function packBatch(outcomes: readonly EntriesOutcome[]): Pick<EntriesReply, 'outcomes'> {
-  return {
-    outcomes: outcomes.map(({ entries, dictionaries, ...rest }): WireEntries => {
-      if (dictionaries !== undefined) return { ...rest, packedDictionaries: dictionaries.map(toWire) };
-      return entries === undefined ? rest : { ...rest, packed: toWire(entries) };
-    }),
-  };
-}
-
-/** The outcomes of a batch as the worker read them (the inverse of packBatch); `jobs`: the batch's, for deferred entries. */
-export function unpackBatch({ outcomes }: Pick<EntriesReply, 'outcomes'>, jobs: readonly EntriesJob[] = [], dirCache: Map<string, string | null> = new Map()): EntriesOutcome[] {
-  return outcomes.map(({ packed, packedDictionaries, ...rest }, i) => {
-    if (packedDictionaries !== undefined) return { ...rest, dictionaries: packedDictionaries.map((d) => fromWire(d, jobs[i], dirCache)) };
-    return packed === undefined ? rest : { ...rest, entries: fromWire(packed, jobs[i], dirCache) };
-  });
-}
 
 export interface LoadResourcesOptions {
   /** Use a worker thread too: `undefined` decides by the number of files and of CPUs. */

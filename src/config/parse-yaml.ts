@@ -1,6 +1,5 @@
 import { Composer, CST, isAlias, isMap, isScalar, isSeq, LineCounter, Parser, visit, YAMLParseError, type Document, type Node } from 'yaml';
-import type { Diagnostic } from '../lib/diagnostics.js';
-import { error, warning } from './diagnostic.js';
+import { type Diagnostic, error, warning } from '../lib/diagnostics.js';
 
 /** A parsed YAML file: the document (for positions), its plain value, and its line index. */
 export interface YamlFile {

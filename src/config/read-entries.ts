@@ -1,17 +1,20 @@
 import path from 'node:path';
-import { appendDiagnostics, CappedDiagnostics, type Diagnostic } from '../lib/diagnostics.js';
+import { appendDiagnostics, CappedDiagnostics, type Diagnostic, error } from '../lib/diagnostics.js';
 import { TermsyncError } from '../lib/errors.js';
 import { literalDigestOfBytes } from '../lib/text-digest.js';
 import type { LanguagePair } from '../model/entries.js';
 import type { SourceRef } from '../model/desired.js';
 import { PackedEntries, type DeferredText } from '../model/packed-entries.js';
-import { ConceptCollector } from './collect-concepts.js';
-import { detectSecretsInText } from './detect-secrets.js';
-import { error } from './diagnostic.js';
-import { parseEntries, type CsvDelimiter, type EntriesFormat } from './parse-entries.js';
-import type { withCells as WithCells } from './read-workbook.js';
-import { BatchArena, decodeDeclared, decodeUtf8Files, fileDigest, Interrupted, readEntriesFile, relativePath, type Digested, type EntriesFileBytes, type EntriesFileFormat, type TextEncodingName } from './read-files.js';
-import type { EntriesFileOptions } from './validate-resource.js';
+import { ConceptCollector } from '../formats/common/collect-concepts.js';
+import { decodeDeclared, type TextEncodingName } from '../formats/common/text-encoding.js';
+import { Interrupted } from '../formats/common/interrupted.js';
+import type { EntriesFileOptions, EntriesFormat } from '../formats/entries-format.js';
+import { formatNamed } from '../formats/registry.js';
+import { BatchArena, decodeUtf8Files } from './decode-batch.js';
+import { detectSecretsInText, mayHoldSecret } from './detect-secrets.js';
+import { EMPTY_DICTIONARY } from './rules/glossary-rules.js';
+import { applyRules } from './rules/rule.js';
+import { fileDigest, readEntriesFile, relativePath, type Digested, type EntriesFileBytes } from './read-files.js';
 
 export interface ReadEntriesOptions {
   /**
@@ -145,8 +148,8 @@ const arena = new BatchArena();
 const rereadArena = new BatchArena();
 const EMPTY_BYTES = Buffer.alloc(0);
 
-function isText(format: EntriesFileFormat): format is EntriesFormat {
-  return format === 'tsv' || format === 'csv';
+function isText(format: EntriesFormat): boolean {
+  return format.content === 'text';
 }
 
 /** A long parse yields to the event loop at most this often (a signal's handler then runs). */
@@ -199,7 +202,7 @@ export async function readEntriesBatch(jobs: readonly EntriesJob[], dirCache?: M
   const outcomes: ((EntriesOutcome & Digested) | undefined)[] = [];
   // Multilingual files (TBX, workbook, language columns) wait here: their readers await, and every
   // use of the arena's bytes must come first (a worker's next batch may reset it meanwhile).
-  const multilingual: { readonly i: number; readonly job: EntriesJob; readonly bytes: Buffer; readonly text: string | undefined; readonly format: EntriesFileFormat; readonly file: string; readonly digest: Digested }[] = [];
+  const multilingual: { readonly i: number; readonly job: EntriesJob; readonly bytes: Buffer; readonly text: string | undefined; readonly format: EntriesFormat; readonly file: string; readonly digest: Digested }[] = [];
   for (const [i, read] of reads.entries()) {
     if (read.unchanged === true) {
       outcomes.push(read);
@@ -225,8 +228,8 @@ export async function readEntriesBatch(jobs: readonly EntriesJob[], dirCache?: M
         text = decoded.text;
       }
     }
-    if (!job.glossaryLevel && text !== undefined && isText(read.format)) {
-      const outcome = entriesOutcome(text, read.format, job.pairs[0] as LanguagePair, read.file, job.at, job.options.delimiter);
+    if (!job.glossaryLevel && text !== undefined && read.format.readEntries !== undefined) {
+      const outcome = entriesOutcome(text, read.format.name, job.pairs[0] as LanguagePair, read.file, job.at, job.options);
       const entries = outcome.entries;
       // Entries that are the file's very text (TSV in UTF-8, every line kept as it is) are read again when needed.
       if (defer && encoding === undefined && entries !== undefined && entries.size > 0 && text.length <= DEFER_MAX_CHARS && (entries.text === text || (entries.text.length === text.length + 1 && entries.text === `${text}\n`))) {
@@ -261,7 +264,7 @@ export async function readEntriesBatch(jobs: readonly EntriesJob[], dirCache?: M
  * Reads a multilingual file (TBX, workbook, CSV/TSV with language columns) into the entries of
  * each of the job's pairs. A refused file (malformed, hostile) yields no entries at all.
  */
-export async function conceptsOutcome(bytes: Buffer, text: string | undefined, format: EntriesFileFormat, job: EntriesJob, file: string, pause?: () => Promise<void>): Promise<EntriesOutcome> {
+export async function conceptsOutcome(bytes: Buffer, text: string | undefined, format: EntriesFormat, job: EntriesJob, file: string, pause?: () => Promise<void>): Promise<EntriesOutcome> {
   // At most MAX_SAME_RULE_PER_FILE per rule are listed (a file of a million duplicate rows).
   const capped = new CappedDiagnostics();
   let diagnostics: Diagnostic[] = capped;
@@ -275,25 +278,14 @@ export async function conceptsOutcome(bytes: Buffer, text: string | undefined, f
   // and are not scanned (test/config/secrets.test.ts holds this). A reader that starts to send or
   // write any of them must scan it here too.
   if (text !== undefined) appendDiagnostics(diagnostics, detectSecretsInText(text, file, 'a cell'));
+  const { unit, item } = format.concepts;
+  const collector = new ConceptCollector(file, diagnostics, job.pairs, job.languages, unit, item, text === undefined ? (term) => scanTerm(term, file) : undefined);
   // Each reader (and its XML, zip or CSV library) is loaded only for a repository that has such a file.
-  const collector = new ConceptCollector(file, diagnostics, job.pairs, job.languages, format === 'xlsx' ? 'row' : 'line', format === 'tbx' ? 'concept' : 'row', text === undefined);
-  let ok: boolean;
-  let sheet: string | undefined;
-  let withCells: typeof WithCells | undefined;
-  if (format === 'tbx') {
-    const { decodeXmlChunks, parseTbx } = await import('./parse-tbx.js');
-    ok = await parseTbx(decodeXmlChunks(bytes), file, collector, job.options.terms, diagnostics, job.languages, pause);
-  } else if (format === 'xlsx') {
-    const workbook = await import('./read-workbook.js');
-    withCells = workbook.withCells;
-    ({ ok, sheet } = await workbook.readWorkbook(bytes, file, collector, job.languages, job.options, diagnostics, pause));
-  } else {
-    const { parseLanguageColumns } = await import('./parse-language-columns.js');
-    ok = parseLanguageColumns(text ?? '', format, file, collector, job.languages, job.options.headerRow, diagnostics, job.options.delimiter);
-  }
+  const reader = await format.concepts.load();
+  const { ok, locate } = await reader.read({ bytes, text }, file, collector, job.languages, job.options, diagnostics, pause);
   const maps = collector.finish();
   diagnostics = capped.close();
-  if (sheet !== undefined && withCells !== undefined) diagnostics = withCells(diagnostics, file, sheet);
+  if (locate !== undefined) diagnostics = locate(diagnostics);
   if (!ok) return { diagnostics, file };
   const errors = diagnostics.some((d) => d.severity === 'error');
   for (const [i, pair] of job.pairs.entries()) {
@@ -301,7 +293,7 @@ export async function conceptsOutcome(bytes: Buffer, text: string | undefined, f
     diagnostics.push(
       error(
         'entries/empty-dictionary',
-        `no ${format === 'tbx' ? 'concept' : 'row'} has a term in both ${pair.sourceLang} and ${pair.targetLang}, so the dictionary ${pair.sourceLang}-${pair.targetLang} holds no entries; the service rejects a dictionary without entries`,
+        `no ${item} has a term in both ${pair.sourceLang} and ${pair.targetLang}, so the dictionary ${pair.sourceLang}-${pair.targetLang} holds no entries; the service rejects a dictionary without entries`,
         job.at.file,
         job.at.line,
         job.at.column,
@@ -311,22 +303,16 @@ export async function conceptsOutcome(bytes: Buffer, text: string | undefined, f
   return job.glossaryLevel ? { diagnostics, file, dictionaries: maps } : { diagnostics, file, entries: maps[0] ?? PackedEntries.EMPTY };
 }
 
-/** Parses and checks the text of an entries file (pure): its outcome. */
-export function entriesOutcome(text: string, format: EntriesFormat, pair: LanguagePair, file: string, at: SourceRef, delimiter?: CsvDelimiter): EntriesOutcome {
-  const { entries, diagnostics } = parseEntries(text, format, pair, file, (list) => appendDiagnostics(list, detectSecretsInText(text, file, 'a cell')), delimiter);
-  const empty = emptyDictionary(entries, diagnostics, at);
-  if (empty !== undefined) diagnostics.push(empty);
-  return { diagnostics, file, entries };
+/** The credentials in one term of a multilingual file (the quick test first: a term is seldom a candidate, and then nothing is allocated for it). */
+function scanTerm(term: string, file: string): readonly Diagnostic[] {
+  return mayHoldSecret(term) ? detectSecretsInText(term, file, 'a term') : [];
 }
 
-/**
- * The service rejects a dictionary without entries. Reported at the declaration (the `entries_file`
- * or `entries` line) when nothing else in the dictionary is an error already (an error there names
- * the real cause, and the dictionary is wrong anyway).
- */
-export function emptyDictionary(entries: ReadonlyMap<string, string>, diagnostics: readonly Diagnostic[], at: SourceRef): Diagnostic | undefined {
-  if (entries.size > 0 || diagnostics.some((d) => d.severity === 'error')) return undefined;
-  const ignored = diagnostics.some((d) => d.code === 'entries/language-columns-mismatch');
-  const why = ignored ? ': every row was ignored because of its language columns' : ' (blank lines and ignored rows do not count)';
-  return error('entries/empty-dictionary', `the dictionary holds no entries${why}; the service rejects a dictionary without entries`, at.file, at.line, at.column);
+/** Parses and checks the text of an entries file (pure): its outcome. */
+export function entriesOutcome(text: string, format: string, pair: LanguagePair, file: string, at: SourceRef, options: EntriesFileOptions = { terms: 'preferred' }): EntriesOutcome {
+  const read = formatNamed(format)?.readEntries;
+  if (read === undefined) throw new Error(`${format} files are not read as the entries of one dictionary`);
+  const { entries, diagnostics } = read(text, pair, file, options, (list) => appendDiagnostics(list, detectSecretsInText(text, file, 'a cell')));
+  applyRules([EMPTY_DICTIONARY], { entries, diagnostics: [...diagnostics], at }, diagnostics);
+  return { diagnostics, file, entries };
 }

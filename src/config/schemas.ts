@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
 import en from 'zod/v4/locales/en.js';
 import { DEFAULTS, defaultConcurrency } from '../lib/defaults.js';
-import { GLOSSARY_LANGUAGES, STYLE_RULE_LANGUAGES } from './languages.js';
-import { TEXT_ENCODINGS } from './read-files.js';
+import { GLOSSARY_LANGUAGES, STYLE_RULE_LANGUAGES } from '../lib/languages.js';
+import { TEXT_ENCODINGS } from '../formats/common/text-encoding.js';
 import { schemaUrl } from './schema-urls.js';
 
 // zod/mini rather than zod: the same validation (one core, the same issues), without the methods

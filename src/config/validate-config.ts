@@ -1,6 +1,5 @@
-import { appendDiagnostics, type Diagnostic } from '../lib/diagnostics.js';
+import { appendDiagnostics, type Diagnostic, error, show } from '../lib/diagnostics.js';
 import type { ProjectConfig } from '../model/desired.js';
-import { error, show } from './diagnostic.js';
 import { positionAt, type YamlFile } from './parse-yaml.js';
 import { configSchema, ENV_PREFIX } from './schemas.js';
 import { schemaDiagnostics, type RuleForIssue } from './validate-schema.js';

@@ -1,7 +1,6 @@
-import type { Diagnostic } from '../lib/diagnostics.js';
+import { type Diagnostic, error, show } from '../lib/diagnostics.js';
 import type { DesiredGlossary, DesiredStyleRules } from '../model/desired.js';
 import { PackedEntries } from '../model/packed-entries.js';
-import { error, show } from './diagnostic.js';
 
 /** Glossaries per account (spec, "Limits"); every target receives every glossary of the repository. */
 export const MAX_GLOSSARIES = 1000;

@@ -1,7 +1,6 @@
 import type * as z from 'zod/v4/core';
-import type { Diagnostic } from '../lib/diagnostics.js';
+import { type Diagnostic, error, show } from '../lib/diagnostics.js';
 import { didYouMeanSuffix } from './did-you-mean.js';
-import { error, show } from './diagnostic.js';
 import { looksLikeSecret } from './detect-secrets.js';
 import { positionAt, type YamlFile } from './parse-yaml.js';
 

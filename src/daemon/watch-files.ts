@@ -1,10 +1,11 @@
 import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { systemClock, type ClockTimer, type TimerClock } from '../lib/clock.js';
+import { ENTRIES_EXTENSIONS } from '../formats/registry.js';
 import type { Logger } from '../lib/logger.js';
 
-/** Files a change of which can change what termsync does: resources, entries and the config. */
-const RELEVANT = /\.(ya?ml|tsv|csv|tbx|xlsx)$/i;
+/** Files a change of which can change what termsync does: resources, entries (every format's extension) and the config. */
+const RELEVANT = new RegExp(`\\.(ya?ml|${ENTRIES_EXTENSIONS.map((e) => e.slice(1).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`, 'i');
 /** Editor swap and backup files, and files written next to the repository by termsync itself. */
 const NOISE = /(^|[\\/])(\.git|node_modules)([\\/]|$)|(^|[\\/])(\.#[^\\/]*|#[^\\/]*#|4913|\.DS_Store|\.termsync\.lock[^\\/]*)$|(\.swp|\.swx|\.swo|~|\.tmp|\.bak)$/;
 

@@ -1,3 +1,5 @@
+import { displayJson } from './display.js';
+
 /** A problem found in the repository, returned as data (never thrown). */
 export interface Diagnostic {
   readonly severity: 'error' | 'warning';
@@ -120,4 +122,18 @@ export function markDiagnostics(list: Diagnostic[]): DiagnosticsMark {
 export function truncateDiagnostics(list: Diagnostic[], at: DiagnosticsMark): void {
   if (list instanceof CappedDiagnostics) list.truncate(at);
   else list.length = at.length;
+}
+
+export function error(code: string, message: string, file: string, line: number, column: number): Diagnostic {
+  return { severity: 'error', code, message, file, line, column };
+}
+
+export function warning(code: string, message: string, file: string, line: number, column: number): Diagnostic {
+  return { severity: 'warning', code, message, file, line, column };
+}
+
+/** Quotes a value for a message, shortened; values that may be secrets are never passed here. */
+export function show(value: string, max = 60): string {
+  const visible = value.length > max ? `${value.slice(0, max)}…` : value;
+  return displayJson(JSON.stringify(visible));
 }

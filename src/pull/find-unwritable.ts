@@ -1,6 +1,6 @@
 import { looksLikeSecret } from '../config/detect-secrets.js';
-import { phraseProblem } from '../config/collect-entries.js';
-import { plainTextProblem } from '../config/validate-resource.js';
+import { phraseProblem } from '../formats/common/collect-entries.js';
+import { plainTextProblem } from '../config/rules/resource-rules.js';
 import { displayText } from '../lib/display.js';
 import type { Entries, LanguagePair } from '../model/entries.js';
 import type { LiveInstruction } from '../model/live.js';

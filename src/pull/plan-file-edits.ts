@@ -3,7 +3,8 @@ import { pairKey } from '../lib/canonical.js';
 import { pairSlug } from '../lib/file-name.js';
 import type { Drift, DriftNote, GlossaryDrift } from '../model/drift.js';
 import type { Entries, LanguagePair } from '../model/entries.js';
-import { ENTRIES_WRITERS, writerFor, type DictionaryContent, type EntriesWriter } from './entries-writers.js';
+import type { DictionaryContent, EntriesWriter } from '../formats/entries-format.js';
+import { ENTRIES_WRITERS, writerFor } from '../formats/registry.js';
 import { unwritableEntries, unwritableInstruction } from './find-unwritable.js';
 import type { GlossaryYamlEdit, ResourceYamlEdit } from './rewrite-resource-yaml.js';
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadRepository, resourcesForFiles } from '../../src/config/index.js';
-import { packBatch, unpackBatch } from '../../src/config/parallel-load.js';
+import { packBatch, unpackBatch } from '../../src/config/entries-wire.js';
 import { readEntriesBatch, type EntriesJob } from '../../src/config/read-entries.js';
 import { TermsyncError } from '../../src/lib/errors.js';
 import { ExitCode } from '../../src/lib/exit-codes.js';

@@ -13,9 +13,10 @@ import type * as LoadResourcesModule from '../../src/config/load-resources.js';
 import type * as ParallelLoadModule from '../../src/config/parallel-load.js';
 import type * as ReadEntriesModule from '../../src/config/read-entries.js';
 import type { EntriesReply } from '../../src/config/parallel-load.js';
-import { packBatch, unpackBatch } from '../../src/config/parallel-load.js';
+import { packBatch, unpackBatch } from '../../src/config/entries-wire.js';
+import type * as EntriesWireModule from '../../src/config/entries-wire.js';
 import { entriesOutcome } from '../../src/config/read-entries.js';
-import { decodeUtf8Files } from '../../src/config/read-files.js';
+import { decodeUtf8Files } from '../../src/config/decode-batch.js';
 import { canonicalPhrase, findControlCharacter } from '../../src/lib/canonical.js';
 
 // The worker thread runs compiled JavaScript, so the parallel path is tested on the build in dist/
@@ -108,7 +109,7 @@ describe('loading with a worker thread (compiled loader)', () => {
   it.each([['dist/config'], ['dist/bundle']])('reads TBX and workbook files in the worker (%s) exactly as on the main thread, their dictionaries packed', async (folder) => {
     const { loadResourceFile } = await fromDist<LoadResources>('load-resources.js');
     const { readEntriesBatch } = await fromDist<typeof ReadEntriesModule>('read-entries.js');
-    const { unpackBatch: unpack } = await fromDist<ParallelLoad>('parallel-load.js');
+    const { unpackBatch: unpack } = await fromDist<typeof EntriesWireModule>('entries-wire.js');
     const where = { root: repo, rootReal: await realpath(repo) };
     const jobs = ['brand-terminology', 'help-centre-terms'].flatMap((name) => loadResourceFile(where, `glossaries/example/${name}.yaml`).jobs);
     expect(jobs.map((job) => [job.declared, job.glossaryLevel, job.pairs.length])).toEqual([

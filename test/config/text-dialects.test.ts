@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadRepository, parseEntries } from '../../src/config/index.js';
-import { detectDelimiter } from '../../src/config/parse-language-columns.js';
+import { detectDelimiter } from '../../src/formats/multilingual/parse-language-columns.js';
 
 const CONFIG = 'version: 1\ntargets:\n  - name: default\n    base_url_env: TERMSYNC_BASE_URL\n    api_key_env: TERMSYNC_API_KEY\n';
 

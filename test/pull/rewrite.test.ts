@@ -1,7 +1,9 @@
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { parseEntries } from '../../src/config/index.js';
-import { rewriteCsv, rewriteResourceYaml, rewriteTsv } from '../../src/pull/index.js';
+import { rewriteCsv } from '../../src/formats/csv/rewrite-csv.js';
+import { rewriteTsv } from '../../src/formats/tsv/rewrite-tsv.js';
+import { rewriteResourceYaml } from '../../src/pull/index.js';
 
 const de = { sourceLang: 'en', targetLang: 'de' };
 const live = (o: Record<string, string>): Map<string, string> => new Map(Object.entries(o));

@@ -10,8 +10,8 @@ import { addCommonOptions } from '../common-options.js';
 import { writtenTextErrors } from '../../config/check-written-text.js';
 import { unwritableLines, unwritableMessage } from '../../pull/index.js';
 import { createImportFiles, dictionariesOfSelection, selectUndeclared, unwritableSelection, type ImportFile, type ImportFormat } from '../create-import-files.js';
-import { createWorkbook } from '../create-workbook.js';
 import { exitCodeOf } from '../exit-code-of.js';
+import { formatNamed, IMPORT_FORMATS } from '../../formats/registry.js';
 import type { CommandContext, CommonOptions } from '../io.js';
 import { resolveInside, writeInside } from '../../lib/write-inside.js';
 import { checkOutputFolder } from '../output-files.js';
@@ -44,7 +44,7 @@ export async function writeImportFiles(root: string, outDir: string, files: Retu
     const path = join(outDir, file.name);
     // Every resource file starts with the line that tells editors where its schema is.
     const content =
-      typeof file.content !== 'string' ? await createWorkbook(file.content) : file.name.endsWith('.yaml') ? `${schemaModeline(await schemaReference(path, root, 'resource'))}\n${file.content}` : file.content;
+      typeof file.content !== 'string' ? await file.content.bytes() : file.name.endsWith('.yaml') ? `${schemaModeline(await schemaReference(path, root, 'resource'))}\n${file.content}` : file.content;
     contents.push({ path, content, mode: 'create' as const });
   }
   try {
@@ -118,9 +118,9 @@ async function runImport(ctx: CommandContext, options: ImportOptions): Promise<n
       // What the files cannot hold is refused before anything is written, each named on the service.
       const unwritable = unwritableSelection(selection, live.entries);
       if (unwritable.length > 0) return refuse(unwritableMessage('import', unwritable.length), unwritable);
-      const format = (options.format ?? 'tsv') as ImportFormat;
+      const format = (options.format ?? IMPORT_FORMATS[0]?.name) as ImportFormat;
       const files = createImportFiles(selection, live.entries, await existingNames(outDir), format, (name) => {
-        io.stderr(`warning: glossary "${displayText(name)}" has dictionaries from several source languages, which one ${format === 'tbx' ? 'TBX file' : 'workbook'} cannot hold exactly (it is read back as pairs from one language): written as TSV files\n`);
+        io.stderr(`warning: glossary "${displayText(name)}" has dictionaries from several source languages, which one ${formatNamed(format)?.import?.noun ?? format} cannot hold exactly (it is read back as pairs from one language): written as ${perDictionaryNoun()}s\n`);
       });
       const invalid = invalidFiles(relOut, files);
       if (invalid.length > 0) return refuse(unwritableMessage('import', invalid.length, 'files'), invalid);
@@ -142,10 +142,21 @@ async function runImport(ctx: CommandContext, options: ImportOptions): Promise<n
   return code;
 }
 
+/** What a file per dictionary is called (`TSV file`): what a glossary no multilingual file can hold is written as. */
+function perDictionaryNoun(): string {
+  return IMPORT_FORMATS.find((f) => f.import?.kind === 'dictionary')?.import?.noun ?? 'file';
+}
+
+/** `a TSV file per dictionary, or one TBX file or workbook per glossary`: the import formats, from the registry. */
+function importFormatsHelp(): string {
+  const nouns = (kind: 'dictionary' | 'glossary'): string => IMPORT_FORMATS.flatMap((f) => (f.import?.kind === kind ? [f.import.noun] : [])).join(' or ');
+  return `a ${nouns('dictionary')} per dictionary, or one ${nouns('glossary')} per glossary`;
+}
+
 export function registerImport(program: Command, ctx: CommandContext): Command {
   return addCommonOptions(withHelpFooter(program.command('import'), { service: true, exits: [0, 3, 7, 130] }).description('write resource and entry files for the live resources the repository does not declare yet'))
     .option('--out-dir <path>', 'folder for the new files, inside the repository and relative to it (default: the first `resources` folder)')
-    .addOption(new Option('--format <format>', 'how entries are written: a TSV file per dictionary, or one TBX file or workbook per glossary').choices(['tsv', 'tbx', 'xlsx']).default('tsv'))
+    .addOption(new Option('--format <format>', `how entries are written: ${importFormatsHelp()}`).choices(IMPORT_FORMATS.map((f) => f.name)).default(IMPORT_FORMATS[0]?.name))
     .action(async (options: ImportOptions) => {
       ctx.setExitCode(await runImport(ctx, options));
     });
