@@ -2,14 +2,15 @@
 // repositories, an emulator in its own process, and a CLI run measured as a whole process (user +
 // system CPU seconds and peak RSS from /usr/bin/time, wall time). Nothing here writes outside the
 // temporary folders it is given and bench/out/.
-import { spawn, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import http from 'node:http';
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { Buffer } from 'node:buffer';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 
 export const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const ROOT = path.resolve(HERE, '..');
@@ -317,4 +318,44 @@ export async function sizeOf(dir) {
     files += 1;
   }
   return { bytes, files };
+}
+
+// Workbook rows: short terms, so that 2 × 100,000 entries stay within the service's 10 MiB per glossary.
+export const workbookCell = (lang, i) => ({ en: `jacket model ${i}`, de: `Jacke Modell ${i}`, fr: `veste modèle ${i}` })[lang];
+
+/** A workbook as a spreadsheet program saves one (shared strings): a header row en, de, fr and `rows` rows of terms. */
+export async function generateWorkbook(file, rows) {
+  const { default: ExcelJS } = await import('exceljs');
+  const writer = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file, useSharedStrings: true });
+  const sheet = writer.addWorksheet('Terms');
+  sheet.addRow(['en', 'de', 'fr']).commit();
+  for (let i = 0; i < rows; i++) sheet.addRow([workbookCell('en', i), workbookCell('de', i), workbookCell('fr', i)]).commit();
+  await writer.commit();
+}
+
+/** A repository of one glossary whose entries are a workbook of `rows` rows (generateWorkbook); returns the workbook's path. */
+export async function generateWorkbookRepository(root, rows) {
+  await mkdir(path.join(root, 'glossaries', 'entries'), { recursive: true });
+  await writeFile(path.join(root, 'termsync.yaml'), 'version: 1\nresources: [glossaries]\ntargets:\n  - name: default\n    base_url_env: TERMSYNC_BASE_URL\n    api_key_env: TERMSYNC_API_KEY\n');
+  await writeFile(path.join(root, 'glossaries', 'g.yaml'), 'kind: glossary\nname: G\nentries_file: entries/terms.xlsx\nlanguages: [en, de, fr]\n');
+  const file = path.join(root, 'glossaries', 'entries', 'terms.xlsx');
+  await generateWorkbook(file, rows);
+  return file;
+}
+
+/**
+ * One loadRepository of `dir` in a fresh process (as `validate` or `plan` loads it), by the build
+ * whose dist/ is `build`: wall ms of the load, CPU ms of the process so far (all threads), peak RSS
+ * (MiB), entries and diagnostics.
+ */
+export async function loadInChild(dir, build = ROOT) {
+  const dist = pathToFileURL(path.join(build, 'dist', 'config', 'index.js')).href;
+  const code = `const { loadRepository } = await import(${JSON.stringify(dist)});
+const cpu = process.cpuUsage(); const start = performance.now();
+const result = await loadRepository({ dir: ${JSON.stringify(dir)} });
+const ms = performance.now() - start; const used = process.cpuUsage(cpu);
+const entries = result.desired.glossaries.reduce((n, g) => n + g.dictionaries.reduce((m, d) => m + d.entries.size, 0), 0);
+console.log(JSON.stringify({ ms, cpu: (used.user + used.system) / 1000, rss: process.resourceUsage().maxRSS / 1024, entries, diagnostics: result.diagnostics.length }));`;
+  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8', maxBuffer: 1 << 24 });
+  return JSON.parse(stdout);
 }
