@@ -54,18 +54,6 @@ const WORDS = {
   ).split(' '),
 };
 
-/** A seeded pseudo-random generator (mulberry32): the same corpus on every run and machine. */
-function seeded(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * A phrase of `random`'s choosing: its script (Latin half the time, Cyrillic and CJK a quarter
  * each), its length (mostly one to three words, now and then a longer description of up to
@@ -90,7 +78,7 @@ const BIG_SEED = 20261126;
 /**
  * One 10 MiB dictionary in one glossary, of varied, real-looking terms: mixed scripts (Latin with
  * diacritics, Cyrillic, CJK), varied lengths, in random order (sources distinct, also in case:
- * no duplicate and no case twin), the same on every run (seeded). About 125,000 entries: CJK and
+ * no duplicate and no case twin), the same on every run (seeded). About 155,000 entries: CJK and
  * Cyrillic take two and three bytes a character.
  */
 export async function generateBig(root) {
@@ -101,7 +89,9 @@ export async function generateBig(root) {
     path.join(root, 'glossaries', 'big.yaml'),
     'kind: glossary\nname: Catalogue\ndictionaries:\n  - source_lang: en\n    target_lang: de\n    entries_file: big.en-de.tsv\n',
   );
-  const random = seeded(BIG_SEED);
+  // The emulator's seeded generator (mulberry32): the same corpus on every run and machine.
+  const { createRandom } = await import(pathToFileURL(path.join(ROOT, 'dist', 'emulator', 'random.js')).href);
+  const random = createRandom(BIG_SEED);
   const seen = new Set();
   const lines = [];
   let size = 0;

@@ -1,24 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { createRandom } from '../../src/emulator/random.js';
 import { sortByCodeUnits } from '../../src/model/sort-strings.js';
-
-/** A seeded generator (mulberry32): the same strings on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** What the default sort gives (code-unit order). */
 const reference = (strings: readonly string[]): string[] => [...strings].sort();
 
 describe('sortByCodeUnits', () => {
   it('orders thousands of strings in no order as the default sort does: shared prefixes, strings that are prefixes of others, every script', () => {
-    const random = seeded(7);
+    const random = createRandom(7);
     const alphabet = ['a', 'b', 'A', ' ', '\t', 'é', 'ß', 'я', 'ё', '中', '文', 'が', '\u{1f600}', '\u{10000}', '\uffff', '\ue000', '\u0300', '0', '\u0000'];
     const strings: string[] = [];
     for (let i = 0; i < 20_000; i++) {

@@ -1,7 +1,8 @@
 import { type Diagnostic, error, show, warning } from '../../lib/diagnostics.js';
 import { canonicalChanges, canonicalPhrase, codePointName, findControlCharacter, isCanonicalInNfcText, isNfcText, type CanonicalChange } from '../../lib/canonical.js';
 import { PackedEntries } from '../../model/packed-entries.js';
-import { hashOf, SourceSet } from './source-set.js';
+import { CaseTwins } from './case-twins.js';
+import { SourceSet } from './source-set.js';
 
 /** The service's limit for each source and target text (spec, "Limits"). */
 export const MAX_PHRASE_BYTES = 1024;
@@ -178,6 +179,13 @@ function exceedsBytes(phrase: string, limit: number): boolean {
 export class EntryCollector {
   /** Source of every entry kept: duplicates and twins are found here. Dropped by `packed()`. */
   private seen = new SourceSet();
+  /** The case-twin check, over `seen` and the line of each of its sources. */
+  private readonly twins = new CaseTwins(
+    this.seen,
+    (at) => this.lines[at] ?? 0,
+    (source, twinLine, line, column) =>
+      this.diagnostics.push(warning('entries/case-twin', `source phrase ${show(source)} differs only in case from the source phrase on ${this.unit} ${twinLine}`, this.file, line, column)),
+  );
   /**
    * Line of each entry, by its index in `seen`: room made at once by `expect` (or for a large
    * text), else doubled; not an array grown a push at a time (each growth a copy in fresh memory).
@@ -190,15 +198,6 @@ export class EntryCollector {
    */
   private blocks: string[] = [];
   private parts: string[] = [];
-  /**
-   * The lowercase forms of the sources with an uppercase letter, and the line of the first source
-   * of each (`foldedLines`, by index in `folded`): all a case-twin check needs. A set of ranges of
-   * `lowered` (the verbatim text lowercased) or of strings, like `seen`.
-   */
-  private folded = new SourceSet();
-  private foldedLines = new Int32Array(16);
-  /** The verbatim text lowercased, made for the first source that may have an uppercase letter; null when it cannot serve (see loweredText). */
-  private lowered: string | null | undefined;
   private packedEntries: PackedEntries | undefined;
   /**
    * A text whose lines are the entries so far, unchanged: `verbatim.slice(0, verbatimEnd)` is
@@ -243,9 +242,7 @@ export class EntryCollector {
       this.blocks = [];
       this.seen.release();
       this.lines = new Int32Array(0);
-      this.folded.release();
-      this.foldedLines = new Int32Array(0);
-      this.lowered = undefined;
+      this.twins.release();
     }
     return this.packedEntries;
   }
@@ -346,8 +343,8 @@ export class EntryCollector {
     this.keptAt(line);
     // A source without a letter that lowercasing changes is its own lowercase form: it can only
     // be the twin of a source seen before with an uppercase letter.
-    if (seen.lastRangeMayHaveCase) this.checkTwinAt(text, start, tab, line);
-    else if (this.folded.size > 0) this.warnTwinAt(text, start, tab, this.folded.indexOfRange(text, start, tab), line);
+    if (seen.lastRangeMayHaveCase) this.twins.checkAt(text, start, tab, line);
+    else this.twins.checkUncasedAt(text, start, tab, line);
     this.verbatimEnd = end + 1;
     return true;
   }
@@ -377,7 +374,7 @@ export class EntryCollector {
       return false;
     }
     this.keptAt(line);
-    this.checkTwin(source, line, column);
+    this.twins.check(source, line, column);
     return true;
   }
 
@@ -385,78 +382,6 @@ export class EntryCollector {
     this.diagnostics.push(
       error('entries/duplicate-source', `duplicate source phrase ${show(source)} on ${this.unit}s ${this.lines[first] ?? 0} and ${line}; the service rejects the whole dictionary`, this.file, line, column),
     );
-  }
-
-  /** Warns when a source just kept differs only in case from one kept before. */
-  private checkTwin(source: string, line: number, column: number): void {
-    const lower = source.toLowerCase();
-    let twinLine: number | undefined;
-    if (lower !== source) {
-      const hash = hashOf(lower);
-      const at = this.folded.addString(lower, hash);
-      if (at !== -1) twinLine = this.foldedLines[at];
-      else twinLine = this.foldedFirst(line, this.seen.indexOf(lower, hash));
-    } else if (this.folded.size > 0) {
-      const at = this.folded.indexOf(source);
-      if (at !== -1) twinLine = this.foldedLines[at];
-    }
-    this.warnTwin(source, twinLine, line, column);
-  }
-
-  /**
-   * checkTwin of the source text.slice(start, end) of the verbatim text, its lowercase form a range
-   * of the text lowercased once (loweredText): no string is made for it unless it is a twin.
-   */
-  private checkTwinAt(text: string, start: number, end: number, line: number): void {
-    const lowered = this.loweredText(text);
-    if (lowered === null) return this.checkTwin(text.slice(start, end), line, 1);
-    let cased = false;
-    for (let i = start; i < end && !cased; i++) cased = lowered.charCodeAt(i) !== text.charCodeAt(i);
-    if (!cased) {
-      if (this.folded.size > 0) this.warnTwinAt(text, start, end, this.folded.indexOfRange(text, start, end), line);
-      return;
-    }
-    const hash = hashOf(lowered, start, end);
-    const at = this.folded.addRangeOf(lowered, start, end, hash);
-    const twinLine = at !== -1 ? this.foldedLines[at] : this.foldedFirst(line, this.seen.indexOfRange(lowered, start, end, hash));
-    if (twinLine !== undefined) this.warnTwin(text.slice(start, end), twinLine, line, 1);
-  }
-
-  /**
-   * The verbatim text lowercased, when its every range lowercases to the same range of it: the
-   * text as long lowercased as it is (only U+0130 lowercases to two code units, and none to fewer;
-   * tested). A tab or LF is neither cased nor ignored by case mapping, so the final sigma of a
-   * phrase lowercases as in the phrase alone. Null when the lengths differ (each source is then
-   * lowercased alone).
-   */
-  private loweredText(text: string): string | null {
-    if (this.lowered === undefined) {
-      const lowered = text.toLowerCase();
-      this.lowered = lowered.length === text.length ? lowered : null;
-    }
-    return this.lowered;
-  }
-
-  /** Records `line` as the first of a lowercase form just added to `folded`; the line of `seen`'s key `at` (its all-lowercase twin), if any. */
-  private foldedFirst(line: number, at: number): number | undefined {
-    const index = this.folded.size - 1;
-    if (index >= this.foldedLines.length) {
-      const grown = new Int32Array(Math.max(this.foldedLines.length * 2, index + 1));
-      grown.set(this.foldedLines);
-      this.foldedLines = grown;
-    }
-    this.foldedLines[index] = line;
-    return at === -1 ? undefined : (this.lines[at] ?? 0);
-  }
-
-  /** warnTwin of the source text.slice(start, end), whose lowercase form is `folded`'s key `at` (-1: none). */
-  private warnTwinAt(text: string, start: number, end: number, at: number, line: number): void {
-    if (at !== -1) this.warnTwin(text.slice(start, end), this.foldedLines[at], line, 1);
-  }
-
-  private warnTwin(source: string, twinLine: number | undefined, line: number, column: number): void {
-    if (twinLine === undefined) return;
-    this.diagnostics.push(warning('entries/case-twin', `source phrase ${show(source)} differs only in case from the source phrase on ${this.unit} ${twinLine}`, this.file, line, column));
   }
 
   /** Ends the file: summarises the canonicalisation warnings beyond the cap. */
