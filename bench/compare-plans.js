@@ -12,7 +12,7 @@
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { editBig, generateBig, generateMany, measure, OUT, parseArgs, resolveBuild, ROOT, startEmulatorProcess } from './cpu-common.js';
+import { editBig, generateBig, renameBigSource, generateMany, measure, OUT, parseArgs, resolveBuild, ROOT, startEmulatorProcess } from './cpu-common.js';
 
 const args = parseArgs(process.argv.slice(2));
 if (typeof args.before !== 'string') {
@@ -83,7 +83,7 @@ try {
   compare('10 MiB dictionary, applied', big);
   await editBig(big);
   compare('10 MiB dictionary, one changed term', big);
-  await editFile(path.join(big, 'glossaries', 'big.en-de.tsv'), 'waterproof jacket 777\t', 'waterproof jacket 777 removed\t');
+  await renameBigSource(big);
   compare('10 MiB dictionary, one changed, one added, one removed term', big);
   await emulator.reset();
 

@@ -2,14 +2,15 @@
 // repositories, an emulator in its own process, and a CLI run measured as a whole process (user +
 // system CPU seconds and peak RSS from /usr/bin/time, wall time). Nothing here writes outside the
 // temporary folders it is given and bench/out/.
-import { spawn, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import http from 'node:http';
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { Buffer } from 'node:buffer';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 
 export const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const ROOT = path.resolve(HERE, '..');
@@ -20,7 +21,66 @@ const CONFIG =
   'version: 1\nresources: [glossaries]\nprune: "off"\nrate_limit: { requests_per_second: 1000, concurrency: 8 }\n' +
   'targets:\n  - name: default\n    base_url_env: TERMSYNC_BASE_URL\n    api_key_env: TERMSYNC_API_KEY\n';
 
-/** One 10 MiB dictionary (about 175,000 entries) in one glossary. */
+// The words of the 10 MiB dictionary: what a product catalogue's terminology holds, in the scripts
+// a real one mixes. Latin: English, and German, French, Spanish, Portuguese, Nordic, Polish and
+// Czech words with their diacritics (precomposed, as files are written: NFC); Cyrillic: Russian and
+// Ukrainian; CJK: Chinese, Japanese (kanji, kana) and Korean.
+const WORDS = {
+  latin: (
+    'jacket waterproof size colour return shipping cart order invoice account password settings search filter price ' +
+    'discount delivery warranty battery charger screen keyboard storage capacity weight material cotton leather ' +
+    'wool zipper pocket hood sleeve collar button sole heel lining outdoor hiking running cycling swimming ' +
+    'Größe Übersicht Schlüssel Fußgänger Straße wasserdicht Rücksendung Bestellübersicht Lieferzeit Gewährleistung ' +
+    'Kapazität Oberfläche Bügel Reißverschluss Ärmel Kälteschutz Nähte café crème façade résumé naïve élégant ' +
+    'prévisualisation imperméable garçon fenêtre pâtisserie délai récupération numéro niño mañana tamaño ' +
+    'envío devolución contraseña búsqueda garantía almacén açúcar coração São informação pagamento ' +
+    'smörgåsbord fjäll Ångström øl æble kærlighed żółw Łódź Kraków zażółć gęślą jaźń čeština Dvořák přílišný ' +
+    'žluťoučký kůň úpěl ďábelské ódy'
+  ).split(' '),
+  cyrillic: (
+    'размер товар куртка водонепроницаемый настройки пользователь файл сохранить отмена ошибка поиск цена ' +
+    'доставка корзина заказ счёт ёмкость объём возврат гарантия аккумулятор зарядное экран клавиатура ' +
+    'хранилище вес материал хлопок кожа шерсть молния карман капюшон рукав воротник пуговица подошва ' +
+    'каблук подкладка туризм бег велосипед плавание скидка фильтр пароль учётная запись оплата ' +
+    'налаштування користувач зберегти скасувати помилка пошук ціна доставка кошик замовлення їжа ' +
+    'єдиний ґанок подвір’я'
+  ).split(' '),
+  cjk: (
+    '防水 夹克 尺寸 设置 用户 文件 保存 取消 错误 搜索 价格 配送 购物车 订单 发票 账户 密码 筛选 折扣 保修 ' +
+    '电池 充电器 屏幕 键盘 存储 容量 重量 材料 棉 皮革 羊毛 拉链 口袋 兜帽 袖子 衣领 纽扣 鞋底 ' +
+    'ジャケット サイズ 設定 保存する キャンセル 検索 価格 注文 カート 配送料 返品 保証 バッテリー 画面 ' +
+    'キーボード 容量 素材 綿 革 ウール ファスナー ポケット フード 袖 襟 ボタン 靴底 登山 ランニング ' +
+    '재킷 크기 설정 사용자 파일 저장 취소 오류 검색 가격 배송 장바구니 주문 반품 보증 배터리 화면'
+  ).split(' '),
+};
+
+/**
+ * A phrase of `random`'s choosing: its script (Latin half the time, Cyrillic and CJK a quarter
+ * each), its length (mostly one to three words, now and then a longer description of up to
+ * sixteen), a capital now and then, a model number now and then. CJK words are not spaced.
+ */
+function phrase(random) {
+  const pick = (list) => list[Math.floor(random() * list.length)];
+  const r = random();
+  const script = r < 0.5 ? 'latin' : r < 0.75 ? 'cyrillic' : 'cjk';
+  const l = random();
+  const count = l < 0.35 ? 1 : l < 0.65 ? 2 : l < 0.85 ? 3 : l < 0.95 ? 4 + Math.floor(random() * 4) : 8 + Math.floor(random() * 9);
+  const words = [];
+  for (let i = 0; i < count; i++) words.push(pick(WORDS[script]));
+  if (script !== 'cjk' && random() < 0.3) words[0] = words[0].charAt(0).toUpperCase() + words[0].slice(1);
+  if (random() < 0.2) words.push(`${pick(['X', 'Pro', 'M', 'S', 'Ultra', 'Mk'])}${Math.floor(random() * 1000)}`);
+  return words.join(script === 'cjk' ? '' : ' ');
+}
+
+/** Seed of the 10 MiB dictionary's corpus. */
+const BIG_SEED = 20261126;
+
+/**
+ * One 10 MiB dictionary in one glossary, of varied, real-looking terms: mixed scripts (Latin with
+ * diacritics, Cyrillic, CJK), varied lengths, in random order (sources distinct, also in case:
+ * no duplicate and no case twin), the same on every run (seeded). About 155,000 entries: CJK and
+ * Cyrillic take two and three bytes a character.
+ */
 export async function generateBig(root) {
   await mkdir(path.join(root, 'config'), { recursive: true });
   await mkdir(path.join(root, 'glossaries'), { recursive: true });
@@ -29,23 +89,60 @@ export async function generateBig(root) {
     path.join(root, 'glossaries', 'big.yaml'),
     'kind: glossary\nname: Catalogue\ndictionaries:\n  - source_lang: en\n    target_lang: de\n    entries_file: big.en-de.tsv\n',
   );
+  // The emulator's seeded generator (mulberry32): the same corpus on every run and machine.
+  const { createRandom } = await import(pathToFileURL(path.join(ROOT, 'dist', 'emulator', 'random.js')).href);
+  const random = createRandom(BIG_SEED);
+  const seen = new Set();
   const lines = [];
   let size = 0;
-  for (let i = 0; size < TEN_MIB - 100; i++) {
-    const line = `waterproof jacket ${i}\tWasserdichte Jacke ${i} Größe\n`;
-    size += Buffer.byteLength(line);
+  while (size < TEN_MIB - 2000) {
+    const source = phrase(random);
+    const key = source.toLowerCase();
+    if (seen.has(key)) continue;
+    const line = `${source}\t${phrase(random)}\n`;
+    const bytes = Buffer.byteLength(line);
+    if (size + bytes > TEN_MIB - 100) break;
+    seen.add(key);
+    size += bytes;
     lines.push(line);
   }
   await writeFile(path.join(root, 'glossaries', 'big.en-de.tsv'), lines.join(''));
   return { file: path.join(root, 'glossaries', 'big.en-de.tsv'), entries: lines.length };
 }
 
+/** The line of the big dictionary that the k-th of `count` edits changes (spread over the file). */
+const editedLine = (k, count, lines) => Math.floor(((k + 0.5) * lines) / count);
+
+/**
+ * Changes the target of `count` entries of the big dictionary, spread over the file (each gets
+ * ` neu` appended; no word of the corpus is `neu`); `undo` puts them back.
+ */
+export async function editBigTerms(root, count, undo = false) {
+  const file = path.join(root, 'glossaries', 'big.en-de.tsv');
+  // Line by line: a hundred String.replace calls on the 10 MiB string took 22 s.
+  const lines = (await readFile(file, 'utf8')).split('\n');
+  const entries = lines.length - 1;
+  for (let k = 0; k < count; k++) {
+    const i = editedLine(k, count, entries);
+    const edited = lines[i].endsWith(' neu');
+    if (edited !== undo) throw new Error(`${file}:${i + 1}: ${undo ? 'not' : 'already'} edited: "${lines[i]}"`);
+    lines[i] = undo ? lines[i].slice(0, -' neu'.length) : `${lines[i]} neu`;
+  }
+  await writeFile(file, lines.join('\n'));
+}
+
 /** Edits one term of the big dictionary (`undo` puts it back). */
 export async function editBig(root, undo = false) {
+  await editBigTerms(root, 1, undo);
+}
+
+/** Renames the source of one entry of the big dictionary (one removed, one added), a line other than editBig's. */
+export async function renameBigSource(root) {
   const file = path.join(root, 'glossaries', 'big.en-de.tsv');
-  const text = await readFile(file, 'utf8');
-  const [from, to] = ['Wasserdichte Jacke 4242 Größe', 'Wasserdichte Jacke 4242 geändert'];
-  await writeFile(file, undo ? text.replace(to, from) : text.replace(from, to));
+  const lines = (await readFile(file, 'utf8')).split('\n');
+  const i = 777;
+  lines[i] = lines[i].replace('\t', ' removed\t');
+  await writeFile(file, lines.join('\n'));
 }
 
 /** 1,000 glossaries × 2 dictionaries × 1,000 entries. */
@@ -211,4 +308,44 @@ export async function sizeOf(dir) {
     files += 1;
   }
   return { bytes, files };
+}
+
+// Workbook rows: short terms, so that 2 × 100,000 entries stay within the service's 10 MiB per glossary.
+export const workbookCell = (lang, i) => ({ en: `jacket model ${i}`, de: `Jacke Modell ${i}`, fr: `veste modèle ${i}` })[lang];
+
+/** A workbook as a spreadsheet program saves one (shared strings): a header row en, de, fr and `rows` rows of terms. */
+export async function generateWorkbook(file, rows) {
+  const { default: ExcelJS } = await import('exceljs');
+  const writer = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file, useSharedStrings: true });
+  const sheet = writer.addWorksheet('Terms');
+  sheet.addRow(['en', 'de', 'fr']).commit();
+  for (let i = 0; i < rows; i++) sheet.addRow([workbookCell('en', i), workbookCell('de', i), workbookCell('fr', i)]).commit();
+  await writer.commit();
+}
+
+/** A repository of one glossary whose entries are a workbook of `rows` rows (generateWorkbook); returns the workbook's path. */
+export async function generateWorkbookRepository(root, rows) {
+  await mkdir(path.join(root, 'glossaries', 'entries'), { recursive: true });
+  await writeFile(path.join(root, 'termsync.yaml'), 'version: 1\nresources: [glossaries]\ntargets:\n  - name: default\n    base_url_env: TERMSYNC_BASE_URL\n    api_key_env: TERMSYNC_API_KEY\n');
+  await writeFile(path.join(root, 'glossaries', 'g.yaml'), 'kind: glossary\nname: G\nentries_file: entries/terms.xlsx\nlanguages: [en, de, fr]\n');
+  const file = path.join(root, 'glossaries', 'entries', 'terms.xlsx');
+  await generateWorkbook(file, rows);
+  return file;
+}
+
+/**
+ * One loadRepository of `dir` in a fresh process (as `validate` or `plan` loads it), by the build
+ * whose dist/ is `build`: wall ms of the load, CPU ms of the process so far (all threads), peak RSS
+ * (MiB), entries and diagnostics.
+ */
+export async function loadInChild(dir, build = ROOT) {
+  const dist = pathToFileURL(path.join(build, 'dist', 'config', 'index.js')).href;
+  const code = `const { loadRepository } = await import(${JSON.stringify(dist)});
+const cpu = process.cpuUsage(); const start = performance.now();
+const result = await loadRepository({ dir: ${JSON.stringify(dir)} });
+const ms = performance.now() - start; const used = process.cpuUsage(cpu);
+const entries = result.desired.glossaries.reduce((n, g) => n + g.dictionaries.reduce((m, d) => m + d.entries.size, 0), 0);
+console.log(JSON.stringify({ ms, cpu: (used.user + used.system) / 1000, rss: process.resourceUsage().maxRSS / 1024, entries, diagnostics: result.diagnostics.length }));`;
+  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8', maxBuffer: 1 << 24 });
+  return JSON.parse(stdout);
 }

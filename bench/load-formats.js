@@ -24,7 +24,7 @@ import { mkdtemp, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Buffer } from 'node:buffer';
-import ExcelJS from 'exceljs';
+import { generateWorkbook, loadInChild as loadInChildOf, workbookCell } from './cpu-common.js';
 
 const argv = process.argv.slice(2);
 const option = (name) => {
@@ -35,8 +35,6 @@ const RUNS = Number(option('--runs') ?? 5);
 const BEFORE = option('--before');
 const TBX_BYTES = 10 * 1024 * 1024;
 const WORKBOOK_ROWS = 100_000;
-const DIST = new URL('../dist/config/index.js', import.meta.url).href;
-const BEFORE_DIST = BEFORE === undefined ? undefined : new URL(`file://${path.resolve(BEFORE, 'dist', 'config', 'index.js')}`).href;
 const CONFIG = 'version: 1\nresources: [glossaries]\ntargets:\n  - name: default\n    base_url_env: TERMSYNC_BASE_URL\n    api_key_env: TERMSYNC_API_KEY\n';
 
 const TBX_LANGUAGES = ['en', 'de', 'fr', 'ja'];
@@ -81,28 +79,6 @@ async function repository(root, name, resource, files) {
   return dir;
 }
 
-// Workbook rows: shorter terms, so that 2 × 100,000 entries stay within the service's 10 MiB per glossary.
-const cell = (lang, i) => ({ en: `jacket model ${i}`, de: `Jacke Modell ${i}`, fr: `veste modèle ${i}` })[lang];
-
-async function workbook(file, rows) {
-  const writer = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file, useSharedStrings: true });
-  const sheet = writer.addWorksheet('Terms');
-  sheet.addRow(['en', 'de', 'fr']).commit();
-  for (let i = 0; i < rows; i++) sheet.addRow([cell('en', i), cell('de', i), cell('fr', i)]).commit();
-  await writer.commit();
-}
-
-// One load in a fresh process: wall time of loadRepository, CPU time and peak RSS of the process.
-function loadInChild(dir, dist = DIST) {
-  const code = `const { loadRepository } = await import(${JSON.stringify(dist)});
-const cpu = process.cpuUsage(); const start = performance.now();
-const result = await loadRepository({ dir: ${JSON.stringify(dir)} });
-const ms = performance.now() - start; const used = process.cpuUsage(cpu);
-const entries = result.desired.glossaries.reduce((n, g) => n + g.dictionaries.reduce((m, d) => m + d.entries.size, 0), 0);
-console.log(JSON.stringify({ ms, cpu: (used.user + used.system) / 1000, rss: process.resourceUsage().maxRSS / 1024, entries, diagnostics: result.diagnostics.length }));`;
-  return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' }));
-}
-
 // The floor of the same file in a fresh process: its XML read by saxes alone (bench/xml-floor.js).
 function floorInChild(file) {
   const r = JSON.parse(execFileSync(process.execPath, [new URL('./xml-floor.js', import.meta.url).pathname, file], { encoding: 'utf8' }));
@@ -138,7 +114,7 @@ try {
     ],
   ];
   const xlsxDir = await repository(root, 'xlsx', 'kind: glossary\nname: G\nentries_file: entries/terms.xlsx\nlanguages: [en, de, fr]\n', {});
-  await workbook(path.join(xlsxDir, 'glossaries', 'entries', 'terms.xlsx'), WORKBOOK_ROWS);
+  await generateWorkbook(path.join(xlsxDir, 'glossaries', 'entries', 'terms.xlsx'), WORKBOOK_ROWS);
   cases.push(['Workbook 100,000 rows, columns en, de, fr (2 dictionaries)', xlsxDir]);
   // Floors: what saxes alone (and, for the workbook, yauzl and zlib) cost on the same files.
   cases.push(['floor: the TBX file through saxes alone', path.join(root, 'tbx', 'glossaries', 'entries', 'terms.tbx'), floorInChild]);
@@ -149,13 +125,13 @@ try {
       root,
       'xlsx-as-tsv',
       `kind: glossary\nname: G\ndictionaries:\n${['de', 'fr'].map((t) => `  - source_lang: en\n    target_lang: ${t}\n    entries_file: entries/en-${t}.tsv\n`).join('')}`,
-      { 'en-de.tsv': tsv(WORKBOOK_ROWS, 'en', 'de', cell), 'en-fr.tsv': tsv(WORKBOOK_ROWS, 'en', 'fr', cell) },
+      { 'en-de.tsv': tsv(WORKBOOK_ROWS, 'en', 'de', workbookCell), 'en-fr.tsv': tsv(WORKBOOK_ROWS, 'en', 'fr', workbookCell) },
     ),
   ]);
   // With --before, every loader case runs with the other build too, right before this one.
-  if (BEFORE_DIST !== undefined) {
+  if (BEFORE !== undefined) {
     for (const [label, dir, runner] of [...cases]) {
-      if (runner === undefined) cases.splice(cases.findIndex((c) => c[0] === label), 0, [`${label} [before]`, dir, (d) => loadInChild(d, BEFORE_DIST)]);
+      if (runner === undefined) cases.splice(cases.findIndex((c) => c[0] === label), 0, [`${label} [before]`, dir, (d) => loadInChildOf(d, path.resolve(BEFORE))]);
     }
   }
   for (const [label, dir, runner] of cases) {
@@ -167,8 +143,8 @@ try {
   log(`load average before: ${loadavg().map((l) => l.toFixed(2)).join(' ')} (wall-clock figures grow with other load on the machine; CPU time much less)`);
   const results = new Map(cases.map(([label]) => [label, []]));
   for (let run = 1; run <= RUNS; run++) {
-    for (const [label, dir, runner = loadInChild] of cases) {
-      const r = runner(dir);
+    for (const [label, dir, runner = loadInChildOf] of cases) {
+      const r = await runner(dir);
       results.get(label).push(r);
       if (runner === floorInChild) {
         log(`run ${run}, ${label}: ${r.cpu.toFixed(0)} ms CPU, peak RSS ${r.rss.toFixed(0)} MiB (${(r.xmlBytes / 1048576).toFixed(1)} MiB of XML, ${r.tags} tags)`);

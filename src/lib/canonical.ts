@@ -32,16 +32,38 @@ function isSimpleCanonical(phrase: string): boolean {
 
 /**
  * `canonicalPhrase` for a phrase of a text already known to hold no CR and no code unit from
- * U+0300 up (one test of the whole text instead of one per phrase): only the ends are looked at.
+ * U+0300 up, or to have its every phrase in NFC without CR (isUsualText, isNfcText: one test of the
+ * whole text instead of one per phrase): only the ends are looked at.
  */
 export function canonicalUsualPhrase(phrase: string): string {
   const n = phrase.length;
   return n > 0 && !isSpace(phrase.charCodeAt(0)) && !isSpace(phrase.charCodeAt(n - 1)) ? phrase : canonicalPhrase(phrase);
 }
 
-/** Whether every phrase of `text` may go through canonicalUsualPhrase. */
+/** Whether every phrase of `text` may go through canonicalUsualPhrase (see also isNfcText). */
 export function isUsualText(text: string): boolean {
   return !NOT_SIMPLE.test(text);
+}
+
+/**
+ * Whether every phrase of `text` (a field between its tabs and line breaks, or between the `\t`
+ * and `\n` escapes of a JSON string's content) is in NFC and holds no CR, by one test of the whole
+ * text instead of one normalisation per phrase: then such a phrase is canonical unless it begins
+ * or ends with a space, and canonicalUsualPhrase may take it.
+ * Why a whole text in NFC has its phrases in NFC: the characters that separate them (tab, LF, or
+ * the `t`, `n` and `\` of an escape) are starters that no canonical reordering moves a mark past,
+ * and none of them is the second character of a composition. What a phrase alone could compose
+ * differently is only its leading marks with the character before it: composed there, the text is
+ * not in NFC (so the test fails, and every phrase is normalised alone); not composed there, they
+ * have nothing to compose with alone either.
+ */
+export function isNfcText(text: string): boolean {
+  return !text.includes('\r') && text.normalize('NFC') === text;
+}
+
+/** Whether text.slice(start, end), a phrase of a text for which isNfcText holds, is canonical: not empty, no surrounding space. */
+export function isCanonicalInNfcText(text: string, start: number, end: number): boolean {
+  return end > start && !isSpace(text.charCodeAt(start)) && !isSpace(text.charCodeAt(end - 1));
 }
 
 export function canonicalPhrase(phrase: string): string {

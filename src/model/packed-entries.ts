@@ -1,4 +1,5 @@
 import type { EntryList } from './entries.js';
+import { sortByCodeUnits } from './sort-strings.js';
 
 /**
  * A dictionary's canonical entries packed into one string of `source TAB target LF` lines, in the
@@ -300,14 +301,10 @@ export class PackedEntries implements ReadonlyMap<string, string> {
   private sortLines(): { lines: string[]; inOrder: boolean } {
     const lines = this.size === 0 ? [] : this.text.slice(0, -1).split('\n');
     const plain = this.controlFree || !BELOW_TAB.test(this.text);
+    if (plain) return { lines, inOrder: sortByCodeUnits(lines) };
     let sorted = true;
-    for (let i = 1; i < lines.length && sorted; i++) {
-      if (plain ? !((lines[i - 1] as string) < (lines[i] as string)) : bySource(lines[i - 1] as string, lines[i] as string) >= 0) sorted = false;
-    }
-    if (!sorted) {
-      if (plain) lines.sort();
-      else lines.sort(bySource);
-    }
+    for (let i = 1; i < lines.length && sorted; i++) if (bySource(lines[i - 1] as string, lines[i] as string) >= 0) sorted = false;
+    if (!sorted) lines.sort(bySource);
     return { lines, inOrder: sorted };
   }
 

@@ -6,7 +6,7 @@ import { createClient, isServiceError, type ServiceClient } from '../../src/api/
 import { cutLiteral } from '../../src/api/json-long-strings.js';
 import type { EntriesText } from '../../src/api/tsv-entries.js';
 import { literalDigestOfBytes, literalDigestOfEscaped, literalDigestOfText, rawDigest } from '../../src/lib/text-digest.js';
-import { compareLiveEntries, expectedLiteral, WHOLE_TEXT_CHARS } from '../../src/plan/compare/index.js';
+import { compareLiveEntries, expectedLiteral, KEPT_LITERAL_CHARS, WHOLE_TEXT_CHARS } from '../../src/plan/compare/index.js';
 import { compareWithRepository } from '../../src/reconcile/reconcile-target.js';
 import { fetchEntries } from '../../src/live/fetch-live.js';
 import type { ExpectedLiteral, RawEntries, SameLiteral } from '../../src/model/live.js';
@@ -203,6 +203,30 @@ describe('an entries answer told by its bytes', () => {
     const client = clientAnswering(answerOf(asRead));
     const { largest } = await largestDecode(() => client.readEntries('g1', 'en', 'de'));
     expect(largest).toBeGreaterThanOrEqual(Buffer.byteLength(answerOf(asRead)));
+  });
+
+  it('of a large dictionary kept in memory (a file too large to defer): told unchanged by the digest of its sorted text, not decoded; a change of the same length is a change', async () => {
+    // Over a million characters, in an order that is not the sources' ("term \"10\"" before "term \"2\""), with quotes and backslashes to escape.
+    const asRead = lines(30_000);
+    expect(asRead.length).toBeGreaterThan(KEPT_LITERAL_CHARS);
+    const kept = (): PackedEntries => PackedEntries.fromText(`${asRead}\n`, 30_000, true);
+    const sorted = kept().sortedBody();
+    expect(sorted).not.toBe(asRead);
+    const fetch = async (sent: string) => {
+      const client = clientAnswering(answerOf(sent));
+      return largestDecode(() => fetchEntries(client, [{ glossaryId: 'g1', api: 'v3', sourceLang: 'en', targetLang: 'de', expected: kept() }], { compare: compareWithRepository }));
+    };
+    const same = await fetch(sorted);
+    expect(same.result.compared.get('g1/en-de')?.diff).toMatchObject({ added: 0, changed: 0, removed: 0 });
+    // Nothing of the entries was decoded: only the rest of the answer (a hundred bytes).
+    expect(same.largest).toBeLessThan(200);
+    // One target changed, as many bytes long (é and è are two bytes each): the digest differs, the answer is read as always.
+    const edited = sorted.replace('<Begriff> 7 é', '<Begriff> 7 è');
+    expect(Buffer.byteLength(edited)).toBe(Buffer.byteLength(sorted));
+    const changed = await fetch(edited);
+    expect(changed.result.compared.get('g1/en-de')?.diff.entryChanges).toEqual([{ source: 'term "7" \\ Größe', before: '<Begriff> 7 è/€ \u{1f600}', after: '<Begriff> 7 é/€ \u{1f600}' }]);
+    // The file's own order (another tool uploaded it as it is): decoded and compared, unchanged.
+    expect((await fetch(asRead)).result.compared.get('g1/en-de')?.diff).toMatchObject({ added: 0, changed: 0, removed: 0 });
   });
 
   it('gives SameLiteral only for a literal given, and reads a changed answer as without one', async () => {

@@ -1,6 +1,7 @@
 import { type Diagnostic, error, show, warning } from '../../lib/diagnostics.js';
-import { canonicalChanges, canonicalPhrase, codePointName, findControlCharacter, type CanonicalChange } from '../../lib/canonical.js';
+import { canonicalChanges, canonicalPhrase, codePointName, findControlCharacter, isCanonicalInNfcText, isNfcText, type CanonicalChange } from '../../lib/canonical.js';
 import { PackedEntries } from '../../model/packed-entries.js';
+import { CaseTwins } from './case-twins.js';
 import { SourceSet } from './source-set.js';
 
 /** The service's limit for each source and target text (spec, "Limits"). */
@@ -158,6 +159,10 @@ function columnOf(column: Column): number {
 // eslint-disable-next-line no-control-regex
 const NEEDS_CHECK = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\ud800-\udfff]/;
 
+// NEEDS_CHECK but tab and LF, which separate the phrases of a TSV text: searched for in the whole text (see nfcLine).
+// eslint-disable-next-line no-control-regex
+const CHECKED = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\ud800-\udfff]/g;
+
 /** UTF-8 length without allocating: only phrases that might exceed the limit are measured. */
 function exceedsBytes(phrase: string, limit: number): boolean {
   // Each UTF-16 code unit encodes to at most 3 UTF-8 bytes.
@@ -174,6 +179,13 @@ function exceedsBytes(phrase: string, limit: number): boolean {
 export class EntryCollector {
   /** Source of every entry kept: duplicates and twins are found here. Dropped by `packed()`. */
   private seen = new SourceSet();
+  /** The case-twin check, over `seen` and the line of each of its sources. */
+  private readonly twins = new CaseTwins(
+    this.seen,
+    (at) => this.lines[at] ?? 0,
+    (source, twinLine, line, column) =>
+      this.diagnostics.push(warning('entries/case-twin', `source phrase ${show(source)} differs only in case from the source phrase on ${this.unit} ${twinLine}`, this.file, line, column)),
+  );
   /**
    * Line of each entry, by its index in `seen`: room made at once by `expect` (or for a large
    * text), else doubled; not an array grown a push at a time (each growth a copy in fresh memory).
@@ -186,8 +198,6 @@ export class EntryCollector {
    */
   private blocks: string[] = [];
   private parts: string[] = [];
-  /** Lowercased → line, for sources with an uppercase letter only: all a case-twin check needs. */
-  private folded = new Map<string, number>();
   private packedEntries: PackedEntries | undefined;
   /**
    * A text whose lines are the entries so far, unchanged: `verbatim.slice(0, verbatimEnd)` is
@@ -195,6 +205,10 @@ export class EntryCollector {
    */
   private verbatimText: string | undefined;
   private verbatimEnd = 0;
+  /** Whether the verbatim text is in NFC without CR (isNfcText), once a line needs to know. */
+  private nfcText: boolean | undefined;
+  /** Offset in the verbatim text of the next code unit CHECKED finds, at or after the line last asked about (Infinity: none). */
+  private nextChecked = -1;
 
   constructor(
     private readonly file: string,
@@ -228,7 +242,7 @@ export class EntryCollector {
       this.blocks = [];
       this.seen.release();
       this.lines = new Int32Array(0);
-      this.folded = new Map();
+      this.twins.release();
     }
     return this.packedEntries;
   }
@@ -318,7 +332,8 @@ export class EntryCollector {
    * `usual` as for `add`.
    */
   addPlainLine(text: string, start: number, tab: number, end: number, line: number, usual: boolean): boolean {
-    if (!usual || text !== this.verbatimText || start !== this.verbatimEnd || !isPlainAt(text, start, tab) || !isPlainAt(text, tab + 1, end)) return false;
+    if (text !== this.verbatimText || start !== this.verbatimEnd || !isPlainAt(text, start, tab) || !isPlainAt(text, tab + 1, end)) return false;
+    if (!usual && !this.nfcLine(text, start, tab, end)) return false;
     const seen = this.seen;
     const twin = seen.addRange(text, start, tab);
     if (twin !== -1) {
@@ -328,13 +343,27 @@ export class EntryCollector {
     this.keptAt(line);
     // A source without a letter that lowercasing changes is its own lowercase form: it can only
     // be the twin of a source seen before with an uppercase letter.
-    if (seen.lastRangeMayHaveCase) this.checkTwin(text.slice(start, tab), line, 1);
-    else if (this.folded.size > 0) {
-      const source = text.slice(start, tab);
-      this.warnTwin(source, this.folded.get(source), line, 1);
-    }
+    if (seen.lastRangeMayHaveCase) this.twins.checkAt(text, start, tab, line);
+    else this.twins.checkUncasedAt(text, start, tab, line);
     this.verbatimEnd = end + 1;
     return true;
+  }
+
+  /**
+   * Whether a line of the verbatim text that holds code units from U+0300 up (CJK, Cyrillic,
+   * combining marks…) is two phrases `add` would keep as they are, without normalising each
+   * phrase: the text is in NFC as a whole (isNfcText, tested once, on the first such line), the
+   * line holds no character checkPhrase looks at (one search through the text, not one per
+   * phrase), and neither phrase begins or ends with a space. Length is isPlainAt's to check.
+   */
+  private nfcLine(text: string, start: number, tab: number, end: number): boolean {
+    this.nfcText ??= isNfcText(text);
+    if (!this.nfcText || !isCanonicalInNfcText(text, start, tab) || !isCanonicalInNfcText(text, tab + 1, end)) return false;
+    if (this.nextChecked < start) {
+      CHECKED.lastIndex = start;
+      this.nextChecked = CHECKED.test(text) ? CHECKED.lastIndex - 1 : Infinity;
+    }
+    return this.nextChecked >= end;
   }
 
   /** Keeps a canonical, checked source unless it is a duplicate (reported); warns of a case twin. */
@@ -345,7 +374,7 @@ export class EntryCollector {
       return false;
     }
     this.keptAt(line);
-    this.checkTwin(source, line, column);
+    this.twins.check(source, line, column);
     return true;
   }
 
@@ -353,26 +382,6 @@ export class EntryCollector {
     this.diagnostics.push(
       error('entries/duplicate-source', `duplicate source phrase ${show(source)} on ${this.unit}s ${this.lines[first] ?? 0} and ${line}; the service rejects the whole dictionary`, this.file, line, column),
     );
-  }
-
-  /** Warns when a source just kept differs only in case from one kept before. */
-  private checkTwin(source: string, line: number, column: number): void {
-    const lower = source.toLowerCase();
-    let twinLine: number | undefined;
-    if (lower !== source) {
-      twinLine = this.folded.get(lower);
-      if (twinLine === undefined) {
-        this.folded.set(lower, line);
-        const at = this.seen.indexOf(lower);
-        if (at !== -1) twinLine = this.lines[at] ?? 0;
-      }
-    } else if (this.folded.size > 0) twinLine = this.folded.get(source);
-    this.warnTwin(source, twinLine, line, column);
-  }
-
-  private warnTwin(source: string, twinLine: number | undefined, line: number, column: number): void {
-    if (twinLine === undefined) return;
-    this.diagnostics.push(warning('entries/case-twin', `source phrase ${show(source)} differs only in case from the source phrase on ${this.unit} ${twinLine}`, this.file, line, column));
   }
 
   /** Ends the file: summarises the canonicalisation warnings beyond the cap. */

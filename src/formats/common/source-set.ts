@@ -96,7 +96,11 @@ export class SourceSet {
   addRange(text: string, start: number, end: number): number {
     if (this.text === undefined) this.text = text;
     else if (text !== this.text) throw new Error('SourceSet: ranges of two texts');
-    const hash = this.hashRange(text, start, end);
+    return this.addOwnRange(text, start, end, this.hashRange(text, start, end));
+  }
+
+  /** addRange of a range of the set's own text, whose hash is `hash`. */
+  private addOwnRange(text: string, start: number, end: number, hash: number): number {
     const mask = this.slots.length - 1;
     let slot = hash & mask;
     for (let at = this.slots[slot] as number; at !== 0; at = this.slots[slot] as number) {
@@ -117,9 +121,8 @@ export class SourceSet {
     return this.cased;
   }
 
-  /** As addRange, for a string key. */
-  addString(key: string): number {
-    const hash = hashString(key);
+  /** As addRange, for a string key; `hash`: its hashOf, when known. */
+  addString(key: string, hash = hashOf(key)): number {
     const slot = this.slotOf(key, hash);
     const at = this.slots[slot] as number;
     if (at !== 0) return at - 1;
@@ -131,10 +134,33 @@ export class SourceSet {
     return -1;
   }
 
-  /** Index of the key equal to `key`, or -1. */
-  indexOf(key: string): number {
-    const at = this.slots[this.slotOf(key, hashString(key))] as number;
+  /** Index of the key equal to `key`, or -1; `hash`: its hashOf, when known. */
+  indexOf(key: string, hash = hashOf(key)): number {
+    const at = this.slots[this.slotOf(key, hash)] as number;
     return at - 1;
+  }
+
+  /**
+   * As addRange, for a range of any text (not only of the set's own: its keys of another text are
+   * compared where they lie); `hash`: the range's hashOf, when known. `lastRangeMayHaveCase` is not
+   * told.
+   */
+  addRangeOf(text: string, start: number, end: number, hash = hashOf(text, start, end)): number {
+    if (this.text === undefined) this.text = text;
+    if (text === this.text) return this.addOwnRange(text, start, end, hash);
+    const at = this.indexOfRange(text, start, end, hash);
+    return at !== -1 ? at : this.addString(text.slice(start, end), hash);
+  }
+
+  /** Index of the key equal to `text.slice(start, end)`, a range of any text, or -1; `hash` as for addRangeOf. */
+  indexOfRange(text: string, start: number, end: number, hash = hashOf(text, start, end)): number {
+    const mask = this.slots.length - 1;
+    let slot = hash & mask;
+    for (let at = this.slots[slot] as number; at !== 0; at = this.slots[slot] as number) {
+      if (this.hashes[at - 1] === hash && this.keyEqualsRange(at - 1, text, start, end)) return at - 1;
+      slot = (slot + 1) & mask;
+    }
+    return -1;
   }
 
   /** The slot holding the key equal to `key` (hash `hash`), or the empty slot where it would go. */
@@ -158,6 +184,20 @@ export class SourceSet {
     const start = this.starts[index] as number;
     if (start < 0) return this.strings[-1 - start] === key;
     return (this.ends[index] as number) - start === key.length && (this.text as string).startsWith(key, start);
+  }
+
+  /** Whether the key at `index` is `text.slice(start, end)`, `text` any text (the set's own or another). */
+  private keyEqualsRange(index: number, text: string, start: number, end: number): boolean {
+    const from = this.starts[index] as number;
+    const n = end - start;
+    if (from < 0) {
+      const key = this.strings[-1 - from] as string;
+      return key.length === n && text.startsWith(key, start);
+    }
+    if ((this.ends[index] as number) - from !== n) return false;
+    const own = this.text as string;
+    for (let i = 0; i < n; i++) if (own.charCodeAt(from + i) !== text.charCodeAt(start + i)) return false;
+    return true;
   }
 
   private rangeEquals(index: number, text: string, start: number, end: number): boolean {
@@ -214,8 +254,9 @@ export class SourceSet {
   }
 }
 
-function hashString(key: string): number {
+/** The hash a set gives `text.slice(start, end)` (as a key of either kind): one hash serves lookups in two sets. */
+export function hashOf(text: string, start = 0, end = text.length): number {
   let hash = FNV_OFFSET;
-  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), FNV_PRIME);
+  for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), FNV_PRIME);
   return hash;
 }

@@ -6,7 +6,7 @@ import type { EntryChange } from '../../model/plan.js';
 import { compareStrings } from '../compare-strings.js';
 import { diffEntries, NO_CHANGES } from '../diff-entries.js';
 import { EntriesHasher, hashEntries } from '../fingerprint-live.js';
-import { expectedLiteral, NO_REREAD, ReadOnce, type Reread } from './read-once.js';
+import { expectedLiteral, KeptSorted, NO_REREAD, ReadOnce, type Reread } from './read-once.js';
 import { answerDigest, sameAsUploadText, WHOLE_TEXT_CHARS } from './same-text.js';
 
 /**
@@ -68,6 +68,8 @@ export function compareLiveEntries(
   wholeTextChars = WHOLE_TEXT_CHARS,
   /** Deferred entries read again for this comparison (the one given to expectedLiteral), if any. */
   reading?: ReadOnce,
+  /** Large kept entries sorted for this comparison (the one given to expectedLiteral), if any. */
+  kept?: KeptSorted,
 ): ComparedEntries {
   // Deferred entries (the plan's, see PackedEntries.deferred): an answer that is their text as
   // uploaded in the order read is told by its digest, without reading the file again. Any other
@@ -76,6 +78,11 @@ export function compareLiveEntries(
   // sorted then; the sort is made only for such an answer, never for one told by its digest. An
   // answer the client told by its literal (SameLiteral) was that text as read or sorted.
   const deferred = expected instanceof PackedEntries ? expected.deferredText : undefined;
+  if ('sameLiteral' in raw && kept !== undefined) {
+    if (raw.sameLiteral !== kept.knownDigest) throw new Error('internal error: an answer was told equal to a literal digest its entries do not have');
+    // The answer is their text sorted by source, as termsync uploads it.
+    return hashed ? { expected, diff: NO_CHANGES, hash: hashEntries(expected) } : { expected, diff: NO_CHANGES };
+  }
   if ('sameLiteral' in raw) {
     if (!(expected instanceof PackedEntries) || deferred === undefined || (raw.sameLiteral !== deferred.digest && raw.sameLiteral !== reading?.knownSortedDigest)) {
       throw new Error('internal error: an answer was told equal to a literal digest its entries do not have');
@@ -97,16 +104,16 @@ export function compareLiveEntries(
     if (compared.diff.added + compared.diff.changed + compared.diff.removed > 0) expected.keepText(again);
     return { ...compared, expected };
   }
-  return compareEntries(raw, expected, hashed, wholeTextChars);
+  return compareEntries(raw, expected, hashed, wholeTextChars, undefined, kept === undefined ? undefined : () => kept.sortedLines());
 }
 
-/** compareLiveEntries of entries at hand; `notAsRead` as sameAsUploadText's. */
-function compareEntries(raw: RawEntries, expected: Entries, hashed: boolean, wholeTextChars: number, notAsRead?: string): ComparedEntries {
+/** compareLiveEntries of entries at hand; `notAsRead` as sameAsUploadText's; `sorted`: their lines sorted already for this comparison, when they are. */
+function compareEntries(raw: RawEntries, expected: Entries, hashed: boolean, wholeTextChars: number, notAsRead?: string, sorted?: () => readonly string[]): ComparedEntries {
   // The packed entries' lines in source order, sorted at most once for this comparison and garbage
   // right after it: the packed entries' cached ones (sortedLines) would stay alive with the plan,
   // 2,000 dictionaries of them.
   let lines: readonly string[] | undefined;
-  const sortedLines = (): readonly string[] => (lines ??= (expected as PackedEntries).linesBySource());
+  const sortedLines = (): readonly string[] => (lines ??= sorted === undefined ? (expected as PackedEntries).linesBySource() : sorted());
   const same = sameAsUploadText(raw, expected, hashed, sortedLines, wholeTextChars, notAsRead);
   if (same !== undefined) return same;
   // The answer's sources are looked up in ascending order (a source out of order ends this pass).
@@ -182,6 +189,7 @@ export async function compareDictionary(
 ): Promise<ComparedEntries> {
   // Deferred entries are read again at most once for their comparison, and only when needed.
   const reading = expected instanceof PackedEntries && expected.deferredText !== undefined ? new ReadOnce(expected, options.reread ?? NO_REREAD) : undefined;
-  const raw = await read(expectedLiteral(expected, reading, options.hashed));
-  return compareLiveEntries(raw, expected, options.hashed, options.wholeTextChars ?? WHOLE_TEXT_CHARS, reading);
+  const kept = KeptSorted.of(expected, options.hashed);
+  const raw = await read(expectedLiteral(expected, reading, options.hashed, kept));
+  return compareLiveEntries(raw, expected, options.hashed, options.wholeTextChars ?? WHOLE_TEXT_CHARS, reading, kept);
 }

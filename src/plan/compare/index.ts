@@ -4,5 +4,5 @@
  * the loader's re-read of their file as an explicit handle (Reread).
  */
 export { compareDictionary, compareLiveEntries } from './compare-live-entries.js';
-export { expectedLiteral, NO_REREAD, ReadOnce, type Reread } from './read-once.js';
+export { expectedLiteral, KEPT_LITERAL_CHARS, KeptSorted, NO_REREAD, ReadOnce, type Reread } from './read-once.js';
 export { WHOLE_TEXT_CHARS } from './same-text.js';

@@ -122,13 +122,63 @@ export class ReadOnce {
   }
 }
 
+/** Kept entries of at least this many characters are told by the literal digest of their sorted text (see KeptSorted). */
+export const KEPT_LITERAL_CHARS = 1 << 20;
+
+/**
+ * Entries whose text is kept (a file too large to be deferred, see config/read-entries.ts), sorted
+ * by source for one comparison, at most once: the lines, and the literal digest of their text as
+ * termsync uploads it. The service answers a dictionary nobody changed with that text; told by its
+ * digest from the answer's bytes, the answer is not decoded (10 MB of UTF-8: a tenth of a plan's
+ * CPU) nor compared line by line. Only for a plan that does not hash the entries, of controlFree
+ * entries (their literal holds no escape but `\t`, `\n`, `\"` and `\\`, so its length is known
+ * without encoding it), of at least KEPT_LITERAL_CHARS.
+ */
+export class KeptSorted {
+  private lines: readonly string[] | undefined;
+  private digest: string | undefined;
+
+  private constructor(private readonly expected: PackedEntries) {}
+
+  /** For `expected` when it qualifies (see the class), else undefined. */
+  static of(expected: Entries, hashed: boolean): KeptSorted | undefined {
+    if (hashed || !(expected instanceof PackedEntries) || expected.deferredText !== undefined || !expected.controlFree || expected.textLength < KEPT_LITERAL_CHARS) return undefined;
+    return new KeptSorted(expected);
+  }
+
+  /** The lines in source order (linesBySource), sorted once for the comparison. */
+  sortedLines(): readonly string[] {
+    return (this.lines ??= this.expected.linesBySource());
+  }
+
+  /** Bytes of the literal of the text as uploaded (quotes included): what an equal answer's string takes. */
+  literalBytes(): number {
+    const text = this.expected.text;
+    // Each entry's tab and each LF between two entries is escaped (two bytes for one), and each `"` and `\`.
+    let escaped = 2 * this.expected.size - 1;
+    for (const c of ['"', '\\']) for (let at = text.indexOf(c); at !== -1; at = text.indexOf(c, at + 1)) escaped++;
+    return this.expected.utf8Bytes() + escaped + 2;
+  }
+
+  /** The literal digest of the sorted text (made once). */
+  sortedDigest(): string {
+    return (this.digest ??= literalDigestOfText(this.sortedLines().join('\n')).digest);
+  }
+
+  /** The sorted digest when it was made already. */
+  get knownDigest(): string | undefined {
+    return this.digest;
+  }
+}
+
 /**
  * What an answer's entries string is compared with before it is decoded, for deferred entries
- * (undefined for others): their literal digest as read and, made only when a string of the same
+ * and large kept ones (`kept`, see KeptSorted; undefined for others): their literal digest as read and, made only when a string of the same
  * length is not that one (`later`: the file read again through `reading`), as sorted by source. A
  * read that fails gives no digest: the answer is then decoded, and the comparison meets the failure.
  */
-export function expectedLiteral(expected: Entries, reading?: ReadOnce, hashed = false): ExpectedLiteral | undefined {
+export function expectedLiteral(expected: Entries, reading?: ReadOnce, hashed = false, kept?: KeptSorted): ExpectedLiteral | undefined {
+  if (kept !== undefined) return { bytes: kept.literalBytes(), digests: [], later: () => kept.sortedDigest() };
   const deferred = expected instanceof PackedEntries ? expected.deferredText : undefined;
   if (deferred === undefined || reading === undefined) return deferred === undefined ? undefined : { bytes: deferred.literalBytes, digests: [deferred.digest] };
   const later = (): string | undefined => {

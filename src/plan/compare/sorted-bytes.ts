@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { literalDigestOfLatin1 } from '../../lib/text-digest.js';
+import { sortByCodeUnits } from '../../model/sort-strings.js';
 
 /**
  * A byte (as a Latin-1 character) where the byte order of lines is not the order of their sources
@@ -33,10 +34,7 @@ export function sortedLinesOfLatin1(latin1: string): { readonly lines: readonly 
   if (latin1.length === 0) return { lines: [], inOrder: true };
   if (NOT_BYTE_ORDERED.test(latin1)) return undefined;
   const lines = latin1.slice(0, -1).split('\n');
-  let sorted = true;
-  for (let i = 1; i < lines.length && sorted; i++) if ((lines[i - 1] as string) > (lines[i] as string)) sorted = false;
-  if (!sorted) lines.sort();
-  return { lines, inOrder: sorted };
+  return { lines, inOrder: sortByCodeUnits(lines) };
 }
 
 // A byte JSON.stringify escapes (below 0x20, `"`, `\\`): such a line is decoded and escaped by it.
