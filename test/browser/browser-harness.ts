@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { PROJECT_ROOT } from '../e2e/harness.js';
-import { copyExample, until } from '../daemon/daemon-harness.js';
+import { copyExample } from '../daemon/daemon-harness.js';
+import { until } from '../helpers/until.js';
 
 /*
  * The dashboard in a real browser: Debian's Chromium (`apt-get install chromium`; .ci/run installs
@@ -72,7 +73,7 @@ export async function startWatch(): Promise<WatchProcess> {
   let err = '';
   child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const url = await until('the dashboard line', () => /\(open (http:\/\/127\.0\.0\.1:\d+)\/ in a browser\)/.exec(err)?.[1], 30_000);
+  const url = await until('the dashboard line', () => /\(open (http:\/\/127\.0\.0\.1:\d+)\/ in a browser\)/.exec(err)?.[1], { timeoutMs: 30_000 });
   return {
     dir,
     url,
