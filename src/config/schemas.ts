@@ -207,6 +207,9 @@ export const configSchema = z.strictObject({
   guards: z._default(guardsSchema, { max_deletes: 10, max_removed_entries_percent: 50, allow_empty: false }),
   rate_limit: z.prefault(rateLimitSchema, { requests_per_second: DEFAULTS.requestsPerSecond }),
   schedule: meta(z.optional(nonEmpty()), { description: 'Cron expression of the daemon full reconcile' }),
+  parallel_targets: meta(z.optional(z.int().check(z.gte(1), z.lte(256))), {
+    description: 'Targets the daemon reconciles at once (default 8), each with its own client, rate limit and back-off',
+  }),
   verify: z._default(verifySchema, { max_characters: DEFAULTS.verifyMaxCharacters, sample: DEFAULTS.verifySample, seed: DEFAULTS.verifySeed }),
   targets: z.array(targetSchema).check(z.minLength(1)),
 });

@@ -111,6 +111,7 @@ export async function validateConfig(yaml: YamlFile): Promise<{ config?: Project
     },
     rateLimit: { requestsPerSecond: input.rate_limit.requests_per_second, concurrency: input.rate_limit.concurrency },
     ...(input.schedule === undefined ? {} : { schedule: input.schedule }),
+    ...(input.parallel_targets === undefined ? {} : { parallelTargets: input.parallel_targets }),
     verify: { maxCharacters: input.verify.max_characters, sample: input.verify.sample, seed: input.verify.seed },
     targets: input.targets.map((t) => ({
       name: t.name,

@@ -1,36 +1,24 @@
 import type { LoadMemo } from '../config/index.js';
 import type { Clock } from '../lib/clock.js';
+import type { Diagnostic } from '../lib/diagnostics.js';
 import type { Logger } from '../lib/logger.js';
 import type { DesiredState } from '../model/desired.js';
-import { loadDesired, reconcileDesired, type LoadedRepository, type ReconcileMode, type RunOutcome, type ServiceContext } from '../reconcile/index.js';
+import { loadDesired, type LoadedRepository, type ReconcileMode, type RunOutcome } from '../reconcile/index.js';
 import type { DaemonMetrics } from './daemon-metrics.js';
-import { runResultOf, type DaemonStatus } from './daemon-status.js';
+import type { DaemonStatus } from './daemon-status.js';
 import type { DriftPull } from './drift-pull.js';
 import type { GitSource } from './git-source.js';
-import { diagnosticsLog, logOutcome } from './log-run.js';
+import { diagnosticsLog } from './log-run.js';
 import type { RepositoryRoot } from './repository-root.js';
+import { endOf, type RunEnd } from './run-end.js';
 import type { RunRequest, Trigger } from './triggers.js';
-import { verifyChanged } from './verify-changed.js';
 
-/** How a run ended, for the work queue: `failed` is retried with back-off, `succeeded` resets it, `waits` for a change. */
-export type RunEnd = 'failed' | 'succeeded' | 'waits';
-
-/**
- * Results that wait for a change of the repository rather than a retry: guards and stale plans,
- * an invalid repository, a rejected request. Everything else that did not converge is retried with
- * back-off (a service down, a key being rotated).
- */
-const WAITS: ReadonlySet<string> = new Set(['blocked', 'stale', 'invalid', 'rejected', 'interrupted']);
-const SUCCEEDS: ReadonlySet<string> = new Set(['converged', 'changed', 'pending']);
+export type { RunEnd } from './run-end.js';
 
 export interface RunParts {
   readonly dir: string;
   readonly configPath?: string;
-  readonly target?: string;
   readonly onDrift: 'apply' | 'report' | 'pull';
-  readonly verify: boolean;
-  /** The service, with the daemon's stop signals (`stop`: graceful, `signal`: hard). */
-  readonly service: ServiceContext & { readonly stop: AbortSignal };
   readonly clock: Clock;
   readonly status: DaemonStatus;
   readonly metrics: DaemonMetrics;
@@ -42,15 +30,20 @@ export interface RunParts {
   readonly drift?: DriftPull;
   /** Follows a loaded config (the watched paths, the schedule); undefined: the repository has errors. */
   readonly follow: (desired: DesiredState | undefined) => void;
-  /** Told how each run ended, as soon as it is recorded (before the verify that may follow). */
+  /** Told how a load that reached no target ended (an invalid repository waits for a change). */
   readonly ended: (end: RunEnd) => void;
+  /** Waits until no target run is in progress (before a drift pull writes the repository's files). */
+  readonly quiesce: () => Promise<void>;
+  /** Hands the loaded repository to the targets' runs: each target this daemon owns runs the request. */
+  readonly fanOut: (request: RunRequest, loaded: { readonly desired: DesiredState; readonly diagnostics: readonly Diagnostic[] }, mode: ReconcileMode) => void;
 }
 
 /**
- * One reconcile of the daemon, for one work-queue request: bring the checkout to the revision to
- * read (git mode), read the repository (reusing what did not change), adopt the service's edits
- * (`--on-drift pull`), reconcile, record the outcome, verify what changed. The request says how
- * much to read again, never what changed on either side: everything is read anew.
+ * The repository side of a daemon run, for one work-queue request: bring the checkout to the
+ * revision to read (git mode), read the repository (reusing what did not change), adopt the
+ * service's edits (`--on-drift pull`), then hand it to the runs of the targets (target-run.ts),
+ * which go side by side. The request says how much to read again, never what changed on either
+ * side: everything is read anew.
  */
 export function createRunner(parts: RunParts): (request: RunRequest) => Promise<void> {
   const { clock, status, metrics, logger: log } = parts;
@@ -83,9 +76,7 @@ export function createRunner(parts: RunParts): (request: RunRequest) => Promise<
     const report = status.recordRun(trigger, startedAt, duration, run, files);
     metrics.recordRun(trigger, report.result, duration / 1000);
     metrics.setReady(status.readiness().ready);
-    if (run.kind === 'locked' || run.kind === 'rejected') log.warn({ trigger, result: run.kind, err: run.error.message }, `reconcile ${run.kind}`);
-    const result = runResultOf(run);
-    parts.ended(SUCCEEDS.has(result) ? 'succeeded' : WAITS.has(result) ? 'waits' : 'failed');
+    parts.ended(endOf(report.result));
   };
 
   const invalid = (trigger: Trigger, startedAt: number, loaded: LoadedRepository, files?: number): void => {
@@ -95,7 +86,10 @@ export function createRunner(parts: RunParts): (request: RunRequest) => Promise<
 
   /** `--on-drift pull` on a full run: the repository to apply (read again once the files hold the service's edits), and whether the run may write. */
   const adoptDrift = async (loaded: LoadedRepository & { desired: DesiredState }): Promise<{ loaded: LoadedRepository; mode: ReconcileMode }> => {
-    const decision = await parts.drift?.pull(loaded.desired);
+    if (parts.drift === undefined) return { loaded, mode: 'apply' };
+    // The pull writes the repository's files and takes the lock: no target run may be in progress.
+    await parts.quiesce();
+    const decision = await parts.drift.pull(loaded.desired);
     if (decision?.kind === 'held') return { loaded, mode: 'plan' };
     if (decision?.kind === 'written') return { loaded: await load(false), mode: 'apply' };
     return { loaded, mode: 'apply' };
@@ -114,18 +108,7 @@ export function createRunner(parts: RunParts): (request: RunRequest) => Promise<
     if (parts.onDrift === 'pull' && full) ({ loaded, mode } = await adoptDrift({ ...loaded, desired: loaded.desired }));
     // The files as pulled have errors (pull checks against that first): nothing is applied over the service.
     if (loaded.desired === undefined) return invalid(trigger, startedAt, loaded, files.length);
-    const desired = loaded.desired;
-    const refresh = full || files.length === 0 ? { kind: 'all' as const } : { kind: 'changed' as const, files };
-    const run = await reconcileDesired(desired, loaded.diagnostics, { mode, refresh, lock: true, ...(parts.target === undefined ? {} : { target: parts.target }) }, parts.service, {
-      finished: (outcome) => {
-        metrics.recordTarget(trigger, outcome, clock.now());
-        logOutcome(log, trigger, outcome, clock.now() - startedAt);
-      },
-    });
-    finish(trigger, startedAt, run, refresh.kind === 'changed' ? files.length : undefined);
-    if (parts.verify && run.kind === 'done') {
-      await verifyChanged({ stop: parts.service.stop, service: parts.service, clock, status, metrics, logger: log }, desired, run.targets, full ? [] : files);
-    }
+    parts.fanOut({ ...request, files: new Set(files) }, { desired: loaded.desired, diagnostics: loaded.diagnostics }, mode);
   };
 
   return async (request) => {

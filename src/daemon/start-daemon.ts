@@ -13,6 +13,11 @@ import { createRunner, type RunEnd } from './reconcile-run.js';
 import { trackRepositoryRoot, type RepositoryRoot } from './repository-root.js';
 import { createSchedule, type Ticker } from './schedule.js';
 import { isLoopback, serveEndpoints, type Endpoints } from './serve-endpoints.js';
+import type { Shard } from './shard.js';
+import { createSharedLock } from './shared-lock.js';
+import { createTargetMetrics } from './target-metrics.js';
+import { createTargetRunner } from './target-run.js';
+import { createTargetRuns, type TargetRuns } from './target-runs.js';
 import { mergeRequests, requestFor, type RunRequest, type Trigger } from './triggers.js';
 import { watchFiles, type FileWatcher, type WatchOptions } from './watch-files.js';
 import { createWorkQueue, exponentialBackoff, processQueue } from './work-queue.js';
@@ -25,6 +30,10 @@ export interface DaemonOptions {
   readonly env: Env;
   /** One target by name (default: every target of the config). */
   readonly target?: string;
+  /** This replica's share of the targets (`--shard i/N`; default: every target). */
+  readonly shard?: Shard;
+  /** Targets reconciled at once; overrides the config's `parallel_targets` (default 8). */
+  readonly parallelTargets?: number;
   readonly logger: Logger;
   /** Where the endpoints listen; undefined: no HTTP server. */
   readonly listen?: { readonly host: string; readonly port: number };
@@ -61,7 +70,7 @@ export interface DaemonOptions {
   readonly clock?: TimerClock;
   /** The service client's time (pacing, Retry-After, request back-off). Default: the system clock. */
   readonly serviceClock?: Clock;
-  /** What makes the schedule tick (default: node-cron, see schedule.ts). */
+  /** What makes the schedule tick (default: sleeping on `clock` until the next match, see schedule.ts). */
   readonly ticker?: Ticker;
   /** Starts the file watcher (default: chokidar, see watch-files.ts). */
   readonly watch?: (options: WatchOptions) => FileWatcher;
@@ -85,9 +94,8 @@ export interface Daemon {
 }
 
 /**
- * The work-queue key of a run: every target the daemon covers (its `--target`, or all of the
- * config's). The queue keeps back-off and coalescing per key, so per-target keys (runs of several
- * targets side by side, targets shared out between replicas) change this and nothing of the queue.
+ * The work-queue key of the repository's side of a run (git, load, drift pull): one at a time. The
+ * targets' runs that follow have a queue of their own, keyed by target (target-runs.ts).
  */
 const RUN_KEY = '*';
 
@@ -130,7 +138,7 @@ function watchRepository(shared: Shared, root: RepositoryRoot, trigger: (kind: T
 }
 
 /** One run of a request, with the parts the options ask for: the git source (--git-pull) and the drift pull (--on-drift pull). */
-function createRun(shared: Shared, root: RepositoryRoot, follow: (desired: DesiredState | undefined) => void, ended: (end: RunEnd) => void): (request: RunRequest) => Promise<void> {
+function createRun(shared: Shared, root: RepositoryRoot, follow: (desired: DesiredState | undefined) => void, ended: (end: RunEnd) => void, targets: TargetRuns): (request: RunRequest) => Promise<void> {
   const { options, service } = shared;
   const parts = { dir: options.dir, clock: shared.clock, status: shared.status, metrics: shared.metrics, logger: shared.log };
   /** Files a drift pull wrote that the branch the daemon reads does not hold yet (with --git-pull). */
@@ -144,16 +152,55 @@ function createRun(shared: Shared, root: RepositoryRoot, follow: (desired: Desir
   return createRunner({
     ...parts,
     ...(options.configPath === undefined ? {} : { configPath: options.configPath }),
-    ...target,
     onDrift: options.onDrift ?? 'apply',
-    verify: options.verify !== false,
-    service,
     root,
     ...(git === undefined ? {} : { git }),
     ...(drift === undefined ? {} : { drift }),
     follow,
     ended,
+    quiesce: () => targets.idle(),
+    fanOut: (request, loaded, mode) => targets.fanOut(request, loaded, mode),
   });
+}
+
+/** The targets' runs: side by side, each target with its own queue key, back-off and client. */
+function createTargets(shared: Shared, repository: { readonly retry: () => void; readonly forget: () => void }): TargetRuns {
+  const { options, clock, log, status, metrics, service } = shared;
+  const run = createTargetRunner({
+    clock,
+    status,
+    metrics,
+    logger: log,
+    service,
+    verify: options.verify !== false,
+    lock: createSharedLock(),
+    ended: (target, end) => {
+      // With --on-drift pull (one target) a failed run is retried as a whole, so that the retry pulls the drift first.
+      if (options.onDrift !== 'pull') targets.ended(target, end);
+      else if (end === 'failed') repository.retry();
+      else if (end === 'succeeded') repository.forget();
+    },
+  });
+  const targets = createTargetRuns({
+    clock,
+    status,
+    logger: log,
+    ...(options.target === undefined ? {} : { target: options.target }),
+    ...(options.shard === undefined ? {} : { shard: options.shard }),
+    ...(options.parallelTargets === undefined ? {} : { parallel: options.parallelTargets }),
+    retryBaseMs: options.retryBaseMs ?? 5_000,
+    retryMaxMs: options.retryMaxMs ?? 300_000,
+    retryMode: options.onDrift === 'report' ? 'plan' : 'apply',
+    run,
+    crashed: (target, work, error) => {
+      // A bug: logged with its stack, reported, retried like any failed run.
+      log.error({ err: error, target }, 'reconcile crashed');
+      status.update({ lastError: { at: new Date(clock.now()).toISOString(), message: error instanceof Error ? error.message : String(error) } });
+      metrics.recordRun(work.request.trigger, 'rejected', 0);
+    },
+  });
+  createTargetMetrics(metrics.registry, status);
+  return targets;
 }
 
 /** The HTTP endpoints, when asked for; a warning when they listen beyond this machine. */
@@ -170,7 +217,7 @@ async function openEndpoints(shared: Shared): Promise<Endpoints | undefined> {
   return endpoints;
 }
 
-/** Waits for the workers to finish their run, at most the stop's grace period on the clock; then aborts its requests and waits for it to end. */
+/** Waits for the workers to finish their runs, at most the stop's grace period on the clock; then aborts their requests and waits for them to end. */
 async function drainWorkers(shared: Shared, workers: Promise<void>, abort: () => void): Promise<void> {
   const grace = shared.options.stopGraceMs ?? 30_000;
   let timer: ClockTimer | undefined;
@@ -186,13 +233,14 @@ async function drainWorkers(shared: Shared, workers: Promise<void>, abort: () =>
  * The daemon: a level-based loop around `reconcile`, wired from small parts. Triggers (start-up,
  * file changes, the schedule, git pulls, SIGHUP, retries) add a key to the work queue, never a
  * diff; each run re-reads the repository and the service; keys that arrive during a run coalesce
- * into one more run; one run at a time.
+ * into one more run. The repository is read by one run at a time; the targets it declares (this
+ * replica's share of them) then run side by side, each on its own key, client and back-off.
  */
 export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const clock = options.clock ?? systemClock;
   const log = options.logger;
   const metrics = options.metrics ?? createDaemonMetrics();
-  const status = new DaemonStatus(clock.now());
+  const status = new DaemonStatus(clock.now(), options.shard);
   const drain = new AbortController();
   const hard = new AbortController();
   const service = {
@@ -207,7 +255,6 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const shared: Shared = { options, clock, log, status, metrics, service };
 
   const queue = createWorkQueue<string, RunRequest>({ clock, merge: mergeRequests, rateLimiter: exponentialBackoff(options.retryBaseMs ?? 5_000, options.retryMaxMs ?? 300_000) });
-  status.followRetries(() => queue.waitingUntil(RUN_KEY));
   const trigger = (kind: Trigger, files: readonly string[] = []): void => queue.add(RUN_KEY, requestFor(kind, files));
   const retry = (): void => {
     const at = queue.addRateLimited(RUN_KEY, requestFor('retry'));
@@ -216,7 +263,13 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     log.warn({ retryInMs: at - clock.now(), failures: queue.failures(RUN_KEY) }, 'reconcile failed; retrying with back-off');
   };
 
-  const schedule = createSchedule({ tick: () => trigger('schedule'), logger: log, ...(options.ticker === undefined ? {} : { ticker: options.ticker }) });
+  const targets = createTargets(shared, { retry, forget: () => queue.forget(RUN_KEY) });
+  status.followRetries(() => {
+    const times = [queue.waitingUntil(RUN_KEY), targets.nextRetry()].filter((at): at is number => at !== undefined);
+    return times.length === 0 ? undefined : Math.min(...times);
+  });
+
+  const schedule = createSchedule({ tick: () => trigger('schedule'), logger: log, ...(options.ticker === undefined ? { clock } : { ticker: options.ticker }) });
   const root = trackRepositoryRoot({
     dir: options.dir,
     env: options.env,
@@ -229,14 +282,21 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const { watcher, watchPaths } = watchRepository(shared, root, trigger);
   /** Follows the config each run loads (none while the repository has errors): the watched paths and the schedule. */
   const follow = (desired: DesiredState | undefined): void => {
+    if (desired === undefined) targets.invalidate();
     watchPaths(desired);
     const expression = options.schedule ?? desired?.config.schedule;
     if (schedule.follow(expression)) status.update({ schedule: expression });
   };
-  const run = createRun(shared, root, follow, (end) => {
-    if (end === 'failed') retry();
-    else if (end === 'succeeded') queue.forget(RUN_KEY);
-  });
+  const run = createRun(
+    shared,
+    root,
+    follow,
+    (end) => {
+      if (end === 'failed') retry();
+      else if (end === 'succeeded') queue.forget(RUN_KEY);
+    },
+    targets,
+  );
 
   let endpoints: Endpoints | undefined;
   try {
@@ -266,7 +326,10 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     status,
     metrics,
     trigger,
-    idle: () => queue.idle(),
+    idle: async () => {
+      await queue.idle();
+      await targets.idle();
+    },
     stop: async () => {
       if (queue.shuttingDown) return;
       // What is queued is dropped, a waiting retry too; the run in progress is let finish.
@@ -276,7 +339,14 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       schedule.stop();
       await watcher.close();
       drain.abort(new Error('stopping'));
-      await drainWorkers(shared, workers, () => hard.abort(new Error('stop grace period over')));
+      // A load in progress hands its targets over first; the target runs that started then finish
+      // (or stop before their next operation), and what is still queued is dropped.
+      const finished = (async () => {
+        await workers;
+        targets.shutDown();
+        await targets.drained();
+      })();
+      await drainWorkers(shared, finished, () => hard.abort(new Error('stop grace period over')));
       await endpoints?.close();
     },
   };

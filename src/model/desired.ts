@@ -109,6 +109,8 @@ export interface ProjectConfig {
   readonly rateLimit: { readonly requestsPerSecond: number; readonly concurrency: number };
   /** Cron expression for the daemon's full reconcile. */
   readonly schedule?: string;
+  /** Targets the daemon reconciles at once (absent: its default). */
+  readonly parallelTargets?: number;
   /** `verify:` settings; absent: the defaults (`lib/defaults.ts`). */
   readonly verify?: VerifySettings;
   readonly targets: readonly TargetConfig[];

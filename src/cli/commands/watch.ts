@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { Writable } from 'node:stream';
 import { Option, type Command } from 'commander';
 import { validate as validateCron } from 'node-cron';
@@ -9,6 +10,7 @@ import { REDACT_PATHS, type Logger } from '../../lib/logger.js';
 import { loadDesired } from '../../reconcile/index.js';
 import { parseInterval } from '../../daemon/parse-interval.js';
 import { parseListen } from '../../daemon/serve-endpoints.js';
+import { resolveShard } from '../../daemon/shard.js';
 import { startDaemon } from '../../daemon/start-daemon.js';
 import { addCommonOptions } from '../common-options.js';
 import type { CliIo, CommandContext, CommonOptions } from '../io.js';
@@ -24,6 +26,17 @@ interface WatchOptions extends CommonOptions {
   readonly logFormat: 'json' | 'pretty';
   readonly emulator: 'auto' | 'never';
   readonly poll?: boolean;
+  readonly shard?: string;
+  readonly shards?: string;
+  readonly parallelTargets?: string;
+}
+
+/** `--parallel-targets`: a whole number from 1 to 256. */
+function parseParallelTargets(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const value = /^\s*\d{1,3}\s*$/.test(text) ? Number(text) : NaN;
+  if (!(value >= 1 && value <= 256)) throw new InputError('invalid_option', `expected --parallel-targets to be a whole number from 1 to 256, got "${text}"`);
+  return value;
 }
 
 async function createDaemonLogger(io: CliIo, level: string, format: 'json' | 'pretty'): Promise<Logger> {
@@ -74,7 +87,10 @@ async function runWatch(ctx: CommandContext, options: WatchOptions): Promise<voi
   if (options.schedule !== undefined && !validateCron(options.schedule)) {
     throw new InputError('invalid_schedule', `expected --schedule to be a cron expression of 5 or 6 fields (e.g. "*/15 * * * *"), got "${options.schedule}"`);
   }
+  const parallelTargets = parseParallelTargets(options.parallelTargets);
+  const shard = resolveShard({ ...(options.shard === undefined ? {} : { shard: options.shard }), ...(options.shards === undefined ? {} : { shards: options.shards }), env: io.env, hostname: hostname() });
   const logger = await createDaemonLogger(io, options.logLevel, options.logFormat);
+  if (shard !== undefined) logger.info({ shard: `${shard.index}/${shard.count}` }, 'reconciling the targets rendezvous hashing assigns to this replica');
   const local = await withEmulatorIfUnconfigured(io, options);
   try {
     const daemon = await startDaemon({
@@ -82,6 +98,8 @@ async function runWatch(ctx: CommandContext, options: WatchOptions): Promise<voi
       ...configPathOf(io, options),
       env: local.env,
       ...(options.target === undefined ? {} : { target: options.target }),
+      ...(shard === undefined ? {} : { shard }),
+      ...(parallelTargets === undefined ? {} : { parallelTargets }),
       logger,
       listen,
       onDrift: options.onDrift,
@@ -108,7 +126,11 @@ async function runWatch(ctx: CommandContext, options: WatchOptions): Promise<voi
 
 export function registerWatch(program: Command, ctx: CommandContext): Command {
   return addCommonOptions(
-    withHelpFooter(program.command('watch'), { service: true, env: [['GIT_*', "git's own variables (GIT_CONFIG_COUNT …) reach the git that --git-pull runs"]], exits: [[0, 'stopped by SIGTERM/SIGINT (it runs until then)'], [3, 'invalid options, or the listen address cannot be used']] })
+    withHelpFooter(program.command('watch'), { service: true, env: [
+        ['GIT_*', "git's own variables (GIT_CONFIG_COUNT …) reach the git that --git-pull runs"],
+        ['TERMSYNC_SHARD', 'INDEX/COUNT: as --shard'],
+        ['TERMSYNC_SHARDS', "COUNT: as --shards (the index from TERMSYNC_POD_NAME or the host name)"],
+      ], exits: [[0, 'stopped by SIGTERM/SIGINT (it runs until then)'], [3, 'invalid options, or the listen address cannot be used']] })
       .description('the daemon: reconcile on start, when files change and on the schedule; serve /healthz, /readyz, /metrics, /status'),
     'info',
   )
@@ -129,6 +151,9 @@ export function registerWatch(program: Command, ctx: CommandContext): Command {
       new Option('--emulator <when>', 'auto: with no service URL and key set, run the built-in emulator in this process').choices(['auto', 'never']).default('never'),
     )
     .option('--poll', 'poll files instead of waiting for change events (network or container mounts without events)')
+    .option('--parallel-targets <n>', "targets reconciled at once, each with its own client, rate limit and back-off (overrides the config's parallel_targets; default 8)")
+    .option('--shard <index/count>', 'reconcile only the targets rendezvous hashing assigns to replica INDEX (from 0) of COUNT, e.g. 2/5 (env TERMSYNC_SHARD)')
+    .option('--shards <count>', "like --shard, the index taken from the pod name's ordinal (TERMSYNC_POD_NAME, else the host name: termsync-2 is 2) (env TERMSYNC_SHARDS)")
     .action(async (options: WatchOptions) => {
       await runWatch(ctx, options);
       ctx.setExitCode(0);
