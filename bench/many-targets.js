@@ -1,0 +1,100 @@
+#!/usr/bin/env node
+// Many accounts in one daemon: 200 targets (each its own key on one emulator, which runs in its own
+// process with 20-40 ms latency and is not measured) × 50 glossaries × 2 dictionaries × 200 entries.
+// After the first reconcile has created everything, the daemon's schedule fires a full reconcile
+// (every target reads and compares all its dictionaries). Figures of that scheduled run: its wall
+// (first target start → last target end), the slowest single target's own duration in it and the
+// sum of all targets' durations (what one-after-another would take at least), and the daemon's peak
+// memory (VmHWM, its whole life: the first reconcile included) and CPU seconds of the run.
+// Targets: wall ≤ 1.5 × the slowest target (close to it, not the sum); peak memory < 500 MB.
+//
+//   node bench/many-targets.js [--quick] [--targets N] [--glossaries N] [--entries N] [--parallel N]
+//
+// --quick: 40 targets × 10 glossaries (stated in the output). --parallel: parallel_targets
+// (default: every target at once). Build first (`npm run build`). Writes bench/out/many-targets.txt.
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { OUT, getJson, parseArgs, startEmulatorProcess } from './cpu-common.js';
+import { manyTargetsRepository, settled, startWatch, usage } from './daemon-idle.js';
+
+const args = parseArgs(process.argv.slice(2));
+const QUICK = args.quick === true;
+const TARGETS = Number(args.targets ?? (QUICK ? 40 : 200));
+const GLOSSARIES = Number(args.glossaries ?? (QUICK ? 10 : 50));
+const ENTRIES = Number(args.entries ?? 200);
+const PARALLEL = Number(args.parallel ?? TARGETS);
+const WALL_RATIO_TARGET = 1.5;
+const MEMORY_TARGET_MB = 500;
+
+const out = [];
+const log = (line) => {
+  out.push(line);
+  console.log(line);
+};
+
+async function peakMemory(pid) {
+  const text = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmHWM:\s+(\d+)/.exec(text)[1]) * 1024;
+}
+
+/** Every target's first run with trigger `schedule`: polled until all have one and none runs. */
+async function firstScheduledRun(endpoint, names, afterMs, timeoutMs = 1_800_000) {
+  const seen = new Map();
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const status = await getJson(`${endpoint}/status`);
+    for (const name of names) {
+      const t = status.targets[name];
+      // A tick during the first reconcile does not count: only runs that started after it ended.
+      if (!seen.has(name) && t?.last?.trigger === 'schedule' && Date.parse(t.last.at) - t.last.durationMs >= afterMs) seen.set(name, t.last);
+    }
+    if (seen.size === names.length) return seen;
+    if (Date.now() > deadline) throw new Error(`timed out: ${seen.size} of ${names.length} targets ran the schedule`);
+    await sleep(250);
+  }
+}
+
+log(`load average at start: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+log(`${TARGETS} targets × ${GLOSSARIES} glossaries × 2 dictionaries × ${ENTRIES} entries${QUICK ? ' (--quick)' : ''}; parallel_targets ${PARALLEL}; emulator latency 20-40 ms`);
+// Each minute at second 0: the first tick after the first reconcile is the measured run.
+const repo = await manyTargetsRepository(TARGETS, { glossaries: GLOSSARIES, entries: ENTRIES, schedule: '0 * * * * *' });
+const emulator = await startEmulatorProcess({ latency: '20-40' });
+const watch = await startWatch(repo.dir, { ...repo.env, TERMSYNC_BASE_URL: emulator.url }, ['--parallel-targets', String(PARALLEL)]);
+let met = false;
+try {
+  const first = await settled(watch.endpoint, 1_800_000);
+  const created = Object.values(first.targets).filter((t) => t.last.result === 'changed').length;
+  log(`first reconcile: ${created} of ${TARGETS} targets created their glossaries`);
+  const settledAt = Math.max(...Object.values(first.targets).map((t) => Date.parse(t.last.at)));
+  const cpuBefore = (await usage(watch.child.pid)).cpu;
+  const runs = await firstScheduledRun(watch.endpoint, repo.names, settledAt);
+  const cpuAfter = (await usage(watch.child.pid)).cpu;
+  const starts = [...runs.values()].map((r) => Date.parse(r.at) - r.durationMs);
+  const ends = [...runs.values()].map((r) => Date.parse(r.at));
+  const durations = [...runs.values()].map((r) => r.durationMs);
+  const results = new Set([...runs.values()].map((r) => r.result));
+  const wall = Math.max(...ends) - Math.min(...starts);
+  const slowest = Math.max(...durations);
+  const sum = durations.reduce((a, b) => a + b, 0);
+  const peak = await peakMemory(watch.child.pid);
+  const ratio = wall / slowest;
+  met = ratio <= WALL_RATIO_TARGET && peak < MEMORY_TARGET_MB * 1048576 && results.size === 1 && results.has('converged');
+  log(`scheduled full reconcile: results ${[...results].join(', ')}`);
+  log(
+    `  wall ${(wall / 1000).toFixed(1)} s; slowest target ${(slowest / 1000).toFixed(1)} s; sum of all targets ${(sum / 1000).toFixed(1)} s; ` +
+      `wall / slowest ${ratio.toFixed(2)} (target ≤ ${WALL_RATIO_TARGET}); wall / sum ${(wall / sum).toFixed(3)}`,
+  );
+  log(`  daemon CPU during the run ${(cpuAfter - cpuBefore).toFixed(1)} s; daemon peak memory (VmHWM, whole life) ${(peak / 1048576).toFixed(0)} MiB (target < ${MEMORY_TARGET_MB} MB)`);
+  log(`targets ${met ? 'met' : 'MISSED'}`);
+} finally {
+  watch.child.kill('SIGTERM');
+  await watch.exited;
+  await emulator.close();
+  await rm(repo.dir, { recursive: true, force: true });
+}
+log(`load average at end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+await mkdir(OUT, { recursive: true });
+await writeFile(path.join(OUT, 'many-targets.txt'), `${out.join('\n')}\n`);
+process.exitCode = met ? 0 : 1;
