@@ -5,15 +5,16 @@
 // share of one core, with 1 and with 200 targets (each target its own key on one emulator, which
 // runs in its own process and is not measured). Target: < 0.1 % of a core.
 //
-//   node bench/daemon-idle.js [--quick] [--window SECONDS] [--runs N] [--targets 1,200]
+//   node bench/daemon-idle.js [--quick] [--window SECONDS] [--runs N] [--targets 1,200] [--build DIR]
 //
+// --build: another built checkout to measure (e.g. a worktree of an earlier commit), for a before/after.
 // Build first (`npm run build`). Writes bench/out/daemon-idle.txt only (untracked).
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { OUT, ROOT, getJson, parseArgs, startEmulatorProcess, stats } from './cpu-common.js';
+import { OUT, getJson, parseArgs, resolveBuild, startEmulatorProcess, stats } from './cpu-common.js';
 
 const args = parseArgs(process.argv.slice(2));
 const QUICK = args.quick === true;
@@ -22,7 +23,7 @@ const RUNS = Number(args.runs ?? (QUICK ? 3 : 5));
 const TARGETS = String(args.targets ?? '1,200').split(',').map(Number);
 const TARGET_PERCENT = 0.1;
 const CLK_TCK = 100;
-const BIN = path.join(ROOT, 'bin', 'termsync.js');
+const BIN = path.join(resolveBuild(args.build), 'bin', 'termsync.js');
 
 const out = [];
 const log = (line) => {
@@ -130,6 +131,7 @@ async function idleOf(targets) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  log(`build: ${path.dirname(path.dirname(BIN))}`);
   log(`load average at start: ${loadavg().map((l) => l.toFixed(2)).join(' ')}; CPU from /proc (${CLK_TCK} ticks a second: ${(100 / CLK_TCK / WINDOW_S).toFixed(3)} % of a core per tick)`);
   let met = true;
   for (const n of TARGETS) met = (await idleOf(n)) && met;
