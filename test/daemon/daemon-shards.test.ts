@@ -87,7 +87,7 @@ describe('replicas sharing out the targets (--shard i/N)', () => {
       const ran = new Set(r.daemon.status.runs.flatMap((run) => run.targets.map((target) => target.target)));
       expect([...ran].sort()).toEqual([...owned[i]!].sort());
       expect(r.daemon.status.targets.owned.map((t) => r.daemon.status.targets.report(t).last?.result)).toEqual(owned[i]!.map(() => 'changed'));
-      expect(JSON.parse(JSON.stringify(r.daemon.status)).shard).toEqual({ index: i, count: 3, owned: owned[i]!.length, declared: 30 });
+      expect((JSON.parse(JSON.stringify(r.daemon.status)) as { shard: unknown }).shard).toEqual({ index: i, count: 3, owned: owned[i]!.length, declared: 30 });
       const metrics = await r.daemon.metrics.registry.metrics();
       expect(metrics).toContain(`termsync_shard_info{index="${i}",count="3"} 1`);
       expect(metrics).toContain(`termsync_targets_owned ${owned[i]!.length}`);
