@@ -1,5 +1,5 @@
-import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { AuthError } from '../lib/errors.js';
+import { readSecretFile } from '../lib/read-secret-file.js';
 import type { TargetConfig } from '../model/desired.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -32,48 +32,12 @@ export function readApiKey(env: Env, target: Pick<TargetConfig, 'name' | 'apiKey
 /** A key file holds one key and a line break; anything larger is not a key file. */
 export const MAX_KEY_FILE_BYTES = 4096;
 
-function kindOfFile(stats: Stats): string {
-  if (stats.isDirectory()) return 'a folder';
-  if (stats.isFIFO()) return 'a named pipe';
-  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device';
-  if (stats.isSocket()) return 'a socket';
-  return 'not a regular file';
-}
-
 /**
- * The text of the key file: a regular file (a symbolic link to one, as a mounted secret is, counts)
- * of at most MAX_KEY_FILE_BYTES, read with at most that many bytes and one more. Anything else (a
- * device such as /dev/zero, a named pipe, a folder) is refused before a byte is read: opened without
- * blocking, so a pipe nobody writes to cannot hang the run.
+ * The text of the key file: a regular file of at most MAX_KEY_FILE_BYTES; anything else is refused
+ * before a byte is read (see lib/read-secret-file.ts).
  */
 function readKeyFile(file: string): string {
-  const refuse = (why: string): never => {
-    throw new AuthError('api_key_file_unreadable', `cannot read the API key file named by ${API_KEY_FILE_ENV} (${why})`);
-  };
-  let fd: number;
-  try {
-    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch (error) {
-    return refuse((error as NodeJS.ErrnoException).code ?? 'unreadable');
-  }
-  try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile()) return refuse(`it is ${kindOfFile(stats)}: name a regular file that holds the key`);
-    const buffer = Buffer.alloc(MAX_KEY_FILE_BYTES + 1);
-    let length = 0;
-    while (length < buffer.length) {
-      const n = readSync(fd, buffer, length, buffer.length - length, null);
-      if (n === 0) break;
-      length += n;
-    }
-    if (length > MAX_KEY_FILE_BYTES) return refuse(`it is larger than ${MAX_KEY_FILE_BYTES} bytes: name the file that holds only the key`);
-    return buffer.toString('utf8', 0, length);
-  } catch (error) {
-    if (error instanceof AuthError) throw error;
-    return refuse((error as NodeJS.ErrnoException).code ?? 'unreadable');
-  } finally {
-    closeSync(fd);
-  }
+  return readSecretFile(file, MAX_KEY_FILE_BYTES, 'key', (why) => new AuthError('api_key_file_unreadable', `cannot read the API key file named by ${API_KEY_FILE_ENV} (${why})`));
 }
 
 // A key goes into a header: control characters or inner whitespace would be a broken (or smuggled) header.

@@ -172,6 +172,9 @@ export const targetSchema = z.strictObject({
     description: 'The Authorization header scheme: Service-Auth-Key (default, as the spec says) or DeepL-Auth-Key (the vendor service and its mock)',
   }),
   capabilities: meta(z._default(capabilitiesSchema, { delete_custom_instruction: 'auto' }), { description: 'What this target supports beyond the spec' }),
+  suspend: meta(z._default(z.boolean(), false), {
+    description: 'The daemon (termsync watch) writes nothing to this target: it keeps planning and reporting the differences. apply from the command line still writes',
+  }),
 });
 
 export const guardsSchema = z.strictObject({
@@ -207,6 +210,9 @@ export const configSchema = z.strictObject({
   guards: z._default(guardsSchema, { max_deletes: 10, max_removed_entries_percent: 50, allow_empty: false }),
   rate_limit: z.prefault(rateLimitSchema, { requests_per_second: DEFAULTS.requestsPerSecond }),
   schedule: meta(z.optional(nonEmpty()), { description: 'Cron expression of the daemon full reconcile' }),
+  suspend: meta(z._default(z.boolean(), false), {
+    description: 'The daemon (termsync watch) writes nothing to any target: it keeps planning and reporting the differences, and picks up a change of this value without a restart. apply from the command line still writes',
+  }),
   parallel_targets: meta(z.optional(z.int().check(z.gte(1), z.lte(256))), {
     description: 'Targets the daemon reconciles at once (default 8), each with its own client, rate limit and back-off',
   }),

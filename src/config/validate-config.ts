@@ -111,6 +111,7 @@ export async function validateConfig(yaml: YamlFile): Promise<{ config?: Project
     },
     rateLimit: { requestsPerSecond: input.rate_limit.requests_per_second, concurrency: input.rate_limit.concurrency },
     ...(input.schedule === undefined ? {} : { schedule: input.schedule }),
+    ...(input.suspend ? { suspend: true } : {}),
     ...(input.parallel_targets === undefined ? {} : { parallelTargets: input.parallel_targets }),
     verify: { maxCharacters: input.verify.max_characters, sample: input.verify.sample, seed: input.verify.seed },
     targets: input.targets.map((t) => ({
@@ -119,6 +120,7 @@ export async function validateConfig(yaml: YamlFile): Promise<{ config?: Project
       apiKeyEnv: t.api_key_env,
       authScheme: t.auth_scheme,
       capabilities: { deleteCustomInstruction: t.capabilities.delete_custom_instruction },
+      ...(t.suspend ? { suspend: true } : {}),
     })),
   };
   return { config, diagnostics };

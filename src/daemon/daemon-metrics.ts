@@ -1,10 +1,33 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { ClientMetricsHooks } from '../api/index.js';
+import type { ResourceKind } from '../model/plan.js';
 import type { TargetOutcome } from '../reconcile/index.js';
 import type { Trigger } from './triggers.js';
 
 /** The result label of a run: the target outcome kind, or why no target was reached. */
 export type RunResult = TargetOutcome['kind'] | 'invalid' | 'locked' | 'rejected' | 'git_failed';
+
+/** How a request to a hook or to POST /reconcile ended (the `result` label). */
+export type HookResult = 'queued' | 'ignored' | 'pong' | 'unauthorized' | 'replayed' | 'too_large' | 'bad_request' | 'unavailable';
+
+/**
+ * Resources of a target that differ from the repository after a run, by kind: those of the plan's
+ * changes that the run did not write (all of them in plan mode, when suspended or blocked; those
+ * with a failed or skipped operation after an apply). Undefined when the run did not compare every
+ * resource (a run of changed files reads only theirs) or reached no plan.
+ */
+export function driftAfter(outcome: TargetOutcome): Record<ResourceKind, number> | undefined {
+  const plan = 'plan' in outcome ? outcome.plan : undefined;
+  if (plan === undefined || plan.notRefreshed !== undefined) return undefined;
+  const result = 'result' in outcome ? outcome.result : undefined;
+  const applied = new Set((result?.outcomes ?? []).filter((o) => o.status === 'applied').map((o) => o.key));
+  const drift: Record<ResourceKind, number> = { glossary: 0, style_rules: 0 };
+  for (const change of plan.changes) {
+    if (change.operations.length > 0 && change.operations.every((key) => applied.has(key))) continue;
+    drift[change.address.kind] += 1;
+  }
+  return drift;
+}
 
 /**
  * The daemon's Prometheus metrics (prom-client), in its own registry: reconcile runs and durations,
@@ -15,7 +38,8 @@ export interface DaemonMetrics {
   readonly registry: Registry;
   /** Hooks for the service client: requests, retries and throttle waits. */
   readonly client: ClientMetricsHooks;
-  recordRun(trigger: Trigger, result: RunResult, seconds: number): void;
+  /** One target's part of a run (every target the run covers, with the run's result when it reached none). */
+  recordRun(trigger: Trigger, target: string, result: RunResult, seconds: number): void;
   recordTarget(trigger: Trigger, outcome: TargetOutcome, nowMs: number): void;
   setRepositoryValid(valid: boolean): void;
   setReady(ready: boolean): void;
@@ -33,6 +57,12 @@ export interface DaemonMetrics {
    * (unchanged bytes), and those read.
    */
   recordLoad(reused: number, read: number): void;
+  /** Where the queue depth is read at each scrape (the work queue's keys waiting for a worker). */
+  followQueue(depth: () => number): void;
+  /** The targets the daemon covers, each suspended (writes nothing) or not; targets no longer listed are dropped. */
+  setSuspended(targets: readonly { readonly target: string; readonly suspended: boolean }[]): void;
+  /** A request to a hook or to POST /reconcile. */
+  recordHook(endpoint: string, result: HookResult): void;
 }
 
 /** The service client's metrics: requests, retries, throttling and the adaptive rate. */
@@ -85,17 +115,47 @@ function apiMetrics(registers: Registry[]): ClientMetricsHooks {
   };
 }
 
-export function createDaemonMetrics(options: { readonly defaultMetrics?: boolean } = {}): DaemonMetrics {
+/** Node's default gauges whose names end in _total. */
+const NAMED_LIKE_COUNTERS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
+
+export interface DaemonMetricsOptions {
+  /** Node's process metrics under their standard names (process_*, nodejs_*); default true. */
+  readonly defaultMetrics?: boolean;
+  /** termsync's version, for termsync_build_info. */
+  readonly version?: string;
+}
+
+export function createDaemonMetrics(options: DaemonMetricsOptions = {}): DaemonMetrics {
   const registry = new Registry();
-  // The event-loop lag is sampled once a second, not every 10 ms (prom-client's default): the
-  // default's wake-ups alone cost an idle daemon about 0.45 % of a core (bench/daemon-idle.js).
-  if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry, prefix: 'termsync_', eventLoopMonitoringPrecision: 1000 });
+  if (options.defaultMetrics !== false) {
+    // Without a prefix: the names stock Node.js dashboards and alerts read.
+    // The event-loop lag sampled once a second, not every 10 ms (prom-client's default): the
+    // default's wake-ups alone cost an idle daemon about 0.45 % of a core (bench/daemon-idle.js).
+    collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 1000 });
+    // Gauges named like counters, which `promtool check metrics` refuses: their sums by type stay
+    // (nodejs_active_handles{type}, …; sum() of one is the total).
+    for (const name of NAMED_LIKE_COUNTERS) registry.removeSingleMetric(name);
+  }
   const registers = [registry];
-  const runs = new Counter({ name: 'termsync_reconcile_runs_total', help: 'Reconcile runs by trigger and result', labelNames: ['trigger', 'result'], registers });
+  new Gauge({ name: 'termsync_build_info', help: 'Always 1: the version of termsync and of Node.js that run the daemon', labelNames: ['version', 'node'], registers }).set(
+    { version: options.version ?? 'unknown', node: process.version },
+    1,
+  );
+  return { registry, ...runMetrics(registers), ...stateMetrics(registers), ...controlMetrics(registers) };
+}
+
+/** Runs and what they leave on each target: runs and their durations, operations, drift, last success, managed resources; and the service client's metrics. */
+function runMetrics(registers: Registry[]): Pick<DaemonMetrics, 'client' | 'recordRun' | 'recordTarget'> {
+  const runs = new Counter({
+    name: 'termsync_reconcile_runs_total',
+    help: "Reconciles of a target by trigger and result (a run that reached no target, such as one of an invalid repository, counts once for each target it covers, with the run's result)",
+    labelNames: ['target', 'trigger', 'result'],
+    registers,
+  });
   const duration = new Histogram({
     name: 'termsync_reconcile_duration_seconds',
-    help: 'Duration of reconcile runs by trigger and result',
-    labelNames: ['trigger', 'result'],
+    help: 'Duration of the reconciles of a target by trigger and result',
+    labelNames: ['target', 'trigger', 'result'],
     buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 900],
     registers,
   });
@@ -120,6 +180,42 @@ export function createDaemonMetrics(options: { readonly defaultMetrics?: boolean
     registers,
   });
   const managed = new Gauge({ name: 'termsync_managed_resources', help: 'Resources the repository manages on the target, by kind', labelNames: ['target', 'kind'], registers });
+  const driftResources = new Gauge({
+    name: 'termsync_drift_resources',
+    help: 'Resources of the target that differ from the repository after the last run that compared them all (suspended, --on-drift report, blocked by a guard, or failed to write), by kind',
+    labelNames: ['target', 'kind'],
+    registers,
+  });
+
+  return {
+    client,
+    recordRun: (trigger, target, result, seconds) => {
+      runs.inc({ target, trigger, result });
+      duration.observe({ target, trigger, result }, seconds);
+    },
+    recordTarget: (trigger, outcome, nowMs) => {
+      const result = 'result' in outcome ? outcome.result : undefined;
+      for (const op of result?.outcomes ?? []) operations.inc({ target: outcome.target, kind: op.type, result: op.status });
+      const plan = 'plan' in outcome ? outcome.plan : undefined;
+      // Drift is what the scheduled full reconcile finds: changes made on the service outside git.
+      if (trigger === 'schedule' && plan !== undefined && plan.operations.length > 0) drift.inc({ target: outcome.target });
+      const differing = driftAfter(outcome);
+      if (differing !== undefined) for (const [kind, count] of Object.entries(differing)) driftResources.set({ target: outcome.target, kind }, count);
+      if (outcome.kind === 'converged' || outcome.kind === 'changed') {
+        lastSuccess.set({ target: outcome.target }, Math.floor(nowMs / 1000));
+        if (result !== undefined) {
+          managed.set({ target: outcome.target, kind: 'glossary' }, Object.keys(result.ids.glossaries).length);
+          managed.set({ target: outcome.target, kind: 'style_rules' }, Object.keys(result.ids.style_rules).length);
+        }
+      }
+    },
+  };
+}
+
+/** The daemon's state and its other work: repository validity, readiness, git pulls, local edits, verify, drift pulls, loads. */
+function stateMetrics(
+  registers: Registry[],
+): Pick<DaemonMetrics, 'setRepositoryValid' | 'setReady' | 'recordGitPull' | 'recordLocalEdits' | 'recordVerify' | 'recordDriftPull' | 'recordLoad'> {
   const valid = new Gauge({ name: 'termsync_repository_valid', help: '1 when the repository has no errors', registers });
   const ready = new Gauge({ name: 'termsync_ready', help: '1 when /readyz answers 200', registers });
   const gitPulls = new Counter({ name: 'termsync_git_pulls_total', help: 'git fetch + fast-forward attempts by result', labelNames: ['result'], registers });
@@ -159,28 +255,7 @@ export function createDaemonMetrics(options: { readonly defaultMetrics?: boolean
     registers,
   });
 
-
   return {
-    registry,
-    client,
-    recordRun: (trigger, result, seconds) => {
-      runs.inc({ trigger, result });
-      duration.observe({ trigger, result }, seconds);
-    },
-    recordTarget: (trigger, outcome, nowMs) => {
-      const result = 'result' in outcome ? outcome.result : undefined;
-      for (const op of result?.outcomes ?? []) operations.inc({ target: outcome.target, kind: op.type, result: op.status });
-      const plan = 'plan' in outcome ? outcome.plan : undefined;
-      // Drift is what the scheduled full reconcile finds: changes made on the service outside git.
-      if (trigger === 'schedule' && plan !== undefined && plan.operations.length > 0) drift.inc({ target: outcome.target });
-      if (outcome.kind === 'converged' || outcome.kind === 'changed') {
-        lastSuccess.set({ target: outcome.target }, Math.floor(nowMs / 1000));
-        if (result !== undefined) {
-          managed.set({ target: outcome.target, kind: 'glossary' }, Object.keys(result.ids.glossaries).length);
-          managed.set({ target: outcome.target, kind: 'style_rules' }, Object.keys(result.ids.style_rules).length);
-        }
-      }
-    },
     setRepositoryValid: (v) => valid.set(v ? 1 : 0),
     setReady: (r) => ready.set(r ? 1 : 0),
     recordGitPull: (ok, consecutiveFailures) => {
@@ -199,5 +274,33 @@ export function createDaemonMetrics(options: { readonly defaultMetrics?: boolean
       loadFiles.inc({ how: 'reused' }, reused);
       loadFiles.inc({ how: 'read' }, read);
     },
+  };
+}
+
+/** What starts and holds runs: the queue depth, suspended targets, requests to the hooks and POST /reconcile. */
+function controlMetrics(registers: Registry[]): Pick<DaemonMetrics, 'followQueue' | 'setSuspended' | 'recordHook'> {
+  let queueDepth = (): number => 0;
+  new Gauge({
+    name: 'termsync_queue_depth',
+    help: 'Runs waiting for the worker (requests that arrive meanwhile fold into them): 0 or 1 while one work-queue key covers every target',
+    registers,
+    collect() {
+      this.set(queueDepth());
+    },
+  });
+  const suspended = new Gauge({ name: 'termsync_suspended', help: '1 when the target is suspended (--suspend, or suspend: true in the config): differences are reported, nothing is written', labelNames: ['target'], registers });
+  const hooks = new Counter({
+    name: 'termsync_hook_requests_total',
+    help: 'Requests to /hooks/github, /hooks/gitlab and POST /reconcile by result (queued, ignored, pong, unauthorized, replayed, too_large, bad_request, unavailable)',
+    labelNames: ['endpoint', 'result'],
+    registers,
+  });
+  return {
+    followQueue: (depth) => (queueDepth = depth),
+    setSuspended: (targets) => {
+      suspended.reset();
+      for (const { target, suspended: is } of targets) suspended.set({ target }, is ? 1 : 0);
+    },
+    recordHook: (endpoint, result) => hooks.inc({ endpoint, result }),
   };
 }

@@ -109,6 +109,12 @@ export interface RepositoryReport {
   readonly diagnostics: readonly DiagnosticLocation[];
 }
 
+/** A target the daemon writes nothing to, and what suspends it: `--suspend` (`flag`), the config's `suspend: true` (`config`), the target's (`target`). */
+export interface SuspendedTarget {
+  readonly target: string;
+  readonly by: 'flag' | 'config' | 'target';
+}
+
 /** What the parts of the daemon set as they go (`DaemonStatus.update`). */
 export interface DaemonState {
   readonly running?: { readonly trigger: Trigger; readonly startedAt: string } | undefined;
@@ -118,6 +124,8 @@ export interface DaemonState {
   /** The full-reconcile schedule in force. */
   readonly schedule?: string | undefined;
   readonly drift?: DriftReport | undefined;
+  /** Suspended targets, as the last load of the config says (with --suspend: every target). */
+  readonly suspended?: readonly SuspendedTarget[] | undefined;
 }
 
 const KEEP_RUNS = 20;
@@ -228,6 +236,9 @@ export class DaemonStatus {
   get drift(): DriftReport | undefined {
     return this.#state.drift;
   }
+  get suspended(): readonly SuspendedTarget[] {
+    return this.#state.suspended ?? [];
+  }
   get repository(): RepositoryReport | undefined {
     return this.#repository;
   }
@@ -307,7 +318,10 @@ export class DaemonStatus {
   /**
    * Ready: the repository is valid and the last reconcile succeeded, or one is running; with
    * --git-pull, and fewer than GIT_FAILURES_NOT_READY pulls in a row failed; with --on-drift pull,
-   * and the last drift pull did not fail (the daemon then writes nothing, see drift-pull.ts).
+   * and the last drift pull did not fail (the daemon then writes nothing, see drift-pull.ts). A
+   * suspended target whose last reconcile found differences (`pending`: planned, not written) is
+   * ready too, as Flux and Argo CD keep a suspended resource's health: suspending is a choice, not a
+   * fault; the reason says so, and /status and termsync_suspended show it.
    */
   readiness(): { ready: boolean; reason: string } {
     if (this.git !== undefined && this.git.failures >= GIT_FAILURES_NOT_READY) {
@@ -321,14 +335,18 @@ export class DaemonStatus {
         reason: `the drift pull failed (${this.drift.error ?? 'no reason given'}): nothing is written to the service until the edits made there can be adopted; the next full reconcile tries again`,
       };
     }
+    const suspended = new Set(this.suspended.map((s) => s.target));
+    const note = suspended.size === 0 ? '' : `; suspended: ${[...suspended].join(', ')} (differences are reported, nothing is written)`;
     const byTarget = this.targets.readiness();
-    if (byTarget !== undefined) return byTarget;
-    if (this.running !== undefined) return { ready: true, reason: 'a reconcile is running' };
+    if (byTarget !== undefined) return byTarget.ready ? { ready: true, reason: `${byTarget.reason}${note}` } : byTarget;
+    if (this.running !== undefined) return { ready: true, reason: `a reconcile is running${note}` };
     const last = this.runs[0];
     if (last === undefined) return { ready: false, reason: 'no reconcile has run yet' };
-    return last.result === 'converged' || last.result === 'changed'
-      ? { ready: true, reason: `the last reconcile ended ${last.result}` }
-      : { ready: false, reason: `the last reconcile ended ${last.result}` };
+    const succeeded = (t: TargetReport): boolean => t.result === 'converged' || t.result === 'changed' || (t.result === 'pending' && suspended.has(t.target));
+    if (last.result === 'converged' || last.result === 'changed' || (last.targets.length > 0 && last.targets.every(succeeded))) {
+      return { ready: true, reason: `the last reconcile ended ${last.result}${note}` };
+    }
+    return { ready: false, reason: `the last reconcile ended ${last.result}` };
   }
 
   toJSON(): Record<string, unknown> {
@@ -338,6 +356,7 @@ export class DaemonStatus {
       running: this.running ?? null,
       repository: this.repository ?? null,
       schedule: this.schedule ?? null,
+      suspended: this.suspended,
       nextRetryAt: this.nextRetryAt ?? null,
       git: this.git ?? null,
       localEdits: this.localEdits ?? null,

@@ -38,3 +38,19 @@ export async function changedBetween(dir: string, before: string, env: Readonly<
   const changed = await git(dir, ['diff', '--name-only', '--relative', '-z', before, 'HEAD'], gitEnv(env), 30_000);
   return changed.split('\0').filter((f) => f !== '');
 }
+
+/**
+ * The ref pushes go to for the checkout at `dir` to see them: the upstream branch of its branch
+ * (`refs/heads/main` of `origin/main`), else the branch itself; undefined on a detached HEAD (a
+ * git-sync worktree) or outside git.
+ */
+export async function watchedRef(dir: string, env: Readonly<Record<string, string | undefined>>): Promise<string | undefined> {
+  try {
+    const head = (await git(dir, ['symbolic-ref', '--quiet', 'HEAD'], gitEnv(env), 10_000)).trim();
+    if (head === '') return undefined;
+    const upstream = (await git(dir, ['for-each-ref', '--format=%(upstream:remoteref)', head], gitEnv(env), 10_000)).trim();
+    return upstream === '' ? head : upstream;
+  } catch {
+    return undefined;
+  }
+}

@@ -7,7 +7,7 @@ import type { DaemonStatus } from './daemon-status.js';
 import { restoreOverlay, setOverlayAside, type Overlay } from './drift-branch.js';
 import { pullRepository, type PullResult } from './git-pull.js';
 import { commitsNotUpstream, setLocalEditsAside } from './local-edits.js';
-import type { RunRequest } from './triggers.js';
+import { pullOnly, type RunRequest } from './triggers.js';
 
 export interface GitSourceOptions {
   readonly dir: string;
@@ -98,7 +98,7 @@ export function createGitSource(options: GitSourceOptions): GitSource {
       if (!(await keepCommitted(options))) return undefined;
       const files = [...request.files];
       // Nothing came in and nothing else is queued: a pull-only run reconciles nothing.
-      const pullOnly = request.trigger === 'git' && !request.full;
+      const onlyPull = pullOnly(request);
       let pullFailed = false;
       if (request.fetch) {
         try {
@@ -116,7 +116,7 @@ export function createGitSource(options: GitSourceOptions): GitSource {
           log.warn({ err: error.message, failures: options.status.git?.failures }, 'git pull failed; the tree was left as it was and the next pull retries');
           // A scheduled run still repairs drift on the tree as it is (it is whole: git left it untouched).
         }
-        if (pullOnly && files.length === 0) return undefined;
+        if (onlyPull && files.length === 0) return undefined;
       }
       // No run of a tree that holds commits the upstream does not have (a failed pull if none was tried).
       const ahead = await notOnUpstream(options);

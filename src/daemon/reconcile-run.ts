@@ -1,16 +1,17 @@
 import type { LoadMemo } from '../config/index.js';
 import type { Clock } from '../lib/clock.js';
-import type { Diagnostic } from '../lib/diagnostics.js';
 import type { Logger } from '../lib/logger.js';
-import type { DesiredState } from '../model/desired.js';
+import type { DesiredState, TargetConfig } from '../model/desired.js';
 import { loadDesired, type LoadedRepository, type ReconcileMode, type RunOutcome } from '../reconcile/index.js';
 import type { DaemonMetrics } from './daemon-metrics.js';
-import type { DaemonStatus } from './daemon-status.js';
+import type { DaemonStatus, SuspendedTarget } from './daemon-status.js';
 import type { DriftPull } from './drift-pull.js';
 import type { GitSource } from './git-source.js';
 import { diagnosticsLog } from './log-run.js';
 import type { RepositoryRoot } from './repository-root.js';
 import { endOf, type RunEnd } from './run-end.js';
+import { owns, type Shard } from './shard.js';
+import type { LoadedDesired } from './target-run.js';
 import type { RunRequest, Trigger } from './triggers.js';
 
 export type { RunEnd } from './run-end.js';
@@ -18,7 +19,12 @@ export type { RunEnd } from './run-end.js';
 export interface RunParts {
   readonly dir: string;
   readonly configPath?: string;
+  readonly target?: string;
+  /** This replica's share of the targets (`--shard`). */
+  readonly shard?: Shard;
   readonly onDrift: 'apply' | 'report' | 'pull';
+  /** `--suspend`: every target is only planned, whatever the config says. */
+  readonly suspend: boolean;
   readonly clock: Clock;
   readonly status: DaemonStatus;
   readonly metrics: DaemonMetrics;
@@ -35,7 +41,15 @@ export interface RunParts {
   /** Waits until no target run is in progress (before a drift pull writes the repository's files). */
   readonly quiesce: () => Promise<void>;
   /** Hands the loaded repository to the targets' runs: each target this daemon owns runs the request. */
-  readonly fanOut: (request: RunRequest, loaded: { readonly desired: DesiredState; readonly diagnostics: readonly Diagnostic[] }, mode: ReconcileMode) => void;
+  readonly fanOut: (request: RunRequest, loaded: LoadedDesired, mode: ReconcileMode) => void;
+}
+
+/** What suspends `target` (`--suspend`, the config's `suspend: true`, the target's), if anything does. */
+export function suspensionOf(desired: DesiredState, target: TargetConfig, flag: boolean): SuspendedTarget['by'] | undefined {
+  if (flag) return 'flag';
+  if (desired.config.suspend === true) return 'config';
+  if (target.suspend === true) return 'target';
+  return undefined;
 }
 
 /**
@@ -54,6 +68,29 @@ export function createRunner(parts: RunParts): (request: RunRequest) => Promise<
    * runs, replaced by its memo after.
    */
   let memo: LoadMemo | undefined;
+  /** The targets the daemon covers, as the last valid load said (the run metrics' `target` of a run that reached none). */
+  let covered: readonly string[] = parts.target === undefined ? [] : [parts.target];
+  /** Targets suspended as of the last valid load: a change is logged. */
+  let suspendedBefore = '';
+
+  /** Follows the config's suspension (and --suspend) for the targets the daemon covers: /status, the metric, a log line when it changes. */
+  const followSuspension = (desired: DesiredState): ReadonlySet<string> => {
+    const targets = desired.config.targets.filter((t) => (parts.target === undefined || t.name === parts.target) && owns(parts.shard, t.name));
+    covered = targets.map((t) => t.name);
+    const suspended = targets.flatMap((t): SuspendedTarget[] => {
+      const by = suspensionOf(desired, t, parts.suspend);
+      return by === undefined ? [] : [{ target: t.name, by }];
+    });
+    status.update({ suspended });
+    metrics.setSuspended(targets.map((t) => ({ target: t.name, suspended: suspended.some((s) => s.target === t.name) })));
+    const names = suspended.map((s) => s.target).join(', ');
+    if (names !== suspendedBefore) {
+      if (names !== '') log.info({ targets: suspended }, 'suspended: differences are planned and reported, nothing is written');
+      else log.info('resumed: differences are applied again');
+      suspendedBefore = names;
+    }
+    return new Set(suspended.map((s) => s.target));
+  };
 
   /** Reads the repository, reusing what the last load kept unless `fresh` (SIGHUP: a full reload reads every file). */
   const load = async (fresh: boolean): Promise<LoadedRepository> => {
@@ -71,10 +108,11 @@ export function createRunner(parts: RunParts): (request: RunRequest) => Promise<
     return loaded;
   };
 
+  /** Records a load that reached no target (an invalid repository): for each target the daemon covers. */
   const finish = (trigger: Trigger, startedAt: number, run: RunOutcome, files?: number): void => {
     const duration = clock.now() - startedAt;
     const report = status.recordRun(trigger, startedAt, duration, run, files);
-    metrics.recordRun(trigger, report.result, duration / 1000);
+    for (const target of covered.length === 0 ? [''] : covered) metrics.recordRun(trigger, target, report.result, duration / 1000);
     metrics.setReady(status.readiness().ready);
     parts.ended(endOf(report.result));
   };
@@ -104,11 +142,13 @@ export function createRunner(parts: RunParts): (request: RunRequest) => Promise<
     let loaded = await load(request.fresh);
     parts.follow(loaded.desired);
     if (loaded.desired === undefined) return invalid(trigger, startedAt, loaded, files.length);
+    const suspended = followSuspension(loaded.desired);
     let mode: ReconcileMode = parts.onDrift === 'report' ? 'plan' : 'apply';
-    if (parts.onDrift === 'pull' && full) ({ loaded, mode } = await adoptDrift({ ...loaded, desired: loaded.desired }));
+    // A suspended target gets no drift pull either: it would write the repository (and push a branch).
+    if (parts.onDrift === 'pull' && full && suspended.size === 0) ({ loaded, mode } = await adoptDrift({ ...loaded, desired: loaded.desired }));
     // The files as pulled have errors (pull checks against that first): nothing is applied over the service.
     if (loaded.desired === undefined) return invalid(trigger, startedAt, loaded, files.length);
-    parts.fanOut({ ...request, files: new Set(files) }, { desired: loaded.desired, diagnostics: loaded.diagnostics }, mode);
+    parts.fanOut({ ...request, files: new Set(files) }, { desired: loaded.desired, diagnostics: loaded.diagnostics, suspended }, mode);
   };
 
   return async (request) => {

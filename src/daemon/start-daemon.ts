@@ -2,6 +2,7 @@ import path from 'node:path';
 import { repeatEvery, systemClock, type Clock, type ClockTimer, type TimerClock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import type { KeyRedactor } from '../lib/redact-keys.js';
+import { InputError } from '../lib/errors.js';
 import type { DesiredState } from '../model/desired.js';
 import type { Env, ServiceContext } from '../reconcile/index.js';
 import { createDaemonMetrics, type DaemonMetrics } from './daemon-metrics.js';
@@ -9,16 +10,18 @@ import { DaemonStatus } from './daemon-status.js';
 import type { Overlay } from './drift-branch.js';
 import { createDriftPull } from './drift-pull.js';
 import { createGitSource } from './git-source.js';
+import { watchedRef } from './git-pull.js';
+import { branchRef, hookRoutes } from './hook-routes.js';
 import { createRunner, type RunEnd } from './reconcile-run.js';
 import { trackRepositoryRoot, type RepositoryRoot } from './repository-root.js';
 import { createSchedule, type Ticker } from './schedule.js';
-import { isLoopback, serveEndpoints, type Endpoints } from './serve-endpoints.js';
+import { isLoopback, serveEndpoints, type Endpoints, type Route } from './serve-endpoints.js';
 import type { Shard } from './shard.js';
 import { createSharedLock } from './shared-lock.js';
 import { createTargetMetrics } from './target-metrics.js';
 import { createTargetRunner } from './target-run.js';
 import { createTargetRuns, type TargetRuns } from './target-runs.js';
-import { mergeRequests, requestFor, type RunRequest, type Trigger } from './triggers.js';
+import { mergeRequests, requestFor, webhookRequest, type RunRequest, type Trigger } from './triggers.js';
 import { watchFiles, type FileWatcher, type WatchOptions } from './watch-files.js';
 import { createWorkQueue, exponentialBackoff, processQueue } from './work-queue.js';
 
@@ -47,6 +50,16 @@ export interface DaemonOptions {
    * never to the branch the daemon reads.
    */
   readonly onDrift?: 'apply' | 'report' | 'pull';
+  /** `--suspend`: plan and report, write nothing to any target (as the config's `suspend: true`). */
+  readonly suspend?: boolean;
+  /**
+   * What starts a run from outside (hook-routes.ts): the secret of `/hooks/github` and
+   * `/hooks/gitlab`, the token of `POST /reconcile` (each off when absent), and the branch whose
+   * pushes start a run (default: the checkout's upstream branch).
+   */
+  readonly hooks?: { readonly webhookSecret?: () => string; readonly reconcileToken?: () => string; readonly branch?: string };
+  /** termsync's version (termsync_build_info). */
+  readonly version?: string;
   /** Run the glossary tests of the glossaries a reconcile changed (default true). */
   readonly verify?: boolean;
   /** Overrides the config's `schedule` (cron, 5 or 6 fields). */
@@ -153,6 +166,9 @@ function createRun(shared: Shared, root: RepositoryRoot, follow: (desired: Desir
     ...parts,
     ...(options.configPath === undefined ? {} : { configPath: options.configPath }),
     onDrift: options.onDrift ?? 'apply',
+    ...target,
+    ...(options.shard === undefined ? {} : { shard: options.shard }),
+    suspend: options.suspend === true,
     root,
     ...(git === undefined ? {} : { git }),
     ...(drift === undefined ? {} : { drift }),
@@ -196,18 +212,51 @@ function createTargets(shared: Shared, repository: { readonly retry: () => void;
       // A bug: logged with its stack, reported, retried like any failed run.
       log.error({ err: error, target }, 'reconcile crashed');
       status.update({ lastError: { at: new Date(clock.now()).toISOString(), message: error instanceof Error ? error.message : String(error) } });
-      metrics.recordRun(work.request.trigger, 'rejected', 0);
+      metrics.recordRun(work.request.trigger, target, 'rejected', 0);
     },
   });
   createTargetMetrics(metrics.registry, status);
   return targets;
 }
 
+/**
+ * The routes that start a run from outside (webhooks, POST /reconcile), when a secret is configured.
+ * Pushes must name the branch the daemon follows: `hooks.branch`, else the checkout's upstream.
+ */
+async function outsideTriggers(shared: Shared, trigger: (request: RunRequest) => void): Promise<Route[]> {
+  const { options, log } = shared;
+  const hooks = options.hooks;
+  if (hooks === undefined || (hooks.webhookSecret === undefined && hooks.reconcileToken === undefined)) return [];
+  let ref = hooks.branch === undefined ? undefined : branchRef(hooks.branch);
+  if (hooks.webhookSecret !== undefined && ref === undefined) {
+    ref = await watchedRef(options.dir, options.env);
+    if (ref === undefined) {
+      throw new InputError(
+        'webhook_branch_unknown',
+        `a webhook needs the branch whose pushes start a run, and ${options.dir} is not a checkout of a branch (a git-sync worktree is not): name it with --webhook-branch (the branch git-sync follows, GITSYNC_REF)`,
+      );
+    }
+  }
+  if (hooks.webhookSecret !== undefined) log.info({ branch: ref, gitPull: options.gitPullMs !== undefined }, 'webhooks on /hooks/github and /hooks/gitlab: a push to the branch reconciles now');
+  if (hooks.reconcileToken !== undefined) log.info('POST /reconcile with the bearer token reconciles now');
+  const gitPull = options.gitPullMs !== undefined;
+  return hookRoutes({
+    ...(hooks.webhookSecret === undefined ? {} : { webhookSecret: hooks.webhookSecret }),
+    ...(hooks.reconcileToken === undefined ? {} : { reconcileToken: hooks.reconcileToken }),
+    branchRef: ref ?? '',
+    pushed: () => trigger(webhookRequest(gitPull)),
+    requested: () => trigger(requestFor('api')),
+    clock: shared.clock,
+    logger: log,
+    metrics: shared.metrics,
+  });
+}
+
 /** The HTTP endpoints, when asked for; a warning when they listen beyond this machine. */
-async function openEndpoints(shared: Shared): Promise<Endpoints | undefined> {
+async function openEndpoints(shared: Shared, routes: readonly Route[]): Promise<Endpoints | undefined> {
   const { options, log } = shared;
   if (options.listen === undefined) return undefined;
-  const endpoints = await serveEndpoints(options.listen, shared.status, shared.metrics, options.keys);
+  const endpoints = await serveEndpoints(options.listen, shared.status, shared.metrics, options.keys, routes);
   if (!isLoopback(options.listen.host)) {
     log.warn(
       { listen: `${options.listen.host}:${options.listen.port}` },
@@ -231,15 +280,16 @@ async function drainWorkers(shared: Shared, workers: Promise<void>, abort: () =>
 
 /**
  * The daemon: a level-based loop around `reconcile`, wired from small parts. Triggers (start-up,
- * file changes, the schedule, git pulls, SIGHUP, retries) add a key to the work queue, never a
- * diff; each run re-reads the repository and the service; keys that arrive during a run coalesce
- * into one more run. The repository is read by one run at a time; the targets it declares (this
- * replica's share of them) then run side by side, each on its own key, client and back-off.
+ * file changes, the schedule, git pulls, SIGHUP, retries, push webhooks, POST /reconcile) add a key
+ * to the work queue, never a diff; each run re-reads the repository and the service; keys that
+ * arrive during a run coalesce into one more run. The repository is read by one run at a time; the
+ * targets it declares (this replica's share of them) then run side by side, each on its own key,
+ * client and back-off.
  */
 export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const clock = options.clock ?? systemClock;
   const log = options.logger;
-  const metrics = options.metrics ?? createDaemonMetrics();
+  const metrics = options.metrics ?? createDaemonMetrics(options.version === undefined ? {} : { version: options.version });
   const status = new DaemonStatus(clock.now(), options.shard);
   const drain = new AbortController();
   const hard = new AbortController();
@@ -264,6 +314,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   };
 
   const targets = createTargets(shared, { retry, forget: () => queue.forget(RUN_KEY) });
+  metrics.followQueue(() => queue.length() + targets.queued());
   status.followRetries(() => {
     const times = [queue.waitingUntil(RUN_KEY), targets.nextRetry()].filter((at): at is number => at !== undefined);
     return times.length === 0 ? undefined : Math.min(...times);
@@ -300,7 +351,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
 
   let endpoints: Endpoints | undefined;
   try {
-    endpoints = await openEndpoints(shared);
+    const routes = await outsideTriggers(shared, (request) => queue.add(RUN_KEY, request));
+    endpoints = await openEndpoints(shared, routes);
   } catch (error) {
     await watcher.close();
     throw error;
@@ -311,7 +363,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       // A bug: logged with its stack, reported, retried like any failed run.
       log.error({ err: error }, 'reconcile crashed');
       status.update({ lastError: { at: new Date(clock.now()).toISOString(), message: error instanceof Error ? error.message : String(error) } });
-      metrics.recordRun(request.trigger, 'rejected', 0);
+      metrics.recordRun(request.trigger, options.target ?? '', 'rejected', 0);
       retry();
     },
   });

@@ -2,7 +2,7 @@ import type { Diagnostic } from '../lib/diagnostics.js';
 import type { Clock } from '../lib/clock.js';
 import { isTermsyncError } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
-import type { DesiredState } from '../model/desired.js';
+import type { DesiredState, TargetConfig } from '../model/desired.js';
 import { reconcileDesired, type ReconcileMode, type RunOutcome, type ServiceContext } from '../reconcile/index.js';
 import type { DaemonMetrics } from './daemon-metrics.js';
 import type { DaemonStatus } from './daemon-status.js';
@@ -22,6 +22,8 @@ export interface TargetWork {
 export interface LoadedDesired {
   readonly desired: DesiredState;
   readonly diagnostics: readonly Diagnostic[];
+  /** Targets suspended as of that load (`--suspend`, the config's, the target's): only planned. */
+  readonly suspended: ReadonlySet<string>;
 }
 
 export interface TargetRunParts {
@@ -50,7 +52,7 @@ export function createTargetRunner(parts: TargetRunParts): (target: string, work
     const report = status.recordRun(trigger, startedAt, duration, run, files);
     const error = report.error ?? report.targets[0]?.error;
     status.targets.finished(target, { trigger, at: new Date(startedAt + duration).toISOString(), durationMs: duration, result: report.result, ...(error === undefined ? {} : { error }) });
-    metrics.recordRun(trigger, report.result, duration / 1000);
+    metrics.recordRun(trigger, target, report.result, duration / 1000);
     metrics.setReady(status.readiness().ready);
     if (run.kind === 'locked' || run.kind === 'rejected') log.warn({ target, trigger, result: run.kind, err: run.error.message }, `reconcile ${run.kind}`);
     parts.ended(target, endOf(report.result));
@@ -73,7 +75,8 @@ export function createTargetRunner(parts: TargetRunParts): (target: string, work
       let run: RunOutcome;
       const refresh = full || files.length === 0 ? { kind: 'all' as const } : { kind: 'changed' as const, files };
       try {
-        run = await reconcileDesired(loaded.desired, loaded.diagnostics, { mode, refresh, lock: false, target }, parts.service, {
+        const ask = { mode, planOnly: (t: TargetConfig) => loaded.suspended.has(t.name), refresh, lock: false, target };
+        run = await reconcileDesired(loaded.desired, loaded.diagnostics, ask, parts.service, {
           finished: (outcome) => {
             metrics.recordTarget(trigger, outcome, clock.now());
             logOutcome(log, trigger, outcome, clock.now() - startedAt);

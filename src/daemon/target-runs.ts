@@ -52,6 +52,8 @@ export interface TargetRuns {
   ended(target: string, end: RunEnd): void;
   /** When the next retry of any target falls due. */
   nextRetry(): number | undefined;
+  /** Target runs waiting for a slot of the pool. */
+  queued(): number;
   /** Resolves when no target run is queued or running. */
   idle(): Promise<void>;
   shutDown(): void;
@@ -128,6 +130,7 @@ export function createTargetRuns(options: TargetRunsOptions): TargetRuns {
       const times = status.targets.owned.map((t) => queue.waitingUntil(t)).filter((at): at is number => at !== undefined);
       return times.length === 0 ? undefined : Math.min(...times);
     },
+    queued: () => queue.length() + pool.size,
     idle: () => queue.idle(),
     shutDown: () => queue.shutDown(),
     drained: async () => {

@@ -1,5 +1,5 @@
 /** What started a reconcile: the metrics' `trigger` label. */
-export type Trigger = 'startup' | 'files' | 'schedule' | 'retry' | 'reload' | 'git';
+export type Trigger = 'startup' | 'files' | 'schedule' | 'retry' | 'reload' | 'git' | 'webhook' | 'api';
 
 /** What a trigger asks of the run it starts. */
 export interface TriggerPolicy {
@@ -20,7 +20,19 @@ export const TRIGGERS: Readonly<Record<Trigger, TriggerPolicy>> = {
   reload: { full: true, fetch: false, fresh: true },
   files: { full: false, fetch: false, fresh: false },
   git: { full: false, fetch: true, fresh: false },
+  // A push to the watched branch (POST /hooks/github, /hooks/gitlab): with --git-pull, fetch at once
+  // and reconcile what the new commits change, as a git tick does. Without --git-pull there is
+  // nothing to fetch and no way to tell what changed: the daemon asks for a full run instead
+  // (`webhookRequest`).
+  webhook: { full: false, fetch: true, fresh: false },
+  // POST /reconcile: what the schedule does, now.
+  api: { full: true, fetch: true, fresh: false },
 };
+
+/** Triggers that only ask for a pull: with --git-pull, a run follows only when the pull brought commits (or a full request is folded in). */
+export function pullOnly(request: RunRequest): boolean {
+  return (request.trigger === 'git' || request.trigger === 'webhook') && !request.full;
+}
 
 /**
  * What the next run of a work-queue key has to cover: never a diff, only how much to read again.
@@ -38,6 +50,12 @@ export interface RunRequest {
 
 export function requestFor(trigger: Trigger, files: readonly string[] = []): RunRequest {
   return { trigger, ...TRIGGERS[trigger], files: new Set(files) };
+}
+
+/** A push webhook's request: a pull with --git-pull (`gitPull`), else a full run of the tree as it is. */
+export function webhookRequest(gitPull: boolean): RunRequest {
+  const request = requestFor('webhook');
+  return gitPull ? request : { ...request, full: true };
 }
 
 /** Two requests for one key as one run that covers both. */

@@ -97,6 +97,8 @@ export interface TargetConfig {
   readonly authScheme?: AuthScheme;
   /** Default: every capability `auto`. */
   readonly capabilities?: TargetCapabilities;
+  /** `suspend: true`: the daemon writes nothing to this target (it plans and reports). */
+  readonly suspend?: boolean;
 }
 
 export interface ProjectConfig {
@@ -111,6 +113,8 @@ export interface ProjectConfig {
   readonly schedule?: string;
   /** Targets the daemon reconciles at once (absent: its default). */
   readonly parallelTargets?: number;
+  /** `suspend: true`: the daemon writes nothing to any target (it plans and reports). */
+  readonly suspend?: boolean;
   /** `verify:` settings; absent: the defaults (`lib/defaults.ts`). */
   readonly verify?: VerifySettings;
   readonly targets: readonly TargetConfig[];

@@ -18,8 +18,8 @@ export type ReconcileMode = 'plan' | 'apply';
 
 /** Callbacks for whoever shows progress (the CLI prints the plan before it is applied). */
 export interface ReconcileObserver {
-  /** The repository was read: its diagnostics (warnings only, when the run goes on). */
-  loaded?(diagnostics: readonly Diagnostic[]): void;
+  /** The repository was read: its diagnostics (warnings only, when the run goes on), and what it declares when it has no error. */
+  loaded?(diagnostics: readonly Diagnostic[], desired?: DesiredState): void;
   /** A target's plan, before anything is written. */
   planned?(target: string, plan: Plan): void;
   /** A target is finished. */

@@ -20,6 +20,8 @@ export interface ReconcileRequest {
   /** The project config (absolute); default: `config/termsync.yaml`, then `termsync.yaml`. */
   readonly configPath?: string;
   readonly mode: ReconcileMode;
+  /** Targets only planned whatever `mode` says (the daemon's suspended targets). */
+  readonly planOnly?: (target: TargetConfig) => boolean;
   /** One target by name (default: every target of the config). */
   readonly target?: string;
   /** `apply` exactly this plan, or nothing if the service changed since it was made. */
@@ -139,7 +141,7 @@ export async function reconcile(request: ReconcileRequest, ctx: ServiceContext, 
     throw error;
   }
   const { desired, diagnostics } = loaded;
-  observer.loaded?.(diagnostics);
+  observer.loaded?.(diagnostics, desired);
   if (desired === undefined) return { kind: 'invalid', diagnostics };
   return reconcileDesired(desired, diagnostics, request, ctx, observer);
 }
@@ -180,7 +182,7 @@ export async function reconcileDesired(
         {
           desired,
           target,
-          mode: request.mode,
+          mode: request.planOnly?.(target) === true ? 'plan' : request.mode,
           ...(request.savedPlan === undefined ? {} : { savedPlan: request.savedPlan }),
           ...(refreshed === undefined ? {} : { refreshed }),
           ...(request.entryHashes === undefined ? {} : { entryHashes: request.entryHashes }),

@@ -1,9 +1,13 @@
+import { execFileSync } from 'node:child_process';
+import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { createDaemonMetrics } from '../../src/daemon/daemon-metrics.js';
 import type { Ticker } from '../../src/daemon/schedule.js';
 import { startDaemon, type Daemon, type DaemonOptions } from '../../src/daemon/start-daemon.js';
 import { watchFiles, type FileWatcher } from '../../src/daemon/watch-files.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { createVirtualClock, type VirtualClock } from '../../src/lib/virtual-clock.js';
+import { PROJECT_ROOT } from '../e2e/harness.js';
 
 /*
  * The daemon on a fake clock. Its timers (retry back-off, git pulls, root checks, the watcher's
@@ -14,6 +18,34 @@ import { createVirtualClock, type VirtualClock } from '../../src/lib/virtual-clo
  */
 
 export const DEBOUNCE_MS = 100;
+
+/** The example repository (its config and glossaries) copied into `dest`, at 200 requests/s. */
+export async function copyExample(dest: string): Promise<void> {
+  await mkdir(dest, { recursive: true });
+  await cp(join(PROJECT_ROOT, 'config'), join(dest, 'config'), { recursive: true });
+  await cp(join(PROJECT_ROOT, 'glossaries'), join(dest, 'glossaries'), { recursive: true });
+  const config = join(dest, 'config/termsync.yaml');
+  await writeFile(config, (await readFile(config, 'utf8')).replace('requests_per_second: 5', 'requests_per_second: 200'));
+}
+
+/** git in `cwd`, with an author and a committer (the tests' commits). */
+export function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' } });
+}
+
+/** The files of `work` committed on main and pushed to a new bare remote in `dir`; and a clone of it on main, what the daemon reads with --git-pull. */
+export function pushToBareRemote(dir: string, work: string): { remote: string; clone: string } {
+  const remote = join(dir, 'remote.git');
+  const clone = join(dir, 'clone');
+  git(dir, 'init', '--quiet', '--bare', '-b', 'main', remote);
+  git(work, 'init', '--quiet', '-b', 'main');
+  git(work, 'add', '.');
+  git(work, 'commit', '--quiet', '-m', 'terms');
+  git(work, 'remote', 'add', 'origin', remote);
+  git(work, 'push', '--quiet', 'origin', 'main');
+  git(dir, 'clone', '--quiet', '-b', 'main', remote, clone);
+  return { remote, clone };
+}
 export const RETRY_BASE_MS = 200;
 
 export interface TestDaemon {

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { appendFile, cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Daemon, DaemonOptions } from '../../src/daemon/start-daemon.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import { PROJECT_ROOT, type Emulator } from '../e2e/harness.js';
-import { nextRun, startTestDaemon, type TestDaemon } from './daemon-harness.js';
+import { git, nextRun, pushToBareRemote, startTestDaemon, type TestDaemon } from './daemon-harness.js';
 
 const KEY = 'daemon-verify-key-29c4';
 let dir: string;
@@ -104,20 +103,9 @@ describe('termsync watch: verify after a reconcile that changed something', () =
 });
 
 describe('termsync watch --on-drift pull --git-pull', () => {
-  const git = (cwd: string, ...args: string[]): string =>
-    execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' } });
-
   it('writes a service edit into the files, pushes it to a drift branch of a local bare remote, never to the branch it reads, and does not overwrite it', async () => {
-    const remote = join(dir, 'remote.git');
     const work = join(dir, 'repo');
-    const clone = join(dir, 'clone');
-    git(dir, 'init', '--quiet', '--bare', '-b', 'main', remote);
-    git(work, 'init', '--quiet', '-b', 'main');
-    git(work, 'add', '.');
-    git(work, 'commit', '--quiet', '-m', 'terms');
-    git(work, 'remote', 'add', 'origin', remote);
-    git(work, 'push', '--quiet', 'origin', 'main');
-    git(dir, 'clone', '--quiet', '-b', 'main', remote, clone);
+    const { remote, clone } = pushToBareRemote(dir, work);
     const mainBefore = git(remote, 'rev-parse', 'main').trim();
 
     const t = await start(clone, { onDrift: 'pull', gitPullMs: 3_600_000, schedule: '* * * * * *', verify: false });

@@ -87,7 +87,7 @@ describe('termsync watch (the daemon)', () => {
 
     expect(await get(d, '/healthz')).toMatchObject({ status: 200 });
     const metrics = (await get(d, '/metrics')).text;
-    expect(metrics).toMatch(/termsync_reconcile_runs_total\{trigger="files",result="changed"\} 1/);
+    expect(metrics).toMatch(/termsync_reconcile_runs_total\{target="default",trigger="files",result="changed"\} 1/);
     expect(metrics).toMatch(/termsync_operations_total\{target="default",kind="glossary.patch",result="applied"\} 1/);
     expect(metrics).toMatch(/termsync_api_requests_total\{method="PATCH",endpoint="\/v3\/glossaries\/\{id\}",status="200"\} 1/);
     // The daemon's clock: the fake one, its start.

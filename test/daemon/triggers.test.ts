@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mergeRequests, requestFor, TRIGGERS } from '../../src/daemon/triggers.js';
+import { mergeRequests, pullOnly, requestFor, TRIGGERS, webhookRequest } from '../../src/daemon/triggers.js';
 
 describe('run requests', () => {
   it('a file change asks for the files it names, nothing more', () => {
@@ -20,8 +20,18 @@ describe('run requests', () => {
     expect(mergeRequests(requestFor('git'), requestFor('reload'))).toMatchObject({ trigger: 'reload', full: true, fetch: true, fresh: true });
   });
 
-  it('full runs are those that repair drift: start-up, schedule, retry, reload', () => {
-    expect(Object.entries(TRIGGERS).filter(([, p]) => p.full).map(([t]) => t)).toEqual(['startup', 'schedule', 'retry', 'reload']);
-    expect(Object.entries(TRIGGERS).filter(([, p]) => p.fetch).map(([t]) => t)).toEqual(['startup', 'schedule', 'git']);
+  it('full runs are those that repair drift: start-up, schedule, retry, reload, POST /reconcile', () => {
+    expect(Object.entries(TRIGGERS).filter(([, p]) => p.full).map(([t]) => t)).toEqual(['startup', 'schedule', 'retry', 'reload', 'api']);
+    expect(Object.entries(TRIGGERS).filter(([, p]) => p.fetch).map(([t]) => t)).toEqual(['startup', 'schedule', 'git', 'webhook', 'api']);
+  });
+
+  it('a push webhook is a pull with --git-pull (no run when it brings nothing), else a full run; folded into a full request it is that run', () => {
+    expect(webhookRequest(true)).toMatchObject({ trigger: 'webhook', full: false, fetch: true });
+    expect(pullOnly(webhookRequest(true))).toBe(true);
+    expect(webhookRequest(false)).toMatchObject({ trigger: 'webhook', full: true, fetch: true });
+    expect(pullOnly(webhookRequest(false))).toBe(false);
+    expect(pullOnly(mergeRequests(webhookRequest(true), requestFor('schedule')))).toBe(false);
+    // A file change queued before a webhook without --git-pull: the run covers everything.
+    expect(mergeRequests(requestFor('files', ['a.tsv']), webhookRequest(false))).toMatchObject({ trigger: 'webhook', full: true });
   });
 });

@@ -191,7 +191,7 @@ describe('the image, installed outside Docker by deploy/container/install-runtim
     expect(ready.status, ready.body).toBe(200);
     const metrics = await get(`${base}/metrics`);
     expect(metrics.status).toBe(200);
-    expect(metrics.body).toContain('termsync_reconcile_runs_total{trigger="startup",result="changed"} 1');
+    expect(metrics.body).toContain('termsync_reconcile_runs_total{target="default",trigger="startup",result="changed"} 1');
 
     // The HEALTHCHECK's own command, pointed at the port this daemon got.
     const [healthFile, ...healthArgs] = execForm(onlyInstruction(runtime, 'HEALTHCHECK'));

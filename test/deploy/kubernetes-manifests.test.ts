@@ -15,10 +15,11 @@ import { CronJob, type ICronJob } from 'kubernetes-models/batch/v1/CronJob';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
 import { Service, type IService } from 'kubernetes-models/v1/Service';
+import { Ingress, type IIngress } from 'kubernetes-models/networking.k8s.io/v1/Ingress';
 import { NetworkPolicy, type INetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
 import { PrometheusRule } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PrometheusRule';
 import { ServiceMonitor, type IServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor';
-import { isMap, isPair, isScalar, type Pair } from 'yaml';
+import { isMap, isPair, isScalar, parseAllDocuments, type Pair } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { checkAllowedHost, readAllowedHosts } from '../../src/api/read-env.js';
 import { resolveShard } from '../../src/daemon/shard.js';
@@ -33,6 +34,7 @@ const MODELS: Record<string, { new (data: never): { validate(): void } }> = {
   'batch/v1/CronJob': CronJob,
   'v1/Service': Service,
   'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy,
+  'networking.k8s.io/v1/Ingress': Ingress,
   'monitoring.coreos.com/v1/ServiceMonitor': ServiceMonitor,
   'monitoring.coreos.com/v1/PrometheusRule': PrometheusRule,
 };
@@ -185,10 +187,12 @@ describe('deploy/kubernetes', () => {
       'CronJob termsync-apply',
       'Deployment termsync',
       'Deployment termsync',
+      'Ingress termsync-webhook',
       'NetworkPolicy termsync',
       'PrometheusRule termsync',
       'Service termsync-metrics',
       'Service termsync-shards',
+      'Service termsync-webhook',
       'ServiceMonitor termsync',
       'StatefulSet termsync',
     ]);
@@ -339,6 +343,42 @@ describe('deploy/kubernetes', () => {
     }
     // A pod beyond the count (kubectl scale without the ConfigMap) refuses to start.
     expect(() => resolveShard({ env: { TERMSYNC_POD_NAME: `${name}-${count}`, TERMSYNC_SHARDS: count }, hostname: 'node-1' })).toThrow(/set the count to the StatefulSet's replicas/);
+  });
+
+  it('webhook: a Component for git-pull whose patch mounts the Secret termsync-webhook where TERMSYNC_WEBHOOK_SECRET_FILE points; its Ingress forwards /hooks/ alone to the daemon', async () => {
+    const component = readKustomization(join(KUBERNETES_DIR, 'webhook'), 'Component');
+    const { patches } = component.kustomization as { patches?: { target: { kind: string; name: string }; patch: string }[] };
+    expect(patches?.map((p) => p.target)).toEqual([{ kind: 'Deployment', name: 'termsync' }]);
+    // The JSON patch, applied to git-pull's Deployment as kustomize would (each op appends to a list).
+    const deployment = structuredClone(only<IDeployment>(deployables.gitPull, 'Deployment'));
+    const ops = parseAllDocuments(patches?.[0]?.patch ?? '')[0]?.toJS() as { op: string; path: string; value: unknown }[];
+    for (const op of ops) {
+      expect(op.op).toBe('add');
+      expect(op.path).toMatch(/\/-$/);
+      let at: unknown = deployment;
+      for (const key of op.path.split('/').slice(1, -1)) at = (at as Record<string, unknown>)[key];
+      expect(Array.isArray(at), op.path).toBe(true);
+      (at as unknown[]).push(op.value);
+    }
+    expect(validateResource({ where: 'git-pull + webhook', value: deployment as unknown as Record<string, unknown>, document: parseAllDocuments('{}')[0] as ManifestDocument['document'] })).toBeUndefined();
+    const pod = deployment.spec?.template.spec;
+    const termsync = container(pod, 'termsync');
+    const file = env(termsync, 'TERMSYNC_WEBHOOK_SECRET_FILE')?.value ?? '';
+    const mount = termsync.volumeMounts?.find((m) => file.startsWith(`${m.mountPath}/`));
+    expect(mount?.readOnly).toBe(true);
+    const volume = pod?.volumes?.find((v) => v.name === mount?.name);
+    expect(volume?.secret?.secretName).toBe('termsync-webhook');
+    expect(volume?.secret?.items).toEqual([{ key: 'secret', path: posix.relative(mount?.mountPath ?? '', file) }]);
+    // The variable is one `watch` reads (its help names it).
+    expect((await runCliCaptured(['watch', '--help'])).stdout).toContain('TERMSYNC_WEBHOOK_SECRET_FILE');
+
+    const ingress = component.resources.find((r) => r.value['kind'] === 'Ingress')?.value as unknown as IIngress;
+    const paths = (ingress.spec?.rules ?? []).flatMap((r) => r.http?.paths ?? []);
+    expect(paths.map((p) => [p.path, p.pathType])).toEqual([['/hooks/', 'Prefix']]);
+    const service = component.resources.find((r) => r.value['kind'] === 'Service')?.value as unknown as IService;
+    expect(paths[0]?.backend.service?.name).toBe(service.metadata?.name);
+    expect(service.spec?.ports?.map((p) => [p.name, p.targetPort])).toEqual([[paths[0]?.backend.service?.port?.name, 'metrics']]);
+    expect(service.spec?.selector).toEqual(deployment.spec?.template.metadata?.labels);
   });
 
   it('cronjob: `apply` once per schedule, never two at a time, failing fast on what a retry cannot fix', () => {

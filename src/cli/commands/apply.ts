@@ -1,8 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
+import { displayText } from '../../lib/display.js';
 import { InputError, isTermsyncError } from '../../lib/errors.js';
 import { ExitCode } from '../../lib/exit-codes.js';
+import type { DesiredState } from '../../model/desired.js';
 import type { Plan } from '../../model/plan.js';
 import { isSuccess, reconcile, resultOf, type TargetOutcome } from '../../reconcile/index.js';
 import { guardLines, parsePlanJson, renderPlanText, stableJson } from '../../report/index.js';
@@ -51,6 +53,18 @@ async function readSavedPlan(path: string): Promise<Plan> {
 }
 
 /** The guard violations, when no plan text shows them. */
+/**
+ * `suspend: true` (the config's or a target's) stops the daemon's writes only, as Flux's `suspend`
+ * stops the controller's reconciles of an object, not a person's `kubectl apply`: `apply` writes,
+ * and says that the daemon would not.
+ */
+function suspendedNote(desired: DesiredState, target: string | undefined): string {
+  const suspended = desired.config.targets.filter((t) => (target === undefined || t.name === target) && (desired.config.suspend === true || t.suspend === true)).map((t) => `"${displayText(t.name)}"`);
+  if (suspended.length === 0) return '';
+  const which = suspended.length === 1 ? `target ${suspended[0] ?? ''} is` : `targets ${suspended.join(', ')} are`;
+  return `Note: ${which} suspended in the config (suspend: true): the daemon writes nothing there; this apply does.\n`;
+}
+
 function guardList(plan: Plan): string {
   return `Guard violations (nothing will be applied):\n${guardLines(plan).join('\n')}\n`;
 }
@@ -105,7 +119,11 @@ async function runApply(ctx: CommandContext, file: string | undefined, options: 
     },
     serviceContext(io, logger),
     {
-      loaded: (diagnostics) => printDiagnostics(io, diagnostics, options.dir),
+      loaded: (diagnostics, desired) => {
+        printDiagnostics(io, diagnostics, options.dir);
+        const note = desired === undefined ? '' : suspendedNote(desired, options.target);
+        if (note !== '') io.stderr(note);
+      },
       planned: (_target, plan) => {
         if (showPlan) io.stdout(withNewline(renderPlanText(plan)));
         writing = plan.operations.length > 0 && plan.guards.length === 0;

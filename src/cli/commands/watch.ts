@@ -9,6 +9,7 @@ import { DEFAULTS } from '../../lib/defaults.js';
 import { REDACT_PATHS, type Logger } from '../../lib/logger.js';
 import { loadDesired } from '../../reconcile/index.js';
 import { parseInterval } from '../../daemon/parse-interval.js';
+import { secretFile } from '../../daemon/hook-routes.js';
 import { parseListen } from '../../daemon/serve-endpoints.js';
 import { resolveShard } from '../../daemon/shard.js';
 import { startDaemon } from '../../daemon/start-daemon.js';
@@ -16,6 +17,7 @@ import { addCommonOptions } from '../common-options.js';
 import type { CliIo, CommandContext, CommonOptions } from '../io.js';
 import { configPathOf, repositoryDir } from '../print-outcome.js';
 import { withHelpFooter } from '../help-text.js';
+import { VERSION } from '../version.js';
 
 interface WatchOptions extends CommonOptions {
   readonly listen: string;
@@ -26,9 +28,49 @@ interface WatchOptions extends CommonOptions {
   readonly logFormat: 'json' | 'pretty';
   readonly emulator: 'auto' | 'never';
   readonly poll?: boolean;
+  readonly suspend?: boolean;
+  readonly webhookSecretFile?: string;
+  readonly reconcileTokenFile?: string;
+  readonly webhookBranch?: string;
   readonly shard?: string;
   readonly shards?: string;
   readonly parallelTargets?: string;
+}
+
+/** The variables that name the secret files when the options do not (for a Kubernetes Secret mounted as a file). */
+export const WEBHOOK_SECRET_FILE_ENV = 'TERMSYNC_WEBHOOK_SECRET_FILE';
+export const RECONCILE_TOKEN_FILE_ENV = 'TERMSYNC_RECONCILE_TOKEN_FILE';
+
+/**
+ * The secrets of the webhooks and of POST /reconcile, each read once here so that a missing, empty
+ * or unusable file stops the start (exit 3), and again at each request (a rotated secret needs no
+ * restart). Neither set: those endpoints are off.
+ */
+function hookSecrets(io: CliIo, options: WatchOptions): { webhookSecret?: () => string; reconcileToken?: () => string; branch?: string } {
+  const named = (option: string | undefined, variable: string): string | undefined => {
+    const file = option ?? io.env[variable];
+    return file === undefined || file.trim() === '' ? undefined : file.trim();
+  };
+  const webhookFile = named(options.webhookSecretFile, WEBHOOK_SECRET_FILE_ENV);
+  const tokenFile = named(options.reconcileTokenFile, RECONCILE_TOKEN_FILE_ENV);
+  const webhookSecret = webhookFile === undefined ? undefined : secretFile(webhookFile, `--webhook-secret-file (${WEBHOOK_SECRET_FILE_ENV})`);
+  const reconcileToken = tokenFile === undefined ? undefined : secretFile(tokenFile, `--reconcile-token-file (${RECONCILE_TOKEN_FILE_ENV})`);
+  webhookSecret?.();
+  reconcileToken?.();
+  if (options.webhookBranch !== undefined && webhookSecret === undefined) {
+    throw new InputError('invalid_option', `--webhook-branch needs --webhook-secret-file (or ${WEBHOOK_SECRET_FILE_ENV}): without a secret the webhooks are off`);
+  }
+  return {
+    ...(webhookSecret === undefined ? {} : { webhookSecret }),
+    ...(reconcileToken === undefined ? {} : { reconcileToken }),
+    ...(options.webhookBranch === undefined ? {} : { branch: options.webhookBranch }),
+  };
+}
+
+/** What the daemon serves, for the start-up line. */
+function servedPaths(hooks: ReturnType<typeof hookSecrets>): string {
+  const paths = ['/healthz', '/readyz', '/metrics', '/status', ...(hooks.webhookSecret === undefined ? [] : ['/hooks/github', '/hooks/gitlab']), ...(hooks.reconcileToken === undefined ? [] : ['/reconcile'])];
+  return `${paths.slice(0, -1).join(', ')} and ${paths.at(-1) ?? ''}`;
 }
 
 /** `--parallel-targets`: a whole number from 1 to 256. */
@@ -87,6 +129,7 @@ async function runWatch(ctx: CommandContext, options: WatchOptions): Promise<voi
   if (options.schedule !== undefined && !validateCron(options.schedule)) {
     throw new InputError('invalid_schedule', `expected --schedule to be a cron expression of 5 or 6 fields (e.g. "*/15 * * * *"), got "${options.schedule}"`);
   }
+  const hooks = hookSecrets(io, options);
   const parallelTargets = parseParallelTargets(options.parallelTargets);
   const shard = resolveShard({ ...(options.shard === undefined ? {} : { shard: options.shard }), ...(options.shards === undefined ? {} : { shards: options.shards }), env: io.env, hostname: hostname() });
   const logger = await createDaemonLogger(io, options.logLevel, options.logFormat);
@@ -103,13 +146,17 @@ async function runWatch(ctx: CommandContext, options: WatchOptions): Promise<voi
       logger,
       listen,
       onDrift: options.onDrift,
+      ...(options.suspend === true ? { suspend: true } : {}),
+      hooks,
+      version: VERSION,
       verify: options.verify,
       ...(gitPullMs === undefined ? {} : { gitPullMs }),
       ...(options.schedule === undefined ? {} : { schedule: options.schedule }),
       ...(options.poll === true ? { usePolling: true } : {}),
       ...(io.keys === undefined ? {} : { keys: io.keys }),
     });
-    io.stderr(`termsync watch: serving /healthz, /readyz, /metrics and /status on ${daemon.url ?? listen.host}\n`);
+    io.stderr(`termsync watch: serving ${servedPaths(hooks)} on ${daemon.url ?? listen.host}\n`);
+    if (options.suspend === true) io.stderr('termsync watch: suspended (--suspend): differences are planned and reported on /status and /metrics, nothing is written\n');
     const unsubscribe = io.onHangup?.(() => {
       logger.info('SIGHUP: reloading the repository and the config');
       daemon.trigger('reload');
@@ -126,12 +173,8 @@ async function runWatch(ctx: CommandContext, options: WatchOptions): Promise<voi
 
 export function registerWatch(program: Command, ctx: CommandContext): Command {
   return addCommonOptions(
-    withHelpFooter(program.command('watch'), { service: true, env: [
-        ['GIT_*', "git's own variables (GIT_CONFIG_COUNT …) reach the git that --git-pull runs"],
-        ['TERMSYNC_SHARD', 'INDEX/COUNT: as --shard'],
-        ['TERMSYNC_SHARDS', "COUNT: as --shards (the index from TERMSYNC_POD_NAME or the host name)"],
-      ], exits: [[0, 'stopped by SIGTERM/SIGINT (it runs until then)'], [3, 'invalid options, or the listen address cannot be used']] })
-      .description('the daemon: reconcile on start, when files change and on the schedule; serve /healthz, /readyz, /metrics, /status'),
+    withHelpFooter(program.command('watch'), { service: true, env: [['GIT_*', "git's own variables (GIT_CONFIG_COUNT …) reach the git that --git-pull runs"], [WEBHOOK_SECRET_FILE_ENV, 'the file of --webhook-secret-file'], [RECONCILE_TOKEN_FILE_ENV, 'the file of --reconcile-token-file'], ['TERMSYNC_SHARD', 'INDEX/COUNT: as --shard'], ['TERMSYNC_SHARDS', 'COUNT: as --shards (the index from TERMSYNC_POD_NAME or the host name)']], exits: [[0, 'stopped by SIGTERM/SIGINT (it runs until then)'], [3, 'invalid options, a secret file that cannot be read, or the listen address cannot be used']] })
+      .description('the daemon: reconcile on start, when files change, on the schedule and on a push webhook; serve /healthz, /readyz, /metrics, /status'),
     'info',
   )
     .option('--listen <host:port>', 'where the endpoints listen (0.0.0.0:9464 in a container)', DEFAULTS.listen)
@@ -151,6 +194,10 @@ export function registerWatch(program: Command, ctx: CommandContext): Command {
       new Option('--emulator <when>', 'auto: with no service URL and key set, run the built-in emulator in this process').choices(['auto', 'never']).default('never'),
     )
     .option('--poll', 'poll files instead of waiting for change events (network or container mounts without events)')
+    .option('--suspend', "write nothing to any target: plan and report the differences only (as the config's `suspend: true`)")
+    .option('--webhook-secret-file <path>', `turns on POST /hooks/github (X-Hub-Signature-256) and /hooks/gitlab (X-Gitlab-Token) with the secret in this file (or ${WEBHOOK_SECRET_FILE_ENV}): a push to the watched branch reconciles at once`)
+    .option('--webhook-branch <name>', "the branch whose pushes start a run (default: the checkout's upstream branch; needed when the checkout is not on a branch, as with git-sync)")
+    .option('--reconcile-token-file <path>', `turns on POST /reconcile with Authorization: Bearer and the token in this file (or ${RECONCILE_TOKEN_FILE_ENV})`)
     .option('--parallel-targets <n>', "targets reconciled at once, each with its own client, rate limit and back-off (overrides the config's parallel_targets; default 8)")
     .option('--shard <index/count>', 'reconcile only the targets rendezvous hashing assigns to replica INDEX (from 0) of COUNT, e.g. 2/5 (env TERMSYNC_SHARD)')
     .option('--shards <count>', "like --shard, the index taken from the pod name's ordinal (TERMSYNC_POD_NAME, else the host name: termsync-2 is 2) (env TERMSYNC_SHARDS)")
