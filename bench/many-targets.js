@@ -12,6 +12,7 @@
 // Targets: wall ≤ 1.5 × the slowest target (close to it, not the sum); peak memory < 500 MB.
 //
 //   node bench/many-targets.js [--quick] [--targets N] [--glossaries N] [--entries N] [--parallel N]
+//                              [--heap-mb N]   (the daemon's --max-old-space-size)
 //
 // --quick: 40 targets × 10 glossaries (stated in the output). --parallel: parallel_targets
 // (default: every target at once). Build first (`npm run build`). Writes bench/out/many-targets.txt.
@@ -62,7 +63,9 @@ log(`load average at start: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 log(`${TARGETS} targets × ${GLOSSARIES} glossaries × 2 dictionaries × ${ENTRIES} entries${QUICK ? ' (--quick)' : ''}; parallel_targets ${PARALLEL}; emulator latency 20-40 ms`);
 const repo = await manyTargetsRepository(TARGETS, { glossaries: GLOSSARIES, entries: ENTRIES });
 const emulator = await startEmulatorProcess({ latency: '20-40' });
-const watch = await startWatch(repo.dir, { ...repo.env, TERMSYNC_BASE_URL: emulator.url }, ['--parallel-targets', String(PARALLEL)]);
+const nodeOptions = args['heap-mb'] === undefined ? {} : { NODE_OPTIONS: `--max-old-space-size=${Number(args['heap-mb'])}` };
+if (nodeOptions.NODE_OPTIONS !== undefined) log(`daemon NODE_OPTIONS: ${nodeOptions.NODE_OPTIONS}`);
+const watch = await startWatch(repo.dir, { ...repo.env, ...nodeOptions, TERMSYNC_BASE_URL: emulator.url }, ['--parallel-targets', String(PARALLEL)]);
 let met = false;
 try {
   const first = await settled(watch.endpoint, 3_600_000);
@@ -96,6 +99,8 @@ try {
       `over its whole life, the first reconcile included ${(Math.max(peak, lifePeak) / 1048576).toFixed(0)} MiB`,
   );
   log(`targets ${met ? 'met' : 'MISSED'}`);
+} catch (error) {
+  log(`failed: ${error.message}; the daemon ${watch.child.exitCode === null ? 'still runs' : `exited ${watch.child.exitCode}`}; its last words:\n${watch.stderr().slice(-2000)}`);
 } finally {
   watch.child.kill('SIGTERM');
   await watch.exited;
