@@ -337,7 +337,7 @@ export class DaemonStatus {
     }
     const suspended = new Set(this.suspended.map((s) => s.target));
     const note = suspended.size === 0 ? '' : `; suspended: ${[...suspended].join(', ')} (differences are reported, nothing is written)`;
-    const byTarget = this.targets.readiness();
+    const byTarget = this.targets.readiness(suspended);
     if (byTarget !== undefined) return byTarget.ready ? { ready: true, reason: `${byTarget.reason}${note}` } : byTarget;
     if (this.running !== undefined) return { ready: true, reason: `a reconcile is running${note}` };
     const last = this.runs[0];

@@ -95,20 +95,23 @@ export class TargetStates {
 
   /**
    * Readiness by target, once the repository was read: ready when every target this daemon owns
-   * last ended converged or changed, or is running now; a replica that owns none is ready.
-   * Undefined while no target was handed out yet (the daemon's run-level readiness then applies).
+   * last ended converged or changed (or pending, suspended), or is running now; a replica that owns
+   * none is ready. Undefined while no target was handed out yet, and for a daemon of one target and
+   * no shard (its runs are that target's: the daemon's run-level readiness says the same).
    */
-  readiness(): { ready: boolean; reason: string } | undefined {
+  readiness(suspended: ReadonlySet<string> = new Set()): { ready: boolean; reason: string } | undefined {
     if (this.#declared === undefined) return undefined;
     if (this.#owned.length === 0) return { ready: true, reason: `this replica reconciles none of the ${this.#declared} targets (shard ${this.#shard?.index ?? 0}/${this.#shard?.count ?? 1})` };
-    const failing = this.#owned.filter((t) => !this.#running.has(t) && this.#last.get(t) !== undefined && !SUCCEEDED.has(this.#last.get(t)?.result ?? ''));
+    if (this.#owned.length === 1 && this.#shard === undefined) return undefined;
+    const ok = (target: string, result: string): boolean => SUCCEEDED.has(result) || (result === 'pending' && suspended.has(target));
+    const failing = this.#owned.filter((t) => !this.#running.has(t) && this.#last.get(t) !== undefined && !ok(t, this.#last.get(t)?.result ?? ''));
     if (failing.length > 0) {
       const first = this.#last.get(failing[0] ?? '');
       return { ready: false, reason: `the last reconcile of ${failing.length === 1 ? `target "${failing[0]}"` : `${failing.length} targets (first "${failing[0]}")`} ended ${first?.result ?? 'failed'}` };
     }
     if (this.#running.size > 0) return { ready: true, reason: 'a reconcile is running' };
     if (this.#owned.some((t) => this.#last.get(t) === undefined)) return { ready: false, reason: 'no reconcile has run yet' };
-    return { ready: true, reason: `the last reconcile of every target ended converged or changed` };
+    return { ready: true, reason: 'the last reconcile of every target ended converged or changed' };
   }
 
   toJSON(): { shard: (Shard & { readonly owned: number; readonly declared: number | null }) | null; targets: Record<string, TargetStateReport> } {
