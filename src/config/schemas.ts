@@ -233,6 +233,9 @@ export const configSchema = z.strictObject({
   suspend: meta(z._default(z.boolean(), false), {
     description: 'The daemon (termsync watch) writes nothing to any target: it keeps planning and reporting the differences, and picks up a change of this value without a restart. apply from the command line still writes',
   }),
+  parallel_targets: meta(z.optional(z.int().check(z.gte(1), z.lte(256))), {
+    description: 'Targets the daemon reconciles at once (default 8), each with its own client, rate limit and back-off',
+  }),
   verify: z._default(verifySchema, { max_characters: DEFAULTS.verifyMaxCharacters, sample: DEFAULTS.verifySample, seed: DEFAULTS.verifySeed }),
   ui: meta(z._default(uiSchema, { keep_runs: DEFAULTS.uiKeepRuns }), { description: "The daemon's dashboard (termsync watch, on its --listen address)" }),
   pull: meta(z._default(pullSchema, { tbx_removed: 'remove' }), { description: 'How pull writes the service\'s edits into the files of record' }),

@@ -112,6 +112,7 @@ export async function validateConfig(yaml: YamlFile): Promise<{ config?: Project
     rateLimit: { requestsPerSecond: input.rate_limit.requests_per_second, concurrency: input.rate_limit.concurrency },
     ...(input.schedule === undefined ? {} : { schedule: input.schedule }),
     ...(input.suspend ? { suspend: true } : {}),
+    ...(input.parallel_targets === undefined ? {} : { parallelTargets: input.parallel_targets }),
     verify: { maxCharacters: input.verify.max_characters, sample: input.verify.sample, seed: input.verify.seed },
     ui: { ...(input.ui.show_terms === undefined ? {} : { showTerms: input.ui.show_terms }), keepRuns: input.ui.keep_runs },
     pull: { tbxRemoved: input.pull.tbx_removed },

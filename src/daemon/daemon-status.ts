@@ -2,6 +2,8 @@ import type { Diagnostic } from '../lib/diagnostics.js';
 import type { PlanSummary } from '../model/plan.js';
 import type { RunOutcome, TargetOutcome, VerifyOutcome } from '../reconcile/index.js';
 import type { RunResult } from './daemon-metrics.js';
+import type { Shard } from './shard.js';
+import { TargetStates } from './target-states.js';
 import type { Trigger } from './triggers.js';
 
 /** One target of a run, as `/status` shows it: no entries, no key, no path outside the repository. */
@@ -184,6 +186,8 @@ export class DaemonStatus {
   readonly ids = new Map<string, { readonly glossaries: Readonly<Record<string, string>>; readonly style_rules: Readonly<Record<string, string>> }>();
   /** Per target: the last verify run, and the checks of each glossary as last verified. */
   readonly verify = new Map<string, { last: VerifyReport; checks: Map<string, CheckReport[]> }>();
+  /** The targets this daemon reconciles (its shard), each with its own runs and retries. */
+  readonly targets: TargetStates;
   #state: DaemonState = {};
   #repository: RepositoryReport | undefined;
   #nextRetry: () => number | undefined = () => undefined;
@@ -191,8 +195,9 @@ export class DaemonStatus {
   #lastRunId = 0;
   readonly #listeners = new Set<() => void>();
 
-  constructor(now: number) {
+  constructor(now: number, shard?: Shard) {
     this.startedAt = new Date(now).toISOString();
+    this.targets = new TargetStates(() => this.changed(), shard);
   }
 
   /**
@@ -216,8 +221,9 @@ export class DaemonStatus {
     this.changed();
   }
 
+  /** The load of the repository in progress, else a target's run in progress. */
   get running(): DaemonState['running'] {
-    return this.#state.running;
+    return this.#state.running ?? this.targets.firstRunning();
   }
   get lastError(): DaemonState['lastError'] {
     return this.#state.lastError;
@@ -347,6 +353,8 @@ export class DaemonStatus {
     }
     const suspended = new Set(this.suspended.map((s) => s.target));
     const note = suspended.size === 0 ? '' : `; suspended: ${[...suspended].join(', ')} (differences are reported, nothing is written)`;
+    const byTarget = this.targets.readiness(suspended);
+    if (byTarget !== undefined) return byTarget.ready ? { ready: true, reason: `${byTarget.reason}${note}` } : byTarget;
     if (this.running !== undefined) return { ready: true, reason: `a reconcile is running${note}` };
     const last = this.runs[0];
     if (last === undefined) return { ready: false, reason: 'no reconcile has run yet' };
@@ -377,6 +385,7 @@ export class DaemonStatus {
         [...this.verify].map(([target, v]) => [target, { ...v.last, ...this.verifyCounts(target), checks: [...v.checks.values()].flat() }]),
       ),
       drift: this.drift ?? null,
+      ...this.targets.toJSON(),
       runs: this.runs,
     };
   }

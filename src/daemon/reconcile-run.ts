@@ -2,40 +2,30 @@ import type { LoadMemo } from '../config/index.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import type { DesiredState, TargetConfig } from '../model/desired.js';
-import { loadDesired, reconcileDesired, type LoadedRepository, type ReconcileMode, type RunOutcome, type ServiceContext } from '../reconcile/index.js';
+import { loadDesired, type LoadedRepository, type ReconcileMode, type RunOutcome } from '../reconcile/index.js';
 import type { DaemonMetrics } from './daemon-metrics.js';
 import type { RunHistory } from './dashboard/run-history.js';
-import { runResultOf, type DaemonStatus, type SuspendedTarget } from './daemon-status.js';
+import type { DaemonStatus, SuspendedTarget } from './daemon-status.js';
 import type { DriftPull } from './drift-pull.js';
 import type { GitSource } from './git-source.js';
-import { diagnosticsLog, logOutcome } from './log-run.js';
+import { diagnosticsLog } from './log-run.js';
 import type { RepositoryRoot } from './repository-root.js';
+import { endOf, type RunEnd } from './run-end.js';
+import { owns, type Shard } from './shard.js';
+import type { LoadedDesired } from './target-run.js';
 import type { RunRequest, Trigger } from './triggers.js';
-import { verifyChanged } from './verify-changed.js';
 
-/** How a run ended, for the work queue: `failed` is retried with back-off, `succeeded` resets it, `waits` for a change. */
-export type RunEnd = 'failed' | 'succeeded' | 'waits';
-
-/**
- * Results that wait for a change rather than a retry: guards and stale plans, an invalid
- * repository, a rejected request, and a target the environment gives no key or URL for (the
- * variables of a running process do not change; a key file is read again at the next run: the
- * schedule, a file change, SIGHUP). Everything else that did not converge is retried with back-off
- * (a service down, a key being rotated).
- */
-const WAITS: ReadonlySet<string> = new Set(['blocked', 'stale', 'invalid', 'rejected', 'interrupted', 'misconfigured']);
-const SUCCEEDS: ReadonlySet<string> = new Set(['converged', 'changed', 'pending']);
+export type { RunEnd } from './run-end.js';
 
 export interface RunParts {
   readonly dir: string;
   readonly configPath?: string;
   readonly target?: string;
+  /** This replica's share of the targets (`--shard`). */
+  readonly shard?: Shard;
   readonly onDrift: 'apply' | 'report' | 'pull';
   /** `--suspend`: every target is only planned, whatever the config says. */
   readonly suspend: boolean;
-  readonly verify: boolean;
-  /** The service, with the daemon's stop signals (`stop`: graceful, `signal`: hard). */
-  readonly service: ServiceContext & { readonly stop: AbortSignal };
   readonly clock: Clock;
   readonly status: DaemonStatus;
   readonly metrics: DaemonMetrics;
@@ -49,8 +39,12 @@ export interface RunParts {
   readonly history?: RunHistory;
   /** Follows a loaded config (the watched paths, the schedule); undefined: the repository has errors. */
   readonly follow: (desired: DesiredState | undefined) => void;
-  /** Told how each run ended, as soon as it is recorded (before the verify that may follow). */
+  /** Told how a load that reached no target ended (an invalid repository waits for a change). */
   readonly ended: (end: RunEnd) => void;
+  /** Waits until no target run is in progress (before a drift pull writes the repository's files). */
+  readonly quiesce: () => Promise<void>;
+  /** Hands the loaded repository to the targets' runs: each target this daemon owns runs the request. */
+  readonly fanOut: (request: RunRequest, loaded: LoadedDesired, mode: ReconcileMode) => void;
 }
 
 /** What suspends `target` (`--suspend`, the config's `suspend: true`, the target's), if anything does. */
@@ -62,10 +56,11 @@ export function suspensionOf(desired: DesiredState, target: TargetConfig, flag: 
 }
 
 /**
- * One reconcile of the daemon, for one work-queue request: bring the checkout to the revision to
- * read (git mode), read the repository (reusing what did not change), adopt the service's edits
- * (`--on-drift pull`), reconcile, record the outcome, verify what changed. The request says how
- * much to read again, never what changed on either side: everything is read anew.
+ * The repository side of a daemon run, for one work-queue request: bring the checkout to the
+ * revision to read (git mode), read the repository (reusing what did not change), adopt the
+ * service's edits (`--on-drift pull`), then hand it to the runs of the targets (target-run.ts),
+ * which go side by side. The request says how much to read again, never what changed on either
+ * side: everything is read anew.
  */
 export function createRunner(parts: RunParts): (request: RunRequest) => Promise<void> {
   const { clock, status, metrics, logger: log } = parts;
@@ -83,7 +78,7 @@ export function createRunner(parts: RunParts): (request: RunRequest) => Promise<
 
   /** Follows the config's suspension (and --suspend) for the targets the daemon covers: /status, the metric, a log line when it changes. */
   const followSuspension = (desired: DesiredState): ReadonlySet<string> => {
-    const targets = desired.config.targets.filter((t) => parts.target === undefined || t.name === parts.target);
+    const targets = desired.config.targets.filter((t) => (parts.target === undefined || t.name === parts.target) && owns(parts.shard, t.name));
     covered = targets.map((t) => t.name);
     const suspended = targets.flatMap((t): SuspendedTarget[] => {
       const by = suspensionOf(desired, t, parts.suspend);
@@ -116,17 +111,14 @@ export function createRunner(parts: RunParts): (request: RunRequest) => Promise<
     return loaded;
   };
 
-  /** Records a run; `took` holds each target's part of its duration (ms), in a run that reached them. */
-  const finish = (trigger: Trigger, startedAt: number, run: RunOutcome, files?: number, took: ReadonlyMap<string, number> = new Map()): void => {
+  /** Records a load that reached no target (an invalid repository): for each target the daemon covers. */
+  const finish = (trigger: Trigger, startedAt: number, run: RunOutcome, files?: number): void => {
     const duration = clock.now() - startedAt;
     const report = status.recordRun(trigger, startedAt, duration, run, files);
     parts.history?.record(report, run);
-    if (run.kind === 'done') for (const t of run.targets) metrics.recordRun(trigger, t.target, t.kind, (took.get(t.target) ?? duration) / 1000);
-    else for (const target of covered.length === 0 ? [''] : covered) metrics.recordRun(trigger, target, report.result, duration / 1000);
+    for (const target of covered.length === 0 ? [''] : covered) metrics.recordRun(trigger, target, report.result, duration / 1000);
     metrics.setReady(status.readiness().ready);
-    if (run.kind === 'locked' || run.kind === 'rejected') log.warn({ trigger, result: run.kind, err: run.error.message }, `reconcile ${run.kind}`);
-    const result = runResultOf(run);
-    parts.ended(SUCCEEDS.has(result) ? 'succeeded' : WAITS.has(result) ? 'waits' : 'failed');
+    parts.ended(endOf(report.result));
   };
 
   const invalid = (trigger: Trigger, startedAt: number, loaded: LoadedRepository, files?: number): void => {
@@ -136,7 +128,10 @@ export function createRunner(parts: RunParts): (request: RunRequest) => Promise<
 
   /** `--on-drift pull` on a full run: the repository to apply (read again once the files hold the service's edits), and whether the run may write. */
   const adoptDrift = async (loaded: LoadedRepository & { desired: DesiredState }): Promise<{ loaded: LoadedRepository; mode: ReconcileMode }> => {
-    const decision = await parts.drift?.pull(loaded.desired);
+    if (parts.drift === undefined) return { loaded, mode: 'apply' };
+    // The pull writes the repository's files and takes the lock: no target run may be in progress.
+    await parts.quiesce();
+    const decision = await parts.drift.pull(loaded.desired);
     if (decision?.kind === 'held') return { loaded, mode: 'plan' };
     if (decision?.kind === 'written') return { loaded: await load(false), mode: 'apply' };
     return { loaded, mode: 'apply' };
@@ -157,24 +152,7 @@ export function createRunner(parts: RunParts): (request: RunRequest) => Promise<
     if (parts.onDrift === 'pull' && full && suspended.size === 0) ({ loaded, mode } = await adoptDrift({ ...loaded, desired: loaded.desired }));
     // The files as pulled have errors (pull checks against that first): nothing is applied over the service.
     if (loaded.desired === undefined) return invalid(trigger, startedAt, loaded, files.length);
-    const desired = loaded.desired;
-    const refresh = full || files.length === 0 ? { kind: 'all' as const } : { kind: 'changed' as const, files };
-    const took = new Map<string, number>();
-    let mark = clock.now();
-    const ask = { mode, planOnly: (t: TargetConfig) => suspended.has(t.name), refresh, lock: true, ...(parts.target === undefined ? {} : { target: parts.target }) };
-    const run = await reconcileDesired(desired, loaded.diagnostics, ask, parts.service, {
-      finished: (outcome) => {
-        const now = clock.now();
-        took.set(outcome.target, now - mark);
-        mark = now;
-        metrics.recordTarget(trigger, outcome, now);
-        logOutcome(log, trigger, outcome, now - startedAt);
-      },
-    });
-    finish(trigger, startedAt, run, refresh.kind === 'changed' ? files.length : undefined, took);
-    if (parts.verify && run.kind === 'done') {
-      await verifyChanged({ stop: parts.service.stop, service: parts.service, clock, status, metrics, logger: log }, desired, run.targets, full ? [] : files);
-    }
+    parts.fanOut({ ...request, files: new Set(files) }, { desired: loaded.desired, diagnostics: loaded.diagnostics, suspended }, mode);
   };
 
   return async (request) => {

@@ -20,6 +20,11 @@ import { createRunner, type RunEnd } from './reconcile-run.js';
 import { trackRepositoryRoot, type RepositoryRoot } from './repository-root.js';
 import { createSchedule, type Ticker } from './schedule.js';
 import { isLoopback, serveEndpoints, type Endpoints, type Route } from './serve-endpoints.js';
+import type { Shard } from './shard.js';
+import { createSharedLock } from './shared-lock.js';
+import { createTargetMetrics } from './target-metrics.js';
+import { createTargetRunner } from './target-run.js';
+import { createTargetRuns, type TargetRuns } from './target-runs.js';
 import { mergeRequests, requestFor, webhookRequest, type RunRequest, type Trigger } from './triggers.js';
 import { watchFiles, type FileWatcher, type WatchOptions } from './watch-files.js';
 import { createWorkQueue, exponentialBackoff, processQueue } from './work-queue.js';
@@ -32,6 +37,10 @@ export interface DaemonOptions {
   readonly env: Env;
   /** One target by name (default: every target of the config). */
   readonly target?: string;
+  /** This replica's share of the targets (`--shard i/N`; default: every target). */
+  readonly shard?: Shard;
+  /** Targets reconciled at once; overrides the config's `parallel_targets` (default 8). */
+  readonly parallelTargets?: number;
   readonly logger: Logger;
   /** Where the endpoints listen; undefined: no HTTP server. */
   readonly listen?: { readonly host: string; readonly port: number };
@@ -78,7 +87,7 @@ export interface DaemonOptions {
   readonly clock?: TimerClock;
   /** The service client's time (pacing, Retry-After, request back-off). Default: the system clock. */
   readonly serviceClock?: Clock;
-  /** What makes the schedule tick (default: node-cron, see schedule.ts). */
+  /** What makes the schedule tick (default: sleeping on `clock` until the next match, see schedule.ts). */
   readonly ticker?: Ticker;
   /** Starts the file watcher (default: chokidar, see watch-files.ts). */
   readonly watch?: (options: WatchOptions) => FileWatcher;
@@ -106,9 +115,8 @@ export interface Daemon {
 }
 
 /**
- * The work-queue key of a run: every target the daemon covers (its `--target`, or all of the
- * config's). The queue keeps back-off and coalescing per key, so per-target keys (runs of several
- * targets side by side, targets shared out between replicas) change this and nothing of the queue.
+ * The work-queue key of the repository's side of a run (git, load, drift pull): one at a time. The
+ * targets' runs that follow have a queue of their own, keyed by target (target-runs.ts).
  */
 const RUN_KEY = '*';
 
@@ -153,7 +161,7 @@ function watchRepository(shared: Shared, root: RepositoryRoot, trigger: (kind: T
 }
 
 /** One run of a request, with the parts the options ask for: the git source (--git-pull) and the drift pull (--on-drift pull). */
-function createRun(shared: Shared, root: RepositoryRoot, follow: (desired: DesiredState | undefined) => void, ended: (end: RunEnd) => void): (request: RunRequest) => Promise<void> {
+function createRun(shared: Shared, root: RepositoryRoot, follow: (desired: DesiredState | undefined) => void, ended: (end: RunEnd) => void, targets: TargetRuns): (request: RunRequest) => Promise<void> {
   const { options, service } = shared;
   const parts = { dir: options.dir, clock: shared.clock, status: shared.status, metrics: shared.metrics, logger: shared.log, history: shared.history };
   /** Files a drift pull wrote that the branch the daemon reads does not hold yet (with --git-pull). */
@@ -167,17 +175,59 @@ function createRun(shared: Shared, root: RepositoryRoot, follow: (desired: Desir
   return createRunner({
     ...parts,
     ...(options.configPath === undefined ? {} : { configPath: options.configPath }),
-    ...target,
     onDrift: options.onDrift ?? 'apply',
+    ...target,
+    ...(options.shard === undefined ? {} : { shard: options.shard }),
     suspend: options.suspend === true,
-    verify: options.verify !== false,
-    service,
     root,
     ...(git === undefined ? {} : { git }),
     ...(drift === undefined ? {} : { drift }),
     follow,
     ended,
+    quiesce: () => targets.idle(),
+    fanOut: (request, loaded, mode) => targets.fanOut(request, loaded, mode),
   });
+}
+
+/** The targets' runs: side by side, each target with its own queue key, back-off and client. */
+function createTargets(shared: Shared, repository: { readonly retry: () => void; readonly forget: () => void }): TargetRuns {
+  const { options, clock, log, status, metrics, service } = shared;
+  const run = createTargetRunner({
+    clock,
+    status,
+    metrics,
+    logger: log,
+    service,
+    verify: options.verify !== false,
+    lock: createSharedLock(),
+    history: shared.history,
+    ended: (target, end) => {
+      // With --on-drift pull (one target) a failed run is retried as a whole, so that the retry pulls the drift first.
+      if (options.onDrift !== 'pull') targets.ended(target, end);
+      else if (end === 'failed') repository.retry();
+      else if (end === 'succeeded') repository.forget();
+    },
+  });
+  const targets = createTargetRuns({
+    clock,
+    status,
+    logger: log,
+    ...(options.target === undefined ? {} : { target: options.target }),
+    ...(options.shard === undefined ? {} : { shard: options.shard }),
+    ...(options.parallelTargets === undefined ? {} : { parallel: options.parallelTargets }),
+    retryBaseMs: options.retryBaseMs ?? 5_000,
+    retryMaxMs: options.retryMaxMs ?? 300_000,
+    retryMode: options.onDrift === 'report' ? 'plan' : 'apply',
+    run,
+    crashed: (target, work, error) => {
+      // A bug: logged with its stack, reported, retried like any failed run.
+      log.error({ err: error, target }, 'reconcile crashed');
+      status.update({ lastError: { at: new Date(clock.now()).toISOString(), message: error instanceof Error ? error.message : String(error) } });
+      metrics.recordRun(work.request.trigger, target, 'rejected', 0);
+    },
+  });
+  createTargetMetrics(metrics.registry, status);
+  return targets;
 }
 
 /**
@@ -241,7 +291,7 @@ async function openEndpoints(shared: Shared, routes: readonly Route[]): Promise<
   return endpoints;
 }
 
-/** Waits for the workers to finish their run, at most the stop's grace period on the clock; then aborts its requests and waits for it to end. */
+/** Waits for the workers to finish their runs, at most the stop's grace period on the clock; then aborts their requests and waits for them to end. */
 async function drainWorkers(shared: Shared, workers: Promise<void>, abort: () => void): Promise<void> {
   const grace = shared.options.stopGraceMs ?? 30_000;
   let timer: ClockTimer | undefined;
@@ -253,17 +303,12 @@ async function drainWorkers(shared: Shared, workers: Promise<void>, abort: () =>
   await workers;
 }
 
-/**
- * The daemon: a level-based loop around `reconcile`, wired from small parts. Triggers (start-up,
- * file changes, the schedule, git pulls, SIGHUP, retries, push webhooks, POST /reconcile) add a key
- * to the work queue, never a diff; each run re-reads the repository and the service; keys that
- * arrive during a run coalesce into one more run; one run at a time.
- */
-export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
+/** What every part of the daemon shares, with the two stop signals (`drain`: graceful, `hard`: at once). */
+function createShared(options: DaemonOptions): { shared: Shared; drain: AbortController; hard: AbortController } {
   const clock = options.clock ?? systemClock;
   const log = options.logger;
   const metrics = options.metrics ?? createDaemonMetrics(options.version === undefined ? {} : { version: options.version });
-  const status = new DaemonStatus(clock.now());
+  const status = new DaemonStatus(clock.now(), options.shard);
   // Terms are shown by default only where the endpoints are for this machine (ui.show_terms decides otherwise).
   const history = new RunHistory({ showTerms: options.listen === undefined || isLoopback(options.listen.host), keepRuns: DEFAULTS.uiKeepRuns });
   const traffic = createTrafficSeries(clock);
@@ -278,11 +323,22 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     ...(options.serviceClock === undefined ? {} : { clock: options.serviceClock }),
     ...(options.keys === undefined ? {} : { keys: options.keys }),
   };
-  const shared: Shared = { options, clock, log, status, metrics, history, traffic, service };
+  return { shared: { options, clock, log, status, metrics, history, traffic, service }, drain, hard };
+}
+
+/**
+ * The daemon: a level-based loop around `reconcile`, wired from small parts. Triggers (start-up,
+ * file changes, the schedule, git pulls, SIGHUP, retries, push webhooks, POST /reconcile) add a key
+ * to the work queue, never a diff; each run re-reads the repository and the service; keys that
+ * arrive during a run coalesce into one more run. The repository is read by one run at a time; the
+ * targets it declares (this replica's share of them) then run side by side, each on its own key,
+ * client and back-off.
+ */
+export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
+  const { shared, drain, hard } = createShared(options);
+  const { clock, log, status, metrics, history } = shared;
 
   const queue = createWorkQueue<string, RunRequest>({ clock, merge: mergeRequests, rateLimiter: exponentialBackoff(options.retryBaseMs ?? 5_000, options.retryMaxMs ?? 300_000) });
-  status.followRetries(() => queue.waitingUntil(RUN_KEY));
-  metrics.followQueue(() => queue.length());
   const trigger = (kind: Trigger, files: readonly string[] = []): void => queue.add(RUN_KEY, requestFor(kind, files));
   const retry = (): void => {
     const at = queue.addRateLimited(RUN_KEY, requestFor('retry'));
@@ -291,7 +347,14 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     log.warn({ retryInMs: at - clock.now(), failures: queue.failures(RUN_KEY) }, 'reconcile failed; retrying with back-off');
   };
 
-  const schedule = createSchedule({ tick: () => trigger('schedule'), logger: log, ...(options.ticker === undefined ? {} : { ticker: options.ticker }) });
+  const targets = createTargets(shared, { retry, forget: () => queue.forget(RUN_KEY) });
+  metrics.followQueue(() => queue.length() + targets.queued());
+  status.followRetries(() => {
+    const times = [queue.waitingUntil(RUN_KEY), targets.nextRetry()].filter((at): at is number => at !== undefined);
+    return times.length === 0 ? undefined : Math.min(...times);
+  });
+
+  const schedule = createSchedule({ tick: () => trigger('schedule'), logger: log, ...(options.ticker === undefined ? { clock } : { ticker: options.ticker }) });
   status.followSchedule(() => schedule.next());
   const root = trackRepositoryRoot({
     dir: options.dir,
@@ -305,15 +368,22 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const { watcher, watchPaths } = watchRepository(shared, root, trigger);
   /** Follows the config each run loads (none while the repository has errors): the watched paths and the schedule. */
   const follow = (desired: DesiredState | undefined): void => {
+    if (desired === undefined) targets.invalidate();
     watchPaths(desired);
     history.configure(desired?.config.ui);
     const expression = options.schedule ?? desired?.config.schedule;
     if (schedule.follow(expression)) status.update({ schedule: expression });
   };
-  const run = createRun(shared, root, follow, (end) => {
-    if (end === 'failed') retry();
-    else if (end === 'succeeded') queue.forget(RUN_KEY);
-  });
+  const run = createRun(
+    shared,
+    root,
+    follow,
+    (end) => {
+      if (end === 'failed') retry();
+      else if (end === 'succeeded') queue.forget(RUN_KEY);
+    },
+    targets,
+  );
 
   let endpoints: Endpoints | undefined;
   try {
@@ -345,7 +415,10 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     metrics,
     history,
     trigger,
-    idle: () => queue.idle(),
+    idle: async () => {
+      await queue.idle();
+      await targets.idle();
+    },
     stop: async () => {
       if (queue.shuttingDown) return;
       // What is queued is dropped, a waiting retry too; the run in progress is let finish.
@@ -355,7 +428,14 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       schedule.stop();
       await watcher.close();
       drain.abort(new Error('stopping'));
-      await drainWorkers(shared, workers, () => hard.abort(new Error('stop grace period over')));
+      // A load in progress hands its targets over first; the target runs that started then finish
+      // (or stop before their next operation), and what is still queued is dropped.
+      const finished = (async () => {
+        await workers;
+        targets.shutDown();
+        await targets.drained();
+      })();
+      await drainWorkers(shared, finished, () => hard.abort(new Error('stop grace period over')));
       await endpoints?.close();
     },
   };

@@ -125,6 +125,8 @@ export interface ProjectConfig {
   readonly rateLimit: { readonly requestsPerSecond: number; readonly concurrency: number };
   /** Cron expression for the daemon's full reconcile. */
   readonly schedule?: string;
+  /** Targets the daemon reconciles at once (absent: its default). */
+  readonly parallelTargets?: number;
   /** `suspend: true`: the daemon writes nothing to any target (it plans and reports). */
   readonly suspend?: boolean;
   /** `verify:` settings; absent: the defaults (`lib/defaults.ts`). */

@@ -3,7 +3,7 @@
  * build writes its bundle into a folder of its own and renames it into place (scripts/bundle.js),
  * so a command started meanwhile runs the old bundle or the new one, whole, never a half-written
  * one; and a build that fails leaves the old bundle as it was. Checked on a copy of the project
- * (its bin/, scripts/, dist/ and example, node_modules linked), so the tree other tests run from is
+ * (its bin/, scripts/, dist/, the dashboard's page script it bundles from source, and example, node_modules linked), so the tree other tests run from is
  * never rebuilt under them.
  */
 import { execFile, spawn } from 'node:child_process';
@@ -18,7 +18,7 @@ let project: string;
 
 beforeAll(async () => {
   project = await mkdtemp(path.join(tmpdir(), 'termsync-build-swap-'));
-  for (const entry of ['bin', 'scripts', 'dist', 'config', 'glossaries', 'package.json']) await cp(path.join(ROOT, entry), path.join(project, entry), { recursive: true });
+  for (const entry of ['bin', 'scripts', 'dist', 'src/daemon/dashboard/client', 'config', 'glossaries', 'package.json']) await cp(path.join(ROOT, entry), path.join(project, entry), { recursive: true });
   await symlink(path.join(ROOT, 'node_modules'), path.join(project, 'node_modules'), 'dir');
 }, 60_000);
 

@@ -6,7 +6,7 @@ import type { Daemon, DaemonOptions } from '../../src/daemon/start-daemon.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import { runCliCaptured } from '../cli/run-cli.js';
 import type { Emulator } from '../e2e/harness.js';
-import { copyExample, nextRun, startTestDaemon, type TestDaemon } from './daemon-harness.js';
+import { copyExample, nextRun, startTestDaemon, whenStatus, type TestDaemon } from './daemon-harness.js';
 
 /*
  * `suspend`: the daemon keeps reading the repository and the service and reporting what differs,
@@ -55,6 +55,12 @@ const writes = (): string[] =>
     .filter((r) => r.method !== 'GET')
     .map((r) => `${r.method} ${r.path}`);
 
+/** Each target's last run, once every one of them has ended a run and none is running. */
+async function lastOfEach(d: Daemon, targets: readonly string[]): Promise<{ target: string; result: string }[]> {
+  await whenStatus(d, 'every target to end a run', () => targets.every((name) => d.status.targets.report(name).last !== null && d.status.targets.report(name).running === null));
+  return targets.map((name) => ({ target: name, result: d.status.targets.report(name).last?.result ?? '' }));
+}
+
 describe('suspend', () => {
   it('`suspend: true` in the config: plans and reports, writes nothing, stays ready; lifting it in the config applies without a restart', async () => {
     await editConfig((text) => text.replace('schedule: "*/15 * * * *"', 'schedule: "*/15 * * * *"\nsuspend: true'));
@@ -102,7 +108,8 @@ describe('suspend', () => {
     try {
       const env = { TERMSYNC_BASE_URL: emulator.url, TERMSYNC_API_KEY: KEY, TERMSYNC_EU_URL: eu.url, TERMSYNC_EU_KEY: 'eu-key' };
       const t = await start({ env });
-      const run = await nextRun(t.daemon, 0);
+      // Targets run side by side, each its own run: their last results once both have run.
+      const run = { targets: await lastOfEach(t.daemon, ['default', 'eu']) };
       expect(run.targets.map((r) => [r.target, r.result])).toEqual([
         ['default', 'changed'],
         ['eu', 'pending'],
@@ -119,7 +126,7 @@ describe('suspend', () => {
       await t.daemon.stop();
 
       const flagged = await start({ env, suspend: true });
-      const all = await nextRun(flagged.daemon, 0);
+      const all = { targets: await lastOfEach(flagged.daemon, ['default', 'eu']) };
       expect(all.targets.map((r) => [r.target, r.result])).toEqual([
         ['default', 'converged'],
         ['eu', 'pending'],

@@ -10,6 +10,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import { Deployment, type IDeployment } from 'kubernetes-models/apps/v1/Deployment';
+import { StatefulSet, type IStatefulSet } from 'kubernetes-models/apps/v1/StatefulSet';
 import { CronJob, type ICronJob } from 'kubernetes-models/batch/v1/CronJob';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
@@ -21,6 +22,7 @@ import { ServiceMonitor, type IServiceMonitor } from '@kubernetes-models/prometh
 import { isMap, isPair, isScalar, parseAllDocuments, type Pair } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { checkAllowedHost, readAllowedHosts } from '../../src/api/read-env.js';
+import { resolveShard } from '../../src/daemon/shard.js';
 import { ExitCode } from '../../src/lib/exit-codes.js';
 import { runCliCaptured } from '../cli/run-cli.js';
 import { onlyInstruction, readDockerfile, words } from './read-dockerfile.js';
@@ -28,6 +30,7 @@ import { KUBERNETES_DIR, manifestFiles, readKustomization, readYamlFile, type De
 
 const MODELS: Record<string, { new (data: never): { validate(): void } }> = {
   'apps/v1/Deployment': Deployment,
+  'apps/v1/StatefulSet': StatefulSet,
   'batch/v1/CronJob': CronJob,
   'v1/Service': Service,
   'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy,
@@ -53,6 +56,7 @@ const deployables = {
   secondAccount: readKustomization(join(KUBERNETES_DIR, 'overlays', 'second-account')),
   cronjob: readKustomization(join(KUBERNETES_DIR, 'cronjob')),
   gitPull: readKustomization(join(KUBERNETES_DIR, 'git-pull')),
+  sharded: readKustomization(join(KUBERNETES_DIR, 'sharded')),
 };
 const monitoring = readKustomization(join(KUBERNETES_DIR, 'monitoring'));
 
@@ -66,6 +70,7 @@ function only<T>(deployable: Deployable, kind: string): T {
 function podOf(resource: ManifestDocument): IPodSpec | undefined {
   if (resource.value['kind'] === 'CronJob') return (resource.value as unknown as ICronJob).spec?.jobTemplate.spec?.template.spec;
   if (resource.value['kind'] === 'Deployment') return (resource.value as unknown as IDeployment).spec?.template.spec;
+  if (resource.value['kind'] === 'StatefulSet') return (resource.value as unknown as IStatefulSet).spec?.template.spec;
   return undefined;
 }
 
@@ -92,8 +97,12 @@ function env(c: IContainer, name: string): NonNullable<IContainer['env']>[number
 
 const imageUid = Number(words(onlyInstruction(readDockerfile().stages.at(-1) ?? { name: undefined, image: '', instructions: [] }, 'USER'))[0]?.split(':')[0]);
 
-/** What every pod of termsync must hold, whichever way it gets the repository. */
-function checkTermsyncPod(pod: IPodSpec | undefined, repoDir: string): void {
+/**
+ * What every pod of termsync must hold, whichever way it gets the repository. The key: one file from
+ * the Secret termsync-api-key, or (`keys: 'variables'`, a config of many targets) every key of the
+ * Secret termsync-api-keys as a variable; never a literal.
+ */
+function checkTermsyncPod(pod: IPodSpec | undefined, repoDir: string, keys: 'file' | 'variables' = 'file'): void {
   expect(pod?.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: imageUid, runAsGroup: imageUid, fsGroup: imageUid, seccompProfile: { type: 'RuntimeDefault' } });
   expect(pod?.automountServiceAccountToken).toBe(false);
   // The daemon waits up to 30 s for a running operation on SIGTERM: Kubernetes must wait longer.
@@ -116,15 +125,29 @@ function checkTermsyncPod(pod: IPodSpec | undefined, repoDir: string): void {
   expect(volume(mount('/tmp')?.name)?.emptyDir).toBeDefined();
   // The key: a file from a Secret, never a literal.
   expect(env(termsync, 'TERMSYNC_API_KEY')).toBeUndefined();
+  expect(termsync.env?.filter((e) => /^TERMSYNC_.*KEY/.test(e.name) && e.value !== undefined && e.name !== 'TERMSYNC_API_KEY_FILE')).toEqual([]);
+  if (keys === 'variables') {
+    expect(termsync.envFrom).toEqual([{ secretRef: { name: 'termsync-api-keys' } }]);
+    expect(env(termsync, 'TERMSYNC_API_KEY_FILE')).toBeUndefined();
+  } else checkKeyFile(pod, termsync, mount, volume);
+  expect(env(termsync, 'TERMSYNC_BASE_URL')?.valueFrom?.configMapKeyRef).toEqual({ name: 'termsync', key: 'TERMSYNC_BASE_URL' });
+  // The key is fenced to the hosts of the ConfigMap (each kustomization's URL host is listed there: checked below).
+  expect(env(termsync, 'TERMSYNC_ALLOWED_HOSTS')?.valueFrom?.configMapKeyRef).toEqual({ name: 'termsync', key: 'TERMSYNC_ALLOWED_HOSTS' });
+}
+
+/** The key as one file of the Secret termsync-api-key, mounted read-only. */
+function checkKeyFile(
+  _pod: IPodSpec | undefined,
+  termsync: IContainer,
+  mount: (path: string) => NonNullable<IContainer['volumeMounts']>[number] | undefined,
+  volume: (name: string | undefined) => NonNullable<IPodSpec['volumes']>[number] | undefined,
+): void {
   const keyFile = env(termsync, 'TERMSYNC_API_KEY_FILE')?.value ?? '';
   const keyMount = mount(keyFile);
   expect(keyMount?.readOnly).toBe(true);
   const secret = volume(keyMount?.name)?.secret;
   expect(secret?.secretName).toBe('termsync-api-key');
   expect(secret?.items?.map((i) => i.path)).toContain(posix.relative(keyMount?.mountPath ?? '', keyFile));
-  expect(env(termsync, 'TERMSYNC_BASE_URL')?.valueFrom?.configMapKeyRef).toEqual({ name: 'termsync', key: 'TERMSYNC_BASE_URL' });
-  // The key is fenced to the hosts of the ConfigMap (each kustomization's URL host is listed there: checked below).
-  expect(env(termsync, 'TERMSYNC_ALLOWED_HOSTS')?.valueFrom?.configMapKeyRef).toEqual({ name: 'termsync', key: 'TERMSYNC_ALLOWED_HOSTS' });
 }
 
 /** The daemon's Deployment: one replica, Recreate, probes and scrape annotations on its endpoints. */
@@ -168,8 +191,10 @@ describe('deploy/kubernetes', () => {
       'NetworkPolicy termsync',
       'PrometheusRule termsync',
       'Service termsync-metrics',
+      'Service termsync-shards',
       'Service termsync-webhook',
       'ServiceMonitor termsync',
+      'StatefulSet termsync',
     ]);
     expect(resources.map(validateResource).filter((p) => p !== undefined)).toEqual([]);
   });
@@ -289,6 +314,37 @@ describe('deploy/kubernetes', () => {
     }
   });
 
+  it('sharded: a StatefulSet whose replicas each take their shard of the targets from the pod ordinal, behind a headless Service', () => {
+    const set = only<IStatefulSet>(deployables.sharded, 'StatefulSet');
+    const service = only<IService>(deployables.sharded, 'Service');
+    const spec = set.spec;
+    expect(spec?.serviceName).toBe(service.metadata?.name);
+    expect(service.spec?.clusterIP).toBe('None');
+    expect(service.spec?.selector).toEqual(spec?.selector.matchLabels);
+    expect(service.spec?.publishNotReadyAddresses).toBe(true);
+    expect(service.spec?.ports).toEqual([{ name: 'metrics', port: 9464, targetPort: 'metrics' }]);
+    expect(spec?.template.metadata?.labels).toEqual(spec?.selector.matchLabels);
+    expect(spec?.podManagementPolicy).toBe('Parallel');
+    const pod = spec?.template.spec;
+    const gitSync = container(pod, 'git-sync');
+    expect(gitSync.restartPolicy).toBe('Always');
+    checkTermsyncPod(pod, posix.join(option(gitSync.args, '--root') ?? '', option(gitSync.args, '--link') ?? ''), 'variables');
+    const termsync = container(pod, 'termsync');
+    expect(termsync.args?.[0]).toBe('watch');
+    expect(termsync.readinessProbe?.httpGet).toEqual({ path: '/readyz', port: 'metrics' });
+    expect(env(termsync, 'TERMSYNC_POD_NAME')?.valueFrom?.fieldRef?.fieldPath).toBe('metadata.name');
+    expect(env(termsync, 'TERMSYNC_SHARDS')?.valueFrom?.configMapKeyRef).toEqual({ name: 'termsync', key: 'TERMSYNC_SHARDS' });
+    // The count the pods are told is the number of replicas; each pod name gives the CLI its own shard.
+    const count = deployables.sharded.configMaps.get('termsync')?.get('TERMSYNC_SHARDS') ?? '';
+    expect(Number(count)).toBe(spec?.replicas);
+    const name = set.metadata?.name ?? '';
+    for (let ordinal = 0; ordinal < (spec?.replicas ?? 0); ordinal++) {
+      expect(resolveShard({ env: { TERMSYNC_POD_NAME: `${name}-${ordinal}`, TERMSYNC_SHARDS: count }, hostname: 'node-1' })).toEqual({ index: ordinal, count: Number(count) });
+    }
+    // A pod beyond the count (kubectl scale without the ConfigMap) refuses to start.
+    expect(() => resolveShard({ env: { TERMSYNC_POD_NAME: `${name}-${count}`, TERMSYNC_SHARDS: count }, hostname: 'node-1' })).toThrow(/set the count to the StatefulSet's replicas/);
+  });
+
   it('webhook: a Component for git-pull whose patch mounts the Secret termsync-webhook where TERMSYNC_WEBHOOK_SECRET_FILE points; its Ingress forwards /hooks/ alone to the daemon', async () => {
     const component = readKustomization(join(KUBERNETES_DIR, 'webhook'), 'Component');
     const { patches } = component.kustomization as { patches?: { target: { kind: string; name: string }; patch: string }[] };
@@ -348,7 +404,7 @@ describe('deploy/kubernetes', () => {
         return (pod?.containers ?? []).filter((c) => c.image === 'termsync').map((c) => ({ where: r.where, args: c.args ?? [] }));
       }),
     );
-    expect(invocations.map((i) => i.args[0]).sort()).toEqual(['apply', 'watch', 'watch', 'watch']);
+    expect(invocations.map((i) => i.args[0]).sort()).toEqual(['apply', 'watch', 'watch', 'watch', 'watch']);
     for (const { where, args } of invocations) {
       const help = await runCliCaptured([args[0] ?? '', '--help']);
       expect(help.code).toBe(0);
@@ -371,6 +427,7 @@ describe('deploy/kubernetes: network policy, pinned images, monitoring', () => {
     const pods = deployable.resources.flatMap((r) => {
       if (r.value['kind'] === 'CronJob') return [(r.value as unknown as ICronJob).spec?.jobTemplate.spec?.template.metadata?.labels ?? {}];
       if (r.value['kind'] === 'Deployment') return [(r.value as unknown as IDeployment).spec?.template.metadata?.labels ?? {}];
+      if (r.value['kind'] === 'StatefulSet') return [(r.value as unknown as IStatefulSet).spec?.template.metadata?.labels ?? {}];
       return [];
     });
     expect(pods.length).toBeGreaterThan(0);

@@ -50,6 +50,14 @@ rate_limit:
 # the daemon runs only when a file changes, and says so when it starts.
 # schedule: "*/15 * * * *"
 # suspend: false                    # termsync watch: true = plan and report, write nothing (every target)
+# parallel_targets: 8               # termsync watch: targets reconciled at once (1 to 256)
+
+# ui:                               # termsync watch's dashboard (open its --listen address in a browser)
+#   show_terms: true                # show terms in diffs; default: true on a loopback --listen, false otherwise
+#   keep_runs: 50                   # runs kept in memory, each with its plan
+
+# pull:
+#   tbx_removed: remove             # a TBX term removed on the service: remove its tig/ntig, or deprecate it
 
 # verify:                           # what \`termsync verify\` may spend of the account's character quota
 #   max_characters: ${DEFAULTS.verifyMaxCharacters}            # per run and target; a run that would send more sends nothing (exit 4)

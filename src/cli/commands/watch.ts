@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { hostname } from 'node:os';
 import { Writable } from 'node:stream';
 import { Option, type Command } from 'commander';
 import { validate as validateCron } from 'node-cron';
@@ -12,6 +13,7 @@ import { loadDesired } from '../../reconcile/index.js';
 import { parseInterval } from '../../daemon/parse-interval.js';
 import { secretFile } from '../../daemon/hook-routes.js';
 import { parseListen } from '../../daemon/serve-endpoints.js';
+import { resolveShard } from '../../daemon/shard.js';
 import { startDaemon } from '../../daemon/start-daemon.js';
 import { addCommonOptions } from '../common-options.js';
 import type { CliIo, CommandContext, CommonOptions } from '../io.js';
@@ -33,6 +35,9 @@ interface WatchOptions extends CommonOptions {
   readonly reconcileTokenFile?: string;
   readonly webhookBranch?: string;
   readonly uiTokenFile?: string;
+  readonly shard?: string;
+  readonly shards?: string;
+  readonly parallelTargets?: string;
 }
 
 /** Characters a dashboard token has at least: one a person could guess protects nothing. */
@@ -90,6 +95,14 @@ function servedPaths(hooks: ReturnType<typeof hookSecrets>): string {
   return `${paths.slice(0, -1).join(', ')} and ${paths.at(-1) ?? ''}`;
 }
 
+/** `--parallel-targets`: a whole number from 1 to 256. */
+function parseParallelTargets(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const value = /^\s*\d{1,3}\s*$/.test(text) ? Number(text) : NaN;
+  if (!(value >= 1 && value <= 256)) throw new InputError('invalid_option', `expected --parallel-targets to be a whole number from 1 to 256, got "${text}"`);
+  return value;
+}
+
 async function createDaemonLogger(io: CliIo, level: string, format: 'json' | 'pretty'): Promise<Logger> {
   const options = { level: level as LevelWithSilent, name: 'termsync', base: null, redact: { paths: REDACT_PATHS, censor: '[redacted]' } };
   const write = (line: string): void => io.stderr(line);
@@ -142,7 +155,10 @@ async function runWatch(ctx: CommandContext, options: WatchOptions): Promise<voi
   const uiToken = options.uiTokenFile === undefined ? undefined : await readUiToken(io, options.uiTokenFile);
   // Like a key: taken out of anything termsync writes.
   if (uiToken !== undefined) io.keys?.add(uiToken);
+  const parallelTargets = parseParallelTargets(options.parallelTargets);
+  const shard = resolveShard({ ...(options.shard === undefined ? {} : { shard: options.shard }), ...(options.shards === undefined ? {} : { shards: options.shards }), env: io.env, hostname: hostname() });
   const logger = await createDaemonLogger(io, options.logLevel, options.logFormat);
+  if (shard !== undefined) logger.info({ shard: `${shard.index}/${shard.count}` }, 'reconciling the targets rendezvous hashing assigns to this replica');
   const local = await withEmulatorIfUnconfigured(io, options);
   try {
     const daemon = await startDaemon({
@@ -150,6 +166,8 @@ async function runWatch(ctx: CommandContext, options: WatchOptions): Promise<voi
       ...configPathOf(io, options),
       env: local.env,
       ...(options.target === undefined ? {} : { target: options.target }),
+      ...(shard === undefined ? {} : { shard }),
+      ...(parallelTargets === undefined ? {} : { parallelTargets }),
       logger,
       listen,
       onDrift: options.onDrift,
@@ -181,7 +199,7 @@ async function runWatch(ctx: CommandContext, options: WatchOptions): Promise<voi
 
 export function registerWatch(program: Command, ctx: CommandContext): Command {
   return addCommonOptions(
-    withHelpFooter(program.command('watch'), { service: true, env: [['GIT_*', "git's own variables (GIT_CONFIG_COUNT …) reach the git that --git-pull runs"], [WEBHOOK_SECRET_FILE_ENV, 'the file of --webhook-secret-file'], [RECONCILE_TOKEN_FILE_ENV, 'the file of --reconcile-token-file']], exits: [[0, 'stopped by SIGTERM/SIGINT (it runs until then)'], [3, 'invalid options, a secret file that cannot be read, or the listen address cannot be used']] })
+    withHelpFooter(program.command('watch'), { service: true, env: [['GIT_*', "git's own variables (GIT_CONFIG_COUNT …) reach the git that --git-pull runs"], [WEBHOOK_SECRET_FILE_ENV, 'the file of --webhook-secret-file'], [RECONCILE_TOKEN_FILE_ENV, 'the file of --reconcile-token-file'], ['TERMSYNC_SHARD', 'INDEX/COUNT: as --shard'], ['TERMSYNC_SHARDS', 'COUNT: as --shards (the index from TERMSYNC_POD_NAME or the host name)']], exits: [[0, 'stopped by SIGTERM/SIGINT (it runs until then)'], [3, 'invalid options, a secret file that cannot be read, or the listen address cannot be used']] })
       .description('the daemon: reconcile on start, when files change, on the schedule and on a push webhook; serve a dashboard (/), /healthz, /readyz, /metrics, /status'),
     'info',
   )
@@ -207,6 +225,9 @@ export function registerWatch(program: Command, ctx: CommandContext): Command {
     .option('--webhook-secret-file <path>', `turns on POST /hooks/github (X-Hub-Signature-256) and /hooks/gitlab (X-Gitlab-Token) with the secret in this file (or ${WEBHOOK_SECRET_FILE_ENV}): a push to the watched branch reconciles at once`)
     .option('--webhook-branch <name>', "the branch whose pushes start a run (default: the checkout's upstream branch; needed when the checkout is not on a branch, as with git-sync)")
     .option('--reconcile-token-file <path>', `turns on POST /reconcile with Authorization: Bearer and the token in this file (or ${RECONCILE_TOKEN_FILE_ENV})`)
+    .option('--parallel-targets <n>', "targets reconciled at once, each with its own client, rate limit and back-off (overrides the config's parallel_targets; default 8)")
+    .option('--shard <index/count>', 'reconcile only the targets rendezvous hashing assigns to replica INDEX (from 0) of COUNT, e.g. 2/5 (env TERMSYNC_SHARD)')
+    .option('--shards <count>', "like --shard, the index taken from the pod name's ordinal (TERMSYNC_POD_NAME, else the host name: termsync-2 is 2) (env TERMSYNC_SHARDS)")
     .action(async (options: WatchOptions) => {
       await runWatch(ctx, options);
       ctx.setExitCode(0);

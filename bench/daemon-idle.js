@@ -1,0 +1,142 @@
+#!/usr/bin/env node
+// The idle cost of `termsync watch`: CPU seconds (user + system, from /proc) of a daemon whose first
+// reconcile is done, over a window in which nothing changes and no scheduled run falls due (the
+// schedule is once a day at a time the window does not reach). Repeated; min/median/max of the
+// share of one core, with 1 and with 200 targets (each target its own key on one emulator, which
+// runs in its own process and is not measured). Target: < 0.1 % of a core.
+//
+//   node bench/daemon-idle.js [--quick] [--window SECONDS] [--runs N] [--targets 1,200] [--build DIR]
+//
+// --build: another built checkout to measure (e.g. a worktree of an earlier commit), for a before/after.
+// Build first (`npm run build`). Writes bench/out/daemon-idle.txt only (untracked).
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { OUT, getJson, parseArgs, resolveBuild, startEmulatorProcess, stats } from './cpu-common.js';
+
+const args = parseArgs(process.argv.slice(2));
+const QUICK = args.quick === true;
+const WINDOW_S = Number(args.window ?? (QUICK ? 10 : 30));
+const RUNS = Number(args.runs ?? (QUICK ? 3 : 5));
+const TARGETS = String(args.targets ?? '1,200').split(',').map(Number);
+const TARGET_PERCENT = 0.1;
+const CLK_TCK = 100;
+const BIN = path.join(resolveBuild(args.build), 'bin', 'termsync.js');
+
+const out = [];
+const log = (line) => {
+  out.push(line);
+  console.log(line);
+};
+
+/** A repository of `targets` targets (keys TERMSYNC_KEY_<i>) and three small glossaries. */
+export async function manyTargetsRepository(targets, { glossaries = 3, entries = 20, schedule } = {}) {
+  const dir = await mkdtemp(path.join(tmpdir(), 'termsync-bench-idle-'));
+  await mkdir(path.join(dir, 'config'));
+  await mkdir(path.join(dir, 'glossaries'));
+  const names = Array.from({ length: targets }, (_, i) => `t${String(i).padStart(3, '0')}`);
+  const config =
+    'version: 1\nresources: [glossaries]\nprune: "off"\nrate_limit: { requests_per_second: 1000, concurrency: 8 }\n' +
+    (schedule === undefined ? '' : `schedule: "${schedule}"\n`) +
+    'targets:\n' +
+    names.map((n) => `  - name: ${n}\n    base_url_env: TERMSYNC_BASE_URL\n    api_key_env: TERMSYNC_KEY_${n.toUpperCase()}\n`).join('');
+  await writeFile(path.join(dir, 'config', 'termsync.yaml'), config);
+  for (let g = 0; g < glossaries; g++) {
+    const dicts = ['de', 'fr'].map((l) => `  - source_lang: en\n    target_lang: ${l}\n    entries_file: g${g}.en-${l}.tsv\n`).join('');
+    await writeFile(path.join(dir, 'glossaries', `g${g}.yaml`), `kind: glossary\nname: Glossary ${g}\ndictionaries:\n${dicts}`);
+    for (const l of ['de', 'fr']) {
+      let text = '';
+      for (let i = 0; i < entries; i++) text += `term ${g}-${i}\tBegriff ${l} ${g}-${i}\n`;
+      await writeFile(path.join(dir, 'glossaries', `g${g}.en-${l}.tsv`), text);
+    }
+  }
+  const env = Object.fromEntries(names.map((n) => [`TERMSYNC_KEY_${n.toUpperCase()}`, `bench-key-${n}`]));
+  return { dir, names, env };
+}
+
+/** CPU seconds (user + system) and resident memory of a process, from /proc. */
+export async function usage(pid) {
+  const stat = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ');
+  const cpu = (Number(stat[11]) + Number(stat[12])) / CLK_TCK;
+  const rss = Number(/VmRSS:\s+(\d+)/.exec(await readFile(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;
+  return { cpu, rss };
+}
+
+/** Starts `termsync watch` on `dir`; resolves once its endpoints answer. */
+export async function startWatch(dir, env, extra = []) {
+  const child = spawn(process.execPath, [BIN, 'watch', '--dir', dir, '--listen', '127.0.0.1:0', '--log-level', 'warn', ...extra], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (c) => (stderr += c));
+  const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+  for (let i = 0; ; i++) {
+    const endpoint = /serving .* on (http:\/\/\S+)/.exec(stderr)?.[1];
+    if (endpoint !== undefined) return { child, exited, endpoint, stderr: () => stderr };
+    if (child.exitCode !== null || i > 6000) throw new Error(`termsync watch did not start:\n${stderr}`);
+    await sleep(10);
+  }
+}
+
+/** Waits until every target of the daemon has ended a run and none is running. */
+export async function settled(endpoint, timeoutMs = 600_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const status = await getJson(`${endpoint}/status`);
+    const targets = Object.values(status.targets ?? {});
+    if (targets.length > 0 && targets.every((t) => t.running === null && t.last !== null)) return status;
+    // A daemon of before per-target runs: its first run.
+    if (status.targets === undefined && status.running === null && status.runs.length > 0) return status;
+    if (Date.now() > deadline) throw new Error('timed out waiting for the first reconcile');
+    await sleep(200);
+  }
+}
+
+async function idleOf(targets) {
+  // Once a day at 03:17: the window never reaches a scheduled run, but the schedule is armed.
+  const repo = await manyTargetsRepository(targets, { schedule: '17 3 * * *' });
+  const emulator = await startEmulatorProcess({ latency: '' });
+  const watch = await startWatch(repo.dir, { ...repo.env, TERMSYNC_BASE_URL: emulator.url });
+  try {
+    const status = await settled(watch.endpoint);
+    const results = status.targets === undefined ? [status.runs[0].result] : Object.values(status.targets).map((t) => t.last.result);
+    if (!results.every((r) => r === 'changed' || r === 'converged')) throw new Error(`the first reconcile did not converge: ${results.join(', ')}`);
+    // Let what the first reconcile left (sockets closing, a collection) settle first.
+    await sleep(2_000);
+    const percents = [];
+    let rss = 0;
+    for (let run = 0; run < RUNS; run++) {
+      const before = await usage(watch.child.pid);
+      await sleep(WINDOW_S * 1000);
+      const after = await usage(watch.child.pid);
+      percents.push(((after.cpu - before.cpu) / WINDOW_S) * 100);
+      rss = after.rss;
+    }
+    const s = stats(percents);
+    log(
+      `idle daemon, ${targets} target${targets === 1 ? '' : 's'}: ${RUNS} windows of ${WINDOW_S} s: ` +
+        `min ${s.min.toFixed(3)} %, median ${s.median.toFixed(3)} %, max ${s.max.toFixed(3)} % of a core ` +
+        `(target < ${TARGET_PERCENT} %: ${s.median < TARGET_PERCENT ? 'met' : 'MISSED'}); RSS ${(rss / 1048576).toFixed(0)} MiB`,
+    );
+    return s.median < TARGET_PERCENT;
+  } finally {
+    watch.child.kill('SIGTERM');
+    await watch.exited;
+    await emulator.close();
+    await rm(repo.dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  log(`build: ${path.dirname(path.dirname(BIN))}`);
+  log(`load average at start: ${loadavg().map((l) => l.toFixed(2)).join(' ')}; CPU from /proc (${CLK_TCK} ticks a second: ${(100 / CLK_TCK / WINDOW_S).toFixed(3)} % of a core per tick)`);
+  let met = true;
+  for (const n of TARGETS) met = (await idleOf(n)) && met;
+  log(`load average at end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  await mkdir(OUT, { recursive: true });
+  await writeFile(path.join(OUT, 'daemon-idle.txt'), `${out.join('\n')}\n`);
+  process.exitCode = met ? 0 : 1;
+}
