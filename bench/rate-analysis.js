@@ -44,8 +44,8 @@ export function analyseRequests(seen, bound, retryAfterMs = 1000) {
 }
 
 /**
- * Sends during a pause, by the client's own account: its trace log (`--log-level trace`, JSON
- * lines) says when each request left (`sending`, `at`) and, for each throttling answer, until when
+ * Sends during a pause, by the client's own account: its trace log (`--log-level trace` with
+ * `--format json`: JSON lines) says when each request left (`sending`, `at`) and, for each throttling answer, until when
  * the queue is paused (`throttled: pausing the queue`, `until`), both by the queue's clock. A
  * request that left before the gate opened again, after the answer that closed it was read, was
  * sent during a pause the service asked for. Lines that are not JSON are skipped.

@@ -817,8 +817,9 @@ async function rateRow(name, service, dir, key, bound, configured, pace) {
   for (let i = 0; i < RUNS; i++) {
     if (service === limited) await sleep(1100); // let the service's window empty
     const mark = lastSeq(await service.log());
-    // At trace level the client logs when each request left and until when each pause lasts.
-    const m = await termsync(['plan', '--detailed-exitcode', '--log-level', 'trace', '--dir', dir], { env: env(service.url, key), expect: [0] });
+    // At trace level the client logs when each request left and until when each pause lasts; as
+    // JSON lines beside --format json (beside text output they are lines for people).
+    const m = await termsync(['plan', '--detailed-exitcode', '--format', 'json', '--log-level', 'trace', '--dir', dir], { env: env(service.url, key), expect: [0] });
     const seen = (await service.log()).filter((e) => e.seq > mark);
     const a = analyseRequests(seen, bound);
     const sent = sendsDuringPauses(m.stderr);
