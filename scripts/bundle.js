@@ -333,6 +333,29 @@ if (existsSync(path.join(ROOT, 'config', 'termsync.yaml'))) {
 }
 if (loader.writeCodeCache(compiled, { beside: true }) === undefined) throw new Error(`bundle: cannot write the code cache next to ${path.join(OUT, 'plain-validate.cjs')}`);
 
+/** The list of the files a bundle carries from the one before it (see carryOldChunks). */
+const CARRIED = '.carried-chunks';
+
+/**
+ * A command that started on the old bundle loads some chunks only when it reaches them (a command's
+ * module, `plan --help`'s): after the swap it looks for them in the new folder. Chunks are named by
+ * their content (chunk-XXXXXXXX.js), so the old bundle's chunks that the new one lacks are copied
+ * into it, and such a command finds the very files it expects. Only the old bundle's own are carried
+ * (not those it carried itself), so they never pile up: a build of unchanged sources carries none.
+ */
+async function carryOldChunks() {
+  if (!existsSync(BUNDLE)) return;
+  const carriedBefore = new Set((await readFile(path.join(BUNDLE, CARRIED), 'utf8').catch(() => '')).split('\n').filter(Boolean));
+  const fresh = new Set(await readdir(OUT));
+  const carried = [];
+  for (const name of await readdir(BUNDLE)) {
+    if (!/-[A-Z0-9]{8}\.js$/.test(name) || fresh.has(name) || carriedBefore.has(name)) continue;
+    await copyFile(path.join(BUNDLE, name), path.join(OUT, name));
+    carried.push(name);
+  }
+  if (carried.length > 0) await writeFile(path.join(OUT, CARRIED), `${carried.join('\n')}\n`);
+}
+
 /**
  * The new bundle in place of the old: the old folder is renamed aside, the new one renamed to its
  * name, the old one removed. Each rename is atomic, so a command that starts finds a whole bundle
@@ -340,6 +363,7 @@ if (loader.writeCodeCache(compiled, { beside: true }) === undefined) throw new E
  * again, see there).
  */
 async function swapIn() {
+  await carryOldChunks();
   const aside = path.join(DIST, `bundle.old-${process.pid}`);
   const had = existsSync(BUNDLE);
   if (had) await rename(BUNDLE, aside);
