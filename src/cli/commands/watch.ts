@@ -1,10 +1,10 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { hostname } from 'node:os';
 import { Writable } from 'node:stream';
 import { Option, type Command } from 'commander';
 import { validate as validateCron } from 'node-cron';
 import { InputError } from '../../lib/errors.js';
+import { readSecretFile } from '../../lib/read-secret-file.js';
 import type { LevelWithSilent } from 'pino';
 import { pino } from 'pino';
 import { DEFAULTS } from '../../lib/defaults.js';
@@ -43,15 +43,15 @@ interface WatchOptions extends CommonOptions {
 /** Characters a dashboard token has at least: one a person could guess protects nothing. */
 const MIN_TOKEN_LENGTH = 16;
 
-/** The dashboard's token from `--ui-token-file`: the file's text without its line ending, never shown. */
-async function readUiToken(io: CliIo, file: string): Promise<string> {
-  let text: string;
-  try {
-    text = await readFile(path.resolve(io.cwd, file), 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-    throw new InputError('invalid_ui_token', `cannot read --ui-token-file ${file} (${code})`);
-  }
+/** The most a token file may hold: a token is a line, not a file to stream (/dev/zero is refused). */
+const MAX_TOKEN_FILE_BYTES = 4096;
+
+/**
+ * The dashboard's token from `--ui-token-file`: the file's text without its line ending, never shown.
+ * Read as every secret file is (a regular file, bounded, never blocking: lib/read-secret-file).
+ */
+function readUiToken(io: CliIo, file: string): string {
+  const text = readSecretFile(path.resolve(io.cwd, file), MAX_TOKEN_FILE_BYTES, 'token', (why) => new InputError('invalid_ui_token', `cannot read --ui-token-file ${file} (${why})`));
   const token = text.replace(/\r?\n$/, '');
   if (token.length < MIN_TOKEN_LENGTH || /\s/.test(token)) {
     throw new InputError('invalid_ui_token', `expected --ui-token-file ${file} to hold one token of at least ${MIN_TOKEN_LENGTH} characters without spaces (e.g. \`openssl rand -hex 32\`), got ${token.length} characters${/\s/.test(token) ? ' with spaces or line breaks' : ''}`);
@@ -152,7 +152,7 @@ async function runWatch(ctx: CommandContext, options: WatchOptions): Promise<voi
     throw new InputError('invalid_schedule', `expected --schedule to be a cron expression of 5 or 6 fields (e.g. "*/15 * * * *"), got "${options.schedule}"`);
   }
   const hooks = hookSecrets(io, options);
-  const uiToken = options.uiTokenFile === undefined ? undefined : await readUiToken(io, options.uiTokenFile);
+  const uiToken = options.uiTokenFile === undefined ? undefined : readUiToken(io, options.uiTokenFile);
   // Like a key: taken out of anything termsync writes.
   if (uiToken !== undefined) io.keys?.add(uiToken);
   const parallelTargets = parseParallelTargets(options.parallelTargets);
