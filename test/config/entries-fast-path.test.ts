@@ -41,7 +41,9 @@ describe('TSV lines kept as they are (the fast paths) read as every phrase alone
         const csv = diagnosticsOf(rows.map(([s, t]) => `${s},${t}`).join('\n'), 'csv');
         expect(tsv).toEqual(csv);
       }),
-      { numRuns: 1500 },
+      // A file that starts with two U+FEFF: the byte order mark, then the first phrase's own
+      // (csv-parse once took the second off silently, where TSV trimmed and reported it).
+      { numRuns: 1500, examples: [[[['\ufeff\ufeffa', '']]], [[['\ufeff\ufeffa', 'b'], ['c', 'd']]]] },
     );
   });
 

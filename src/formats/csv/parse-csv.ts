@@ -121,7 +121,9 @@ function readRecords(body: string, file: string, diagnostics: Diagnostic[], deli
   // Only a file with a malformed record is parsed again with `info`, for exact error lines.
   const parse = (info: boolean): string[][] | CsvRecord[] =>
     parseCsvSync(body, {
-      bom: true,
+      // normaliseText took the byte order mark off and reported it; a second U+FEFF is the
+      // first phrase's (trimmed and reported as every phrase's), not csv-parse's to drop silently.
+      bom: false,
       delimiter,
       info,
       record_delimiter: '\n',
