@@ -1,5 +1,47 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+
+// The rooms of src/ and what each may import: an allow-list, complete by construction (lint forbids
+// every other room), in the order of the arrows cli → daemon → reconcile → {config, live, plan,
+// apply, pull, verify, report} → {formats, api, model, lib}. docs/architecture.md shows this table
+// (test/docs/architecture.test.ts keeps the two equal). `never` adds what a room must not touch
+// beyond other rooms: pure rooms do no I/O; the emulator shares no code with the client.
+const NO_IO = ['node:fs', 'node:fs/promises', 'node:http', 'undici', 'node:process', 'node:child_process'];
+const ROOMS = {
+  cli: { may: ['api', 'apply', 'config', 'daemon', 'emulator', 'formats', 'lib', 'live', 'model', 'plan', 'pull', 'reconcile', 'report', 'verify'] },
+  daemon: { may: ['api', 'apply', 'config', 'formats', 'lib', 'model', 'reconcile', 'report'], never: { patterns: ['**/lib/virtual-clock*'] }, why: "The test clock is injected, never imported: the daemon's time is a TimerClock (lib/clock.ts)." },
+  reconcile: { may: ['api', 'apply', 'config', 'lib', 'live', 'model', 'plan', 'pull', 'verify'] },
+  config: { may: ['formats', 'lib', 'model'] },
+  formats: { may: ['lib', 'model'], never: { paths: NO_IO }, why: 'formats/ is bytes in, values out: config/ reads the files.' },
+  api: { may: ['lib', 'model'] },
+  live: { may: ['lib', 'model'] },
+  plan: { may: ['lib', 'model'], never: { paths: NO_IO }, why: 'plan/ is pure.' },
+  apply: { may: ['api', 'lib', 'model'] },
+  pull: { may: ['config', 'formats', 'lib', 'model', 'plan'], never: { paths: NO_IO }, why: 'pull/ is pure: reconcile/ writes its edits.' },
+  verify: { may: ['lib', 'model'], never: { paths: NO_IO }, why: 'verify/ is pure: reconcile/ sends its checks.' },
+  report: { may: ['lib', 'model'], never: { paths: NO_IO }, why: 'report/ is pure: it renders values.' },
+  model: { may: [] },
+  lib: { may: ['model'] },
+  emulator: { may: ['lib'], never: { patterns: ['**/lib/canonical*'] }, why: 'The emulator shares no code with the client.' },
+};
+
+const folders = readdirSync(new URL('./src/', import.meta.url), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+const unlisted = folders.filter((room) => !(room in ROOMS));
+if (unlisted.length > 0) throw new Error(`eslint.config.js: add ${unlisted.map((r) => `src/${r}/`).join(', ')} to ROOMS (what it may import)`);
+
+/** The rule that forbids `room` every other room (and what its `never` names), plus `extra` for a part of it. */
+function restrictedImports(room, extra) {
+  const { may, never = {}, why } = ROOMS[room];
+  const others = folders.filter((other) => other !== room && !may.includes(other)).sort();
+  const patterns = [{ group: others.map((other) => `**/${other}/**`), message: `${room}/ may import only ${may.length > 0 ? may.map((m) => `${m}/`).join(', ') : 'no other room'} (docs/architecture.md).` }];
+  if (never.patterns) patterns.push({ group: never.patterns, message: why });
+  if (extra?.patterns) patterns.push({ group: extra.patterns, message: extra.message });
+  const paths = [...new Set([...(never.paths ?? []), ...(extra?.paths ?? [])])];
+  return ['error', { ...(paths.length > 0 ? { paths } : {}), patterns: patterns.filter((p) => p.group.length > 0) }];
+}
+
+const layering = () => Object.keys(ROOMS).map((room) => ({ files: [`src/${room}/**/*.ts`], rules: { 'no-restricted-imports': restrictedImports(room) } }));
 
 export default tseslint.config(
   { ignores: ['dist/', 'coverage/', 'node_modules/', 'bench/results/', 'bench/out/'] },
@@ -31,20 +73,6 @@ export default tseslint.config(
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', __filename: 'readonly' } },
   },
   {
-    // The emulator is built from the spec alone: it must not share code with the client.
-    files: ['src/emulator/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/api/**', '**/live/**', '**/plan/**', '**/config/**', '**/lib/canonical*'], message: 'The emulator shares no code with the client.' }] }],
-    },
-  },
-  {
-    // Planner and renderers are pure.
-    files: ['src/plan/**/*.ts', 'src/report/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { paths: ['node:fs', 'node:fs/promises', 'node:http', 'undici', 'node:process'], patterns: [{ group: ['**/api/**', '**/live/**', '**/apply/**', '**/config/**'], message: 'plan/ and report/ import only model/ and lib/.' }] }],
-    },
-  },
-  {
     // Pure in what they touch too, not only in what they import: no clock, no process, no timers,
     // no randomness (the caller passes the time, the signal or the seed it needs).
     files: ['src/plan/**/*.ts', 'src/report/**/*.ts', 'src/model/**/*.ts'],
@@ -71,86 +99,17 @@ export default tseslint.config(
       'max-lines-per-function': ['error', { max: 120 }],
     },
   },
-  {
-    // The verify checks and the pull's edits are pure too: values in, values out (reconcile/ does the I/O).
-    files: ['src/verify/**/*.ts', 'src/pull/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: ['node:fs', 'node:fs/promises', 'node:http', 'undici', 'node:process', 'node:child_process'],
-          patterns: [{ group: ['**/api/**', '**/live/**', '**/apply/**', '**/reconcile/**', '**/cli/**', '**/daemon/**'], message: 'verify/ and pull/ are pure: no I/O, no pipeline.' }],
-        },
-      ],
-    },
-  },
-  {
-    // Entries formats (one folder each, found through formats/registry.ts): bytes in, values out.
-    // A lower layer: the loader (config/), pull/, import (cli/) and the watcher (daemon/) use it;
-    // it uses only model/ and lib/, and never touches the file system (config/ reads the files).
-    files: ['src/formats/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: ['node:fs', 'node:fs/promises', 'node:http', 'undici', 'node:process', 'node:child_process'],
-          patterns: [
-            {
-              group: ['**/cli/**', '**/daemon/**', '**/reconcile/**', '**/config/**', '**/pull/**', '**/api/**', '**/live/**', '**/plan/**', '**/apply/**', '**/report/**', '**/verify/**', '**/emulator/**'],
-              message: 'formats/ is a lower layer: it imports only model/ and lib/ (config/, pull/, cli/ and daemon/ import it).',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    // Dependency direction: cli → daemon → reconcile → {config, live, plan, apply, report} → {formats, api, model, lib}.
-    files: ['src/reconcile/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/cli/**', '**/daemon/**'], message: 'reconcile/ returns outcomes; only cli/ and daemon/ use them.' }] }],
-    },
-  },
-  {
-    files: ['src/daemon/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: ['**/cli/**'], message: 'The daemon does not depend on the CLI.' },
-            { group: ['**/lib/virtual-clock*'], message: "The test clock is injected, never imported: the daemon's time is a TimerClock (lib/clock.ts)." },
-          ],
-        },
-      ],
-    },
-  },
+  ...layering(),
   {
     // The dashboard's pages are pure functions of the daemon's state (dashboard-routes.ts serves them):
-    // no I/O, no process, no pipeline.
+    // no I/O, no process, no pipeline. (After the daemon's block, whose rule this one replaces for these files.)
     files: ['src/daemon/dashboard/render-*.ts', 'src/daemon/dashboard/{html,format-dashboard,dashboard-state,dashboard-css}.ts'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: ['node:fs', 'node:fs/promises', 'node:http', 'node:net', 'undici', 'node:process', 'node:child_process'],
-          patterns: [{ group: ['**/cli/**', '**/api/**', '**/live/**', '**/apply/**', '**/config/**', '**/lib/virtual-clock*', '**/start-daemon*', '**/serve-endpoints*'], message: "The dashboard's pages draw the state they are given: no I/O, no pipeline." }],
-        },
-      ],
-    },
-  },
-  {
-    files: ['src/{api,apply,config,live,lib,model}/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/cli/**', '**/daemon/**', '**/reconcile/**'], message: 'Lower layers do not import the pipeline owner or its callers.' }] }],
-    },
-  },
-  {
-    // After the block above, which it extends for live/ (a later block's rule replaces an earlier one's).
-    // The live fetch only fetches: comparing what it reads is the planner's (plan/compare/), handed to it by the caller.
-    files: ['src/live/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/cli/**', '**/daemon/**', '**/reconcile/**', '**/plan/**'], message: 'live/ fetches; the comparison is plan/compare/, passed in by reconcile/.' }] }],
+      'no-restricted-imports': restrictedImports('daemon', {
+        paths: [...NO_IO, 'node:net'],
+        patterns: ['**/api/**', '**/live/**', '**/apply/**', '**/config/**', '**/start-daemon*', '**/serve-endpoints*'],
+        message: "The dashboard's pages draw the state they are given: no I/O, no pipeline.",
+      }),
     },
   },
 );

@@ -4,8 +4,9 @@ import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
 // docs/architecture.md cannot rot: its table of rooms names every folder of src/ and no other,
-// each room's "may not import" is what eslint.config.js enforces for that folder, and every folder
-// of test/ is a room's mirror or one the page lists.
+// each room's "may import" is what eslint.config.js lets that folder import (every room it does
+// not refuse) and its "never" what else lint refuses it, and every folder of test/ is a room's
+// mirror or one the page lists.
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const doc = readFileSync(`${ROOT}docs/architecture.md`, 'utf8');
@@ -56,11 +57,16 @@ describe('docs/architecture.md', () => {
     expect(named.sort()).toEqual(folders('src'));
   });
 
-  it('gives for each room exactly what lint forbids it to import', async () => {
+  it('gives for each room exactly the rooms lint lets it import, and what else lint refuses it', async () => {
     const eslint = new ESLint({ cwd: ROOT });
-    for (const room of folders('src')) {
-      const row = rooms.get(`\`${room}/\``);
-      expect(items(row?.[1]), `docs/architecture.md, room ${room}/: "may not import" against eslint.config.js`).toEqual(await forbiddenFor(eslint, room));
+    const all = folders('src');
+    for (const room of all) {
+      const [may, never] = (rooms.get(`\`${room}/\``)?.[1] ?? '').split('; never ');
+      const forbidden = await forbiddenFor(eslint, room);
+      const allowed = all.filter((other) => other !== room && !forbidden.includes(`${other}/`)).map((other) => `${other}/`);
+      expect(items(may), `docs/architecture.md, room ${room}/: "may import" against eslint.config.js`).toEqual(allowed);
+      const refusedBeyondRooms = forbidden.filter((item) => !all.some((other) => item === `${other}/`));
+      expect(items(never), `docs/architecture.md, room ${room}/: "never" against eslint.config.js`).toEqual(refusedBeyondRooms);
     }
   }, 60_000);
 
