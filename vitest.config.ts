@@ -26,6 +26,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
     exclude: [...configDefaults.exclude, ...RELIABILITY_SUITES, ...PROCESS_SUITES],
     environment: 'node',
+    setupFiles: ['test/setup/properties.ts'],
     pool: 'forks',
     testTimeout: 20_000,
     hookTimeout: 20_000,

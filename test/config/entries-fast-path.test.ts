@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { runs } from '../helpers/properties.js';
 import { parseEntries } from '../../src/config/index.js';
 import { canonicalPhrase, isNfcText } from '../../src/lib/canonical.js';
 
@@ -43,7 +44,7 @@ describe('TSV lines kept as they are (the fast paths) read as every phrase alone
       }),
       // A file that starts with two U+FEFF: the byte order mark, then the first phrase's own
       // (csv-parse once took the second off silently, where TSV trimmed and reported it).
-      { numRuns: 1500, examples: [[[['\ufeff\ufeffa', '']]], [[['\ufeff\ufeffa', 'b'], ['c', 'd']]]] },
+      { numRuns: runs(1500), examples: [[[['\ufeff\ufeffa', '']]], [[['\ufeff\ufeffa', 'b'], ['c', 'd']]]] },
     );
   });
 
@@ -77,7 +78,7 @@ describe('isNfcText: a text in NFC has its every phrase in NFC (property)', () =
         const text = rows.map(([s, t]) => `${s}\t${t}`).join('\n');
         if (isNfcText(text)) for (const p of rows.flat()) expect(p.normalize('NFC')).toBe(p);
       }),
-      { numRuns: 5000 },
+      { numRuns: runs(5000) },
     );
   });
   it('split at the `\\t` and `\\n` escapes of a JSON string', () => {
@@ -86,7 +87,7 @@ describe('isNfcText: a text in NFC has its every phrase in NFC (property)', () =
         const text = rows.map(([s, t]) => `${s}\\t${t}`).join('\\n');
         if (isNfcText(text)) for (const p of rows.flat()) expect(p.normalize('NFC')).toBe(p);
       }),
-      { numRuns: 5000 },
+      { numRuns: runs(5000) },
     );
   });
   it('and a phrase that composes with the letter of an escape makes the text not NFC', () => {
@@ -114,7 +115,7 @@ describe('lowercasing a whole text lowercases each of its phrases in place', () 
         const text = rows.map(([s, t]) => `${s}\t${t}`).join('\n');
         expect(text.toLowerCase()).toBe(rows.map(([s, t]) => `${s.toLowerCase()}\t${t.toLowerCase()}`).join('\n'));
       }),
-      { numRuns: 3000 },
+      { numRuns: runs(3000) },
     );
   });
 });

@@ -7,6 +7,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runs } from '../helpers/properties.js';
 import type * as LoaderModule from '../../src/config/index.js';
 import { parseEntries } from '../../src/config/index.js';
 import type * as LoadResourcesModule from '../../src/config/load-resources.js';
@@ -268,7 +269,7 @@ describe('entries across threads (properties)', () => {
       fc.property(text, (t) => {
         expect([...parseEntries(t, 'tsv', pair, 'x.tsv').entries]).toEqual([...referenceTsvEntries(t)]);
       }),
-      { numRuns: 1500 },
+      { numRuns: runs(1500) },
     );
   });
 
@@ -280,7 +281,7 @@ describe('entries across threads (properties)', () => {
         expect(back.map((o) => [...(o.entries ?? [])])).toEqual(outcomes.map((o) => [...(o.entries ?? [])]));
         expect(back.map((o) => o.diagnostics)).toEqual(outcomes.map((o) => o.diagnostics));
       }),
-      { numRuns: 1000 },
+      { numRuns: runs(1000) },
     );
   });
 
@@ -292,7 +293,7 @@ describe('entries across threads (properties)', () => {
         expect(outcome.entries?.text).toBe(lines.join(''));
         expect(outcome.entries?.size).toBe(lines.length);
       }),
-      { numRuns: 1500 },
+      { numRuns: runs(1500) },
     );
   });
 
@@ -302,7 +303,7 @@ describe('entries across threads (properties)', () => {
       fc.property(fc.array(file, { maxLength: 12 }), (files) => {
         expect(decodeUtf8Files(files)).toEqual(files.map((b) => b.toString('utf8')));
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 

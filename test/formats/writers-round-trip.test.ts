@@ -7,6 +7,7 @@
 // CRLF and other delimiters.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { runs } from '../helpers/properties.js';
 import { parseEntries } from '../../src/config/index.js';
 import type { CsvDelimiter } from '../../src/formats/entries-format.js';
 import { canonicalPhrase, findControlCharacter } from '../../src/lib/canonical.js';
@@ -101,7 +102,7 @@ for (const { format, writer, delimiters } of CASES) {
             expect(readBack(bytes, format, pair, delimiter)).toEqual(live);
           },
         ),
-        { numRuns: 1500 },
+        { numRuns: runs(1500) },
       );
     });
 
@@ -123,7 +124,7 @@ for (const { format, writer, delimiters } of CASES) {
             expect(readBack(bytes, format, pair, delimiter)).toEqual(live);
           },
         ),
-        { numRuns: 1500 },
+        { numRuns: runs(1500) },
       );
     });
   });
