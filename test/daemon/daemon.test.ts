@@ -189,7 +189,7 @@ describe('termsync watch (the daemon)', () => {
     await d.idle();
     expect(d.status.schedule).toBe('*/15 * * * *');
     const config = join(dir, 'config/termsync.yaml');
-    await writeFile(config, (await readFile(config, 'utf8')).replace('schedule: "*/15 * * * *"', 'schedule: "* * * * * *"'));
+    writeFileSync(config, (await readFile(config, 'utf8')).replace('schedule: "*/15 * * * *"', 'schedule: "* * * * * *"'));
     await t.edited();
     const reloaded = await nextRun(d, 1);
     // A changed config re-reads everything (it may change anything), and reschedules.
@@ -209,7 +209,7 @@ describe('termsync watch (the daemon)', () => {
     const file = join(dir, 'glossaries/entries/storefront-ui.en-de.tsv');
     const good = await readFile(file, 'utf8');
     const mark = emulator.requests().length;
-    await writeFile(file, `${good}only a source, no tab\n`);
+    writeFileSync(file, `${good}only a source, no tab\n`);
     await t.edited();
     const broken = await nextRun(d, 1);
     expect(broken.result).toBe('invalid');
@@ -229,7 +229,7 @@ describe('termsync watch (the daemon)', () => {
     expect(t.clock.pendingSleeps()).toBe(1);
     expect(d.status.runs).toHaveLength(2);
 
-    await writeFile(file, `${good}loyalty points\tTreuepunkte\n`);
+    writeFileSync(file, `${good}loyalty points\tTreuepunkte\n`);
     await t.edited();
     const fixed = await nextRun(d, 2);
     expect(fixed.result).toBe('changed');
@@ -242,7 +242,7 @@ describe('termsync watch (the daemon)', () => {
     const d = t.daemon;
     await d.idle();
     const mark = emulator.requests().length;
-    await writeFile(join(dir, 'glossaries/entries/storefront-ui.en-de.tsv'), 'cart\tWarenkorb\n');
+    writeFileSync(join(dir, 'glossaries/entries/storefront-ui.en-de.tsv'), 'cart\tWarenkorb\n');
     await t.edited();
     const blocked = await nextRun(d, 1);
     expect(blocked.result).toBe('blocked');

@@ -36,7 +36,12 @@ describe('canonical form (properties)', () => {
 // as the entries of one dictionary: a file it writes reads back to exactly its entries. (Existing
 // files rewritten: the writers' round trip test.)
 describe('entry tables survive serialisation (properties)', () => {
-  const table = fc.uniqueArray(fc.tuple(entryPhrase, entryPhrase), { selector: ([source]) => source, maxLength: 30 });
+  // Now and then a first entry that reads like a header row: the pair's codes or English names
+  // (any case), the CSV reader's column titles; the writers put a header row before such an entry.
+  const headerLike = fc.constantFrom<[string, string]>(['en', 'de'], ['EN', 'De'], ['English', 'German'], ['ENGLISH', 'german'], ['source', 'target'], ['Term', 'Translation'], ['source_lang', 'target_lang'], ['de', 'en'], ['en', 'en']);
+  const table = fc
+    .tuple(fc.option(headerLike, { freq: 3 }), fc.uniqueArray(fc.tuple(entryPhrase, entryPhrase), { selector: ([source]) => source, maxLength: 30 }))
+    .map(([first, rows]) => (first === null ? rows : [first, ...rows.filter(([source]) => source !== first[0])]));
   const written = ENTRIES_FORMATS.filter((f) => f.writer !== undefined && f.readEntries !== undefined);
 
   it('covers the text formats', () => {
