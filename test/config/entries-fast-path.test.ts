@@ -23,10 +23,15 @@ const unit = fc.constantFrom(
   ' ', '\u00a0', '\u3000', '\u2003', '\u1680', '\u202f', '\ufeff', '\u2028', '\u0085', '\u0007', '\u007f', 'x',
 );
 const plainUnit = fc.constantFrom('Größe', 'Жёлтый', 'жёлтый', '日本語', 'ジャケット', '재킷', 'ΟΔΟΣ', 'σ', 'İ', 'ß', 'ẞ', 'ǅ', 'Ⓐ', '𐐀', 'é', 'ñ', 'x', 'Y', ' ');
+// Phrases about the limit of 1024 UTF-8 bytes (the fast paths take a phrase of at most 341 UTF-16
+// units, which cannot pass it; a longer one is measured): just under, at and over it, in 1-, 2-, 3-
+// and 4-byte characters, alone or with more after them.
+const long = fc.constantFrom('a'.repeat(341), 'a'.repeat(342), 'a'.repeat(1024), 'a'.repeat(1025), 'é'.repeat(512), 'é'.repeat(513), '日'.repeat(341), '日'.repeat(342), '😀'.repeat(256), '😀'.repeat(257), 'Ж'.repeat(170));
 // Mostly plain phrases (so that long runs of lines take the fast path), now and then anything.
 const phrase = fc.oneof(
   { weight: 6, arbitrary: fc.array(plainUnit, { minLength: 1, maxLength: 4 }).map((p) => p.join('').trim() || 'x') },
   { weight: 1, arbitrary: fc.array(unit, { minLength: 0, maxLength: 4 }).map((p) => p.join('')) },
+  { weight: 1, arbitrary: fc.tuple(long, fc.array(fc.oneof(plainUnit, unit), { maxLength: 2 })).map(([l, p]) => l + p.join('')) },
 );
 
 function diagnosticsOf(text: string, format: 'tsv' | 'csv'): { entries: [string, string][]; diagnostics: string[] } {

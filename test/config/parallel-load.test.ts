@@ -243,7 +243,9 @@ describe('worthAWorker', () => {
 // Text rich in what the TSV reader must notice: separators, spaces of all kinds, CR, controls,
 // combining marks, duplicates (a small alphabet makes twins likely).
 const piece = fc.constantFrom('a', 'b', 'A', ' ', '\t', '\n', '\r\n', '\r', '\u00a0', '\u3000', 'e\u0301', 'é', 'ß', '\u0000', '\u0085', '日本', '😀', '"', ',', '\uFEFF');
-const text = fc.array(fc.oneof(piece, fc.string({ maxLength: 4 })), { maxLength: 60 }).map((parts) => parts.join(''));
+// Now and then a run about the limit of 1024 UTF-8 bytes for a phrase (under, at, over it).
+const long = fc.constantFrom('a'.repeat(1024), 'a'.repeat(1025), 'é'.repeat(512), 'é'.repeat(513), '日'.repeat(341), '日'.repeat(342), '😀'.repeat(256), '😀'.repeat(257));
+const text = fc.array(fc.oneof({ weight: 10, arbitrary: piece }, { weight: 10, arbitrary: fc.string({ maxLength: 4 }) }, { weight: 1, arbitrary: long }), { maxLength: 60 }).map((parts) => parts.join(''));
 const pair = { sourceLang: 'en', targetLang: 'de' };
 const at = { file: 'g.yaml', line: 4, column: 19 };
 
