@@ -26,9 +26,14 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
     exclude: [...configDefaults.exclude, ...RELIABILITY_SUITES, ...PROCESS_SUITES],
     environment: 'node',
+    setupFiles: ['test/setup/properties.ts'],
     pool: 'forks',
-    testTimeout: 20_000,
-    hookTimeout: 20_000,
+    // Each test is bounded by its work (runs, trials, files), not by time; the timeout only catches
+    // a hang. Not near any test's duration on a busy machine: at a load of 13-15 on two cores the
+    // heaviest took 12-15 s (the daemon's replicas, the writers' round trip, the parallel loader),
+    // twice that at a load of 25, where a 20 s timeout failed them.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     maxWorkers: 2,
   },
 });

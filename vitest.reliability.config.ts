@@ -6,6 +6,7 @@ export default defineConfig({
   test: {
     include: ['test/reliability/**/*.test.ts'],
     environment: 'node',
+    setupFiles: ['test/setup/properties.ts'],
     pool: 'forks',
     // Each check spawns termsync processes of its own; two checks at a time fill two cores.
     maxWorkers: 2,

@@ -8,6 +8,7 @@ export default defineConfig({
     include: [...PROCESS_SUITES],
     exclude: [...configDefaults.exclude],
     environment: 'node',
+    setupFiles: ['test/setup/properties.ts'],
     pool: 'forks',
     // Each test waits for processes (vitest, npm, termsync) that a busy machine slows down most:
     // 60 s, where a test that hangs is still what fails (tests that set their own time keep it).

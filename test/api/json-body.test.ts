@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { runs } from '../helpers/properties.js';
 import { jsonBody } from '../../src/api/json-body.js';
 
 /** Long TSV-like strings: lines of phrases with tabs and line breaks, sometimes a character JSON escapes otherwise. */
@@ -22,7 +23,7 @@ describe('jsonBody', () => {
           expect(Buffer.from(jsonBody(value)).equals(Buffer.from(JSON.stringify(value), 'utf8'))).toBe(true);
         }
       }),
-      { numRuns: 40 },
+      { numRuns: runs(40) },
     );
   });
 

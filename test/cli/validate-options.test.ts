@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { propertyTimeout, runs } from '../helpers/properties.js';
 import { createProgram } from '../../src/cli/main.js';
 import type { CommandContext, CommonOptions } from '../../src/cli/io.js';
 import { plainValidateOptions } from '../../src/cli/validate-options.js';
@@ -190,8 +191,8 @@ describe('the plain validate parser and commander agree on a corpus of validate 
       fc.asyncProperty(fc.array(item, { maxLength: 6 }), async (items) => {
         if (await agree(items.flat(), built)) accepted++;
       }),
-      { numRuns: 3000 },
+      { numRuns: runs(3000) },
     );
     expect(accepted).toBeGreaterThan(100);
-  }, 120_000);
+  }, propertyTimeout(120_000));
 });

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { runs } from '../helpers/properties.js';
 import { parseEntries } from '../../src/config/index.js';
 import { canonicalPhrase, isNfcText } from '../../src/lib/canonical.js';
 
@@ -22,10 +23,15 @@ const unit = fc.constantFrom(
   ' ', '\u00a0', '\u3000', '\u2003', '\u1680', '\u202f', '\ufeff', '\u2028', '\u0085', '\u0007', '\u007f', 'x',
 );
 const plainUnit = fc.constantFrom('Größe', 'Жёлтый', 'жёлтый', '日本語', 'ジャケット', '재킷', 'ΟΔΟΣ', 'σ', 'İ', 'ß', 'ẞ', 'ǅ', 'Ⓐ', '𐐀', 'é', 'ñ', 'x', 'Y', ' ');
+// Phrases about the limit of 1024 UTF-8 bytes (the fast paths take a phrase of at most 341 UTF-16
+// units, which cannot pass it; a longer one is measured): just under, at and over it, in 1-, 2-, 3-
+// and 4-byte characters, alone or with more after them.
+const long = fc.constantFrom('a'.repeat(341), 'a'.repeat(342), 'a'.repeat(1024), 'a'.repeat(1025), 'é'.repeat(512), 'é'.repeat(513), '日'.repeat(341), '日'.repeat(342), '😀'.repeat(256), '😀'.repeat(257), 'Ж'.repeat(170));
 // Mostly plain phrases (so that long runs of lines take the fast path), now and then anything.
 const phrase = fc.oneof(
   { weight: 6, arbitrary: fc.array(plainUnit, { minLength: 1, maxLength: 4 }).map((p) => p.join('').trim() || 'x') },
   { weight: 1, arbitrary: fc.array(unit, { minLength: 0, maxLength: 4 }).map((p) => p.join('')) },
+  { weight: 1, arbitrary: fc.tuple(long, fc.array(fc.oneof(plainUnit, unit), { maxLength: 2 })).map(([l, p]) => l + p.join('')) },
 );
 
 function diagnosticsOf(text: string, format: 'tsv' | 'csv'): { entries: [string, string][]; diagnostics: string[] } {
@@ -43,7 +49,7 @@ describe('TSV lines kept as they are (the fast paths) read as every phrase alone
       }),
       // A file that starts with two U+FEFF: the byte order mark, then the first phrase's own
       // (csv-parse once took the second off silently, where TSV trimmed and reported it).
-      { numRuns: 1500, examples: [[[['\ufeff\ufeffa', '']]], [[['\ufeff\ufeffa', 'b'], ['c', 'd']]]] },
+      { numRuns: runs(1500), examples: [[[['\ufeff\ufeffa', '']]], [[['\ufeff\ufeffa', 'b'], ['c', 'd']]]] },
     );
   });
 
@@ -77,7 +83,7 @@ describe('isNfcText: a text in NFC has its every phrase in NFC (property)', () =
         const text = rows.map(([s, t]) => `${s}\t${t}`).join('\n');
         if (isNfcText(text)) for (const p of rows.flat()) expect(p.normalize('NFC')).toBe(p);
       }),
-      { numRuns: 5000 },
+      { numRuns: runs(5000) },
     );
   });
   it('split at the `\\t` and `\\n` escapes of a JSON string', () => {
@@ -86,7 +92,7 @@ describe('isNfcText: a text in NFC has its every phrase in NFC (property)', () =
         const text = rows.map(([s, t]) => `${s}\\t${t}`).join('\\n');
         if (isNfcText(text)) for (const p of rows.flat()) expect(p.normalize('NFC')).toBe(p);
       }),
-      { numRuns: 5000 },
+      { numRuns: runs(5000) },
     );
   });
   it('and a phrase that composes with the letter of an escape makes the text not NFC', () => {
@@ -114,7 +120,7 @@ describe('lowercasing a whole text lowercases each of its phrases in place', () 
         const text = rows.map(([s, t]) => `${s}\t${t}`).join('\n');
         expect(text.toLowerCase()).toBe(rows.map(([s, t]) => `${s.toLowerCase()}\t${t.toLowerCase()}`).join('\n'));
       }),
-      { numRuns: 3000 },
+      { numRuns: runs(3000) },
     );
   });
 });

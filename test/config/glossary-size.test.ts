@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { runs } from '../helpers/properties.js';
 import { encodeEntries } from '../../src/api/tsv-entries.js';
 import { glossaryBytes, MAX_GLOSSARY_BYTES, validateRepository } from '../../src/config/validate-repository.js';
 import { parseEntries as serviceParseEntries } from '../../src/emulator/parse-entries.js';
@@ -72,7 +73,7 @@ describe('glossary size (10 MiB, as uploaded)', () => {
         expect(glossaryBytes(glossary(dictionaries))).toBe(measured);
         expect(glossaryBytes(glossary(dictionaries))).toBe(uploadedBytes(dictionaries));
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     );
   });
 });

@@ -5,6 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
+import { propertyTimeout, runs } from '../helpers/properties.js';
 import type * as LoaderModule from '../../src/config/index.js';
 import { loadRepository, type LoadMemo, type LoadOptions, type LoadResult } from '../../src/config/index.js';
 import type * as LoadMemoModule from '../../src/config/load-memo.js';
@@ -365,12 +366,12 @@ describe.each([
           }
           await rm(dir, { recursive: true, force: true });
         }),
-        { numRuns: compiled ? 4 : 25 },
+        { numRuns: runs(compiled ? 4 : 25) },
       );
     } finally {
       probe?.restore();
     }
-  }, 120_000);
+  }, propertyTimeout(120_000));
 });
 
 describe('incremental load: what is reused', () => {

@@ -7,6 +7,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runs } from '../helpers/properties.js';
 import type * as LoaderModule from '../../src/config/index.js';
 import { parseEntries } from '../../src/config/index.js';
 import type * as LoadResourcesModule from '../../src/config/load-resources.js';
@@ -242,7 +243,9 @@ describe('worthAWorker', () => {
 // Text rich in what the TSV reader must notice: separators, spaces of all kinds, CR, controls,
 // combining marks, duplicates (a small alphabet makes twins likely).
 const piece = fc.constantFrom('a', 'b', 'A', ' ', '\t', '\n', '\r\n', '\r', '\u00a0', '\u3000', 'e\u0301', 'é', 'ß', '\u0000', '\u0085', '日本', '😀', '"', ',', '\uFEFF');
-const text = fc.array(fc.oneof(piece, fc.string({ maxLength: 4 })), { maxLength: 60 }).map((parts) => parts.join(''));
+// Now and then a run about the limit of 1024 UTF-8 bytes for a phrase (under, at, over it).
+const long = fc.constantFrom('a'.repeat(1024), 'a'.repeat(1025), 'é'.repeat(512), 'é'.repeat(513), '日'.repeat(341), '日'.repeat(342), '😀'.repeat(256), '😀'.repeat(257));
+const text = fc.array(fc.oneof({ weight: 10, arbitrary: piece }, { weight: 10, arbitrary: fc.string({ maxLength: 4 }) }, { weight: 1, arbitrary: long }), { maxLength: 60 }).map((parts) => parts.join(''));
 const pair = { sourceLang: 'en', targetLang: 'de' };
 const at = { file: 'g.yaml', line: 4, column: 19 };
 
@@ -268,7 +271,7 @@ describe('entries across threads (properties)', () => {
       fc.property(text, (t) => {
         expect([...parseEntries(t, 'tsv', pair, 'x.tsv').entries]).toEqual([...referenceTsvEntries(t)]);
       }),
-      { numRuns: 1500 },
+      { numRuns: runs(1500) },
     );
   });
 
@@ -280,7 +283,7 @@ describe('entries across threads (properties)', () => {
         expect(back.map((o) => [...(o.entries ?? [])])).toEqual(outcomes.map((o) => [...(o.entries ?? [])]));
         expect(back.map((o) => o.diagnostics)).toEqual(outcomes.map((o) => o.diagnostics));
       }),
-      { numRuns: 1000 },
+      { numRuns: runs(1000) },
     );
   });
 
@@ -292,7 +295,7 @@ describe('entries across threads (properties)', () => {
         expect(outcome.entries?.text).toBe(lines.join(''));
         expect(outcome.entries?.size).toBe(lines.length);
       }),
-      { numRuns: 1500 },
+      { numRuns: runs(1500) },
     );
   });
 
@@ -302,7 +305,7 @@ describe('entries across threads (properties)', () => {
       fc.property(fc.array(file, { maxLength: 12 }), (files) => {
         expect(decodeUtf8Files(files)).toEqual(files.map((b) => b.toString('utf8')));
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 

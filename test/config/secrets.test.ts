@@ -2,6 +2,7 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runs } from '../helpers/properties.js';
 import { loadRepository } from '../../src/config/index.js';
 import fc from 'fast-check';
 import { findSecrets, looksLikeSecret, mayHoldSecret, redactSecrets } from '../../src/config/detect-secrets.js';
@@ -87,7 +88,7 @@ describe('the quick test before the scan', () => {
           expect(findSecrets(t)).toEqual([]);
         }
       }),
-      { numRuns: 5000 },
+      { numRuns: runs(5000) },
     );
   });
 
@@ -97,7 +98,7 @@ describe('the quick test before the scan', () => {
       fc.property(text, (t) => {
         expect(mayHoldSecret(t)).toBe(mayHoldSecret(`${t}${' '.repeat(300)}`));
       }),
-      { numRuns: 5000 },
+      { numRuns: runs(5000) },
     );
   });
 

@@ -15,7 +15,10 @@ import { until } from '../helpers/until.js';
  * batching) fire only when a test moves the clock, and its schedule only when a test ticks it, so
  * a test causes each run itself and then waits for that run to end: no sleeps, no waiting for
  * something not to happen. Real time passes only for real I/O: the service (an in-process
- * emulator), git, and the file system's change events.
+ * emulator), git, and the file system's change events. A test edits a watched file with one
+ * append or a synchronous write (writeFileSync): the watcher runs in the test's process, so it
+ * never sees the file truncated and not yet written, however long the machine stalls between
+ * the two (an awaited writeFile yields to the event loop in between).
  */
 
 export const DEBOUNCE_MS = 100;

@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { appendFile, cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -72,7 +73,7 @@ describe('termsync watch: verify after a reconcile that changed something', () =
     // A wrong term in a tested glossary: applied, then its tests fail.
     mark = emulator.requests().length;
     const csv = join(repo, 'glossaries/entries/product-catalogue.en-de.csv');
-    await writeFile(csv, (await readFile(csv, 'utf8')).replace('down jacket,Daunenjacke', 'down jacket,Daunenmantel'));
+    writeFileSync(csv, (await readFile(csv, 'utf8')).replace('down jacket,Daunenjacke', 'down jacket,Daunenmantel'));
     await t.edited();
     const run = await nextRun(d, 2);
     expect(run).toMatchObject({ trigger: 'files', result: 'changed' });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { propertyTimeout, runs } from '../helpers/properties.js';
 import { stringify } from 'yaml';
 import { startEmulator } from '../../src/emulator/index.js';
 import { runCliCaptured } from '../cli/run-cli.js';
@@ -213,8 +214,8 @@ describe('apply converges with the minimum number of writes', () => {
         const follow = await cli(['plan', '--detailed-exitcode']);
         expect(follow.code).toBe(0);
       }),
-      { numRuns: 15, seed: 20261122 },
+      { numRuns: runs(15), seed: 20261122 },
     );
     // 15 runs of several CLI commands each: ~8 s alone, much more while the rest of the suite runs.
-  }, 60_000);
+  }, propertyTimeout(60_000));
 });

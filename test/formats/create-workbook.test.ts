@@ -8,6 +8,7 @@ import ExcelJS from 'exceljs';
 import fc from 'fast-check';
 import { SaxesParser } from 'saxes';
 import { describe, expect, it } from 'vitest';
+import { runs } from '../helpers/properties.js';
 import { createWorkbook } from '../../src/formats/xlsx/create-workbook.js';
 import type { SheetContent } from '../../src/formats/xlsx/sheet-content.js';
 import type { CellText } from '../../src/formats/common/collect-rows.js';
@@ -130,7 +131,7 @@ describe('createWorkbook', () => {
         expect((await ownReader(bytes)).rows).toEqual(expected(generated));
         checked += 1;
       }),
-      { numRuns: 150 },
+      { numRuns: runs(150) },
     );
     expect(checked).toBeGreaterThanOrEqual(150);
   });

@@ -5,6 +5,7 @@ import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
+import { propertyTimeout, runs } from '../helpers/properties.js';
 import type { CellText } from '../../src/formats/common/collect-rows.js';
 import { loadRepository } from '../../src/config/index.js';
 import { ConceptCollector } from '../../src/formats/common/collect-concepts.js';
@@ -400,9 +401,9 @@ describe('agrees with the previous reader on workbooks exceljs writes (property)
         }
         expect(await rowsOf(bytes, wanted)).toEqual(asReadNow(previous, sheets));
       }),
-      { numRuns: 40 },
+      { numRuns: runs(40) },
     );
-  }, 60_000);
+  }, propertyTimeout(60_000));
 });
 
 // Number cells through their number format (xl/styles.xml), as each tool writes the styles.

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
+import { propertyTimeout, runs } from '../helpers/properties.js';
 import { loadRepository } from '../../src/config/index.js';
 import { MAX_XML_DEPTH } from '../../src/formats/common/xml-text.js';
 import { statusOf } from '../../src/formats/tbx/usage-status.js';
@@ -128,9 +129,9 @@ describe('choosing a language\'s term by usage status (property, against a refer
         const named = diagnostics.filter((d) => d.code === 'entries/missing-term').map((d) => /^concept "(c\d+)"/.exec(d.message)?.[1]);
         expect(named).toEqual(concepts.flatMap((terms, c) => (terms.every((t) => t.usage === 'refused') ? [`c${c}`] : [])));
       }),
-      { numRuns: 150 },
+      { numRuns: runs(150) },
     );
-  }, 60_000);
+  }, propertyTimeout(60_000));
 
   it('an unknown value of a standard status field is an error at the value; of a tool\'s own field a warning, once per value', async () => {
     const { shown, diagnostics, dictionaries } = await load(

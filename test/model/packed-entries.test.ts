@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { runs } from '../helpers/properties.js';
 import { glossaryBytes } from '../../src/config/validate-repository.js';
 import { canonicalPhrase, findControlCharacter } from '../../src/lib/canonical.js';
 import { entriesBody } from '../../src/lib/entries-tsv.js';
@@ -41,7 +42,7 @@ describe('packed entries (properties)', () => {
         expect(packed.get(other)).toBe(map.get(other));
         expect(packed.has(other)).toBe(map.has(other));
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 
@@ -61,7 +62,7 @@ describe('packed entries (properties)', () => {
         for (const source of [...asked].reverse()) expect(packed.get(source)).toBe(map.get(source));
         for (const [source, target] of list) expect(packed.get(source)).toBe(target);
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 
@@ -79,7 +80,7 @@ describe('packed entries (properties)', () => {
         expect(inOrder.sortedBody()).toBe(entriesBody(sorted));
         expect(inOrder.sortedList()).toEqual(sorted);
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 
@@ -95,7 +96,7 @@ describe('packed entries (properties)', () => {
         expect(packed.sortedBody()).toBe(expected.map(([source, target]) => `${source}\t${target}`).join('\n'));
         for (const [source, target] of expected) expect(packed.get(source)).toBe(target);
       }),
-      { numRuns: 1000 },
+      { numRuns: runs(1000) },
     );
   });
 
@@ -122,7 +123,7 @@ describe('packed entries (properties)', () => {
         expect([...revived]).toEqual(list);
         expect(PackedEntries.fromText(packed.text).size).toBe(list.length);
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 

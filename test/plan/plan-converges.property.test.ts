@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { runs } from '../helpers/properties.js';
 import type { CapabilitySetting, DesiredGlossary, DesiredState, DesiredStyleRules, LiveState, PruneMode } from '../../src/model/index.js';
 import { createPlan, fingerprintLive, compareFingerprints } from '../../src/plan/index.js';
 import { desiredState, glossary, liveState, styleRules, type LiveGlossarySpec, type LiveStyleSpec } from './builders.js';
@@ -188,7 +189,7 @@ describe('planner properties (in-memory service model)', () => {
         // The plan's own fingerprints are fresh against the state it was made from.
         expect(compareFingerprints(plan.fingerprints, fingerprintLive(live))).toEqual([]);
       }),
-      { numRuns: 250 },
+      { numRuns: runs(250) },
     );
   });
 
@@ -200,7 +201,7 @@ describe('planner properties (in-memory service model)', () => {
         const calls = plan.summary.calls;
         expect(calls.POST + calls.PUT + calls.PATCH + calls.DELETE).toBe(plan.operations.length);
       }),
-      { numRuns: 250 },
+      { numRuns: runs(250) },
     );
   });
 
@@ -217,7 +218,7 @@ describe('planner properties (in-memory service model)', () => {
         const final = simulateApply(interrupted, rerun.operations);
         expect(createPlan({ target: 't', desired, live: final }).operations).toEqual([]);
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     );
   });
 
@@ -232,7 +233,7 @@ describe('planner properties (in-memory service model)', () => {
         const position = new Map(plan.operations.map((op, i) => [op.key, i]));
         plan.operations.forEach((op, i) => op.dependsOn.forEach((dep) => expect(position.get(dep)).toBeLessThan(i)));
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     );
   });
 });

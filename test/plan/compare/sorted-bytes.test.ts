@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { runs } from '../../helpers/properties.js';
 import { literalDigestOfText } from '../../../src/lib/text-digest.js';
 import { fetchEntries, type LiveReader } from '../../../src/live/fetch-live.js';
 import { hashOfLatin1Lines, sortedLinesOfLatin1, sortedLiteralDigestOfLatin1 } from '../../../src/plan/compare/sorted-bytes.js';
@@ -58,14 +59,14 @@ describe('sortedLiteralDigestOfLatin1', () => {
         reached.sorted++;
         if (expected !== null && list.length > 3) reached.sortedMany++;
       }),
-      { numRuns: 2000 },
+      { numRuns: runs(2000) },
     );
     // Most runs compare a digest made from the bytes with the decoded one, many of them after a real
     // sort (a run: about 1,790 of 2,000, 640 of them more than 3 lines out of order).
-    expect(reached.runs).toBe(2000);
-    expect(reached.sorted).toBeGreaterThan(1600);
-    expect(reached.sortedMany).toBeGreaterThan(450);
-    expect(reached.astral).toBeGreaterThan(50);
+    expect(reached.runs).toBe(runs(2000));
+    expect(reached.sorted).toBeGreaterThan(runs(1600));
+    expect(reached.sortedMany).toBeGreaterThan(runs(450));
+    expect(reached.astral).toBeGreaterThan(runs(50));
   });
 
   it('hashOfLatin1Lines of the sorted bytes is hashEntries of the entries decoded (escapes included)', () => {
@@ -85,14 +86,14 @@ describe('sortedLiteralDigestOfLatin1', () => {
         reached.sorted++;
         if (sorted?.inOrder === false && list.length > 3) reached.sortedMany++;
       }),
-      { numRuns: 1000 },
+      { numRuns: runs(1000) },
     );
     // Before, the inputs nearly all held a character above U+FFFF: 79 of 1,000 runs got here, 3
     // with more than 3 lines. Now (a run): 923 of 1,000, 679 with more than 3 lines out of order.
-    expect(reached.runs).toBe(1000);
-    expect(reached.sorted).toBeGreaterThan(800);
-    expect(reached.sortedMany).toBeGreaterThan(500);
-    expect(reached.astral).toBeGreaterThan(25);
+    expect(reached.runs).toBe(runs(1000));
+    expect(reached.sorted).toBeGreaterThan(runs(800));
+    expect(reached.sortedMany).toBeGreaterThan(runs(500));
+    expect(reached.astral).toBeGreaterThan(runs(25));
   });
 
   it('tells UTF-8 order from UTF-16 order: a character above U+FFFF sorts before U+E000–U+FFFF as JavaScript compares', () => {
