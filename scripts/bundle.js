@@ -33,8 +33,8 @@
 // bin/termsync.js (CommonJS) requires that loader itself, after validate-options.cjs (the third
 // build, cli/validate-options.js alone) has told a plain validate: such a run loads no ES module.
 import { randomBytes } from 'node:crypto';
-import { existsSync, rmSync } from 'node:fs';
-import { copyFile, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { existsSync, renameSync, rmSync } from 'node:fs';
+import { copyFile, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire, isBuiltin } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -360,14 +360,17 @@ async function carryOldChunks() {
  * The new bundle in place of the old: the old folder is renamed aside, the new one renamed to its
  * name, the old one removed. Each rename is atomic, so a command that starts finds a whole bundle
  * (the old or the new; in the instant between the two renames, none: bin/termsync.js then looks
- * again, see there).
+ * again, see there). The two renames are made back to back on this thread (renameSync), not as two
+ * operations of the thread pool with a turn of the event loop between them, so that instant is two
+ * system calls long: under load, the asynchronous pair left it open long enough for a command that
+ * started on the old bundle to miss a chunk it loaded then (seen once in a test at a load of 11).
  */
 async function swapIn() {
   await carryOldChunks();
   const aside = path.join(DIST, `bundle.old-${process.pid}`);
   const had = existsSync(BUNDLE);
-  if (had) await rename(BUNDLE, aside);
-  await rename(OUT, BUNDLE);
+  if (had) renameSync(BUNDLE, aside);
+  renameSync(OUT, BUNDLE);
   swapped = true;
   if (had) await rm(aside, { recursive: true, force: true });
 }
