@@ -332,7 +332,7 @@ log(`Every row states its conditions. Rate: the pace the client ran at (requests
 if (QUICK) {
   log(
     `Quick sizes: (1)–(3), (8) ${SIZE.cold.join(' × ')}; (4) one 10 MiB dictionary (as full); (5) ${SIZE.many.join(' × ')}; (6) ${SIZE.limit.join(' × ')}; (7) ${SIZE.faults.join(' × ')}; ` +
-      `rate rows ${SIZE.rateCalls} glossaries (about ${SIZE.rateCalls + 3} calls), random-429 row ${SIZE.randomCalls} (about ${SIZE.randomCalls + 3} calls); one run each.`,
+      `rate rows ${SIZE.rateCalls} glossaries (about ${SIZE.rateCalls + 3} calls), random-429 row ${SIZE.randomCalls} (about ${SIZE.randomCalls + 3} calls), workbook ${SIZE.workbookRows.toLocaleString('en')} rows (as full); one run each, but ${MANY_RUNS} of the plan and the script in (5)'s rows and at least 10 of each start-up row.`,
   );
 }
 log('');
