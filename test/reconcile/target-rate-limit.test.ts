@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadRepository } from '../../src/config/index.js';
-import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { createVirtualClock } from '../../src/lib/virtual-clock.js';
 import { reconcile, type RunOutcome } from '../../src/reconcile/index.js';
@@ -25,7 +25,7 @@ async function repository(config: string): Promise<string> {
 }
 
 /** Gaps in ms between one account's request arrivals, in order. */
-function gaps(emulator: Emulator, account: string): number[] {
+function gaps(emulator: RunningEmulator, account: string): number[] {
   const times = emulator
     .requests()
     .filter((r) => r.account === account)
@@ -35,7 +35,7 @@ function gaps(emulator: Emulator, account: string): number[] {
 
 describe('a target with its own rate_limit', () => {
   const dirs: string[] = [];
-  const emulators: Emulator[] = [];
+  const emulators: RunningEmulator[] = [];
   afterEach(async () => {
     await Promise.all(emulators.splice(0).map((e) => e.close()));
     await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
