@@ -13,7 +13,7 @@
 // a cold or warm start, full or quick sizes; each target says whether it is judged on CPU or wall
 // time (start-up on both, as two targets).
 //
-//   node bench/run.js [--quick] [--runs N] [--only s1,s2,...,s8,rows,rates,random,startup,workbook,daemon]
+//   node bench/run.js [--quick] [--runs N] [--only s1,s2,...,s8,rows,rates,random,startup,workbook,daemon,many-targets,idle]
 //                     [--random-concurrency N]
 //
 // The baseline's work does not depend on what the service holds (it replaces every dictionary of
@@ -396,6 +396,11 @@ if (needRandom) {
     await seed(dirs.random, emulator.url, 'random');
   });
 }
+// --quick: the idle daemons (bench/daemon-idle.js) start now, their first reconcile beside the
+// unmeasured set-up, and sit idle beside the other rows: what is judged is their own CPU time, which
+// others' work does not add to, and idle they take none from the other rows.
+const idleEarly = QUICK && want('idle') ? phase('idle daemon (beside the other rows)', idleRows) : undefined;
+idleEarly?.catch(() => {}); // awaited below; its failure is reported there
 if (QUICK) await phase('set-up of every scenario (unmeasured, together)', () => Promise.all([...setups.keys()].map((name) => setups.get(name).done ??= setups.get(name).fn())));
 /** Empties the emulator after a scenario in a full run (its memory); in --quick the set-ups are already made. */
 const release = async () => {
@@ -787,6 +792,10 @@ try {
       await rm(dir, { recursive: true, force: true });
     });
   }
+  // Many accounts in one daemon and the idle daemon: bench/many-targets.js and bench/daemon-idle.js,
+  // each with daemons and an emulator of its own, one run each (their own repeats inside).
+  if (want('many-targets')) await phase('many targets in one daemon', manyTargetsRows);
+  if (want('idle')) await (idleEarly ?? phase('idle daemon', idleRows));
 } finally {
   await relay.close();
   await limitedRelay?.close();
@@ -948,6 +957,43 @@ async function procUsage(pid) {
   const cpu = (Number(stat[11]) + Number(stat[12])) / 100;
   const hwm = Number(/VmHWM:\s+(\d+)/.exec(await readFile(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;
   return { cpu, hwmMb: hwm / 1e6 };
+}
+
+/** Runs a bench script of its own (its daemons, its emulator) and reads the JSON it writes under bench/out/. */
+async function benchScript(script, scriptArgs, jsonName) {
+  await rm(path.join(OUT, jsonName), { force: true });
+  await run([path.join(ROOT, 'bench', script), ...scriptArgs], { expect: [0, 1] });
+  return JSON.parse(await readFile(path.join(OUT, jsonName), 'utf8'));
+}
+
+/** bench/many-targets.js: a full reconcile of every target, at the default parallel_targets and every target at once. */
+async function manyTargetsRows() {
+  const m = await benchScript('many-targets.js', QUICK ? ['--quick'] : [], 'many-targets.json');
+  const size = `${m.targets} targets × ${m.glossaries} glossaries × 2 × ${m.entries} entries, one daemon`;
+  const pace = `${paced(1000, 8)} per target`;
+  const start = 'warm (the daemon, its first reconcile done)';
+  for (const c of m.measured) {
+    if (c.failed !== undefined) continue;
+    const at = c.name === 'default' ? `the default ${c.parallel} at once` : `${c.parallel} at once`;
+    const name = `${size}, ${at}: full reconcile (SIGHUP); the daemon's CPU, its peak RSS over its whole life, wall first target start → last end (slowest target ${c.slowest.toFixed(1)} s, sum ${c.sum.toFixed(1)} s)`;
+    record(name, [{ cpu: c.cpu, rssMb: c.lifePeakMb, wall: c.wall }], { pace, start, target: c.name === 'default' ? '< 500 MB' : c.parallel === m.targets ? '≤ 1.5 × the slowest target' : '' });
+  }
+  for (const t of m.judged) target(`${size}: ${t.row}`, t.measured, t.goal, t.met, { on: t.on, pace, start });
+}
+
+/** bench/daemon-idle.js: the share of a core of a daemon with nothing to do, 1 and 200 targets. */
+async function idleRows() {
+  // --quick: the two daemons side by side, three windows of 15 s once 10 s have passed since their
+  // first reconcile (V8's memory reducer collects once, about 8 s after start-up). /proc counts CPU
+  // in ticks of 10 ms, charged to whoever runs when one falls: over 10 s one tick is 0.1 % of a core.
+  const m = await benchScript('daemon-idle.js', QUICK ? ['--quick', '--runs', '3', '--window', '15', '--settle', '10', '--together'] : [], 'daemon-idle.json');
+  const start = 'warm (the daemon, its first reconcile done)';
+  for (const c of m.measured) {
+    const name = `idle daemon, ${c.targets} target${c.targets === 1 ? '' : 's'}: windows of ${c.windowSeconds} s with nothing to do`;
+    record(name, c.windows.map((p) => ({ cpu: (p / 100) * c.windowSeconds, rssMb: c.rssMb, wall: c.windowSeconds })), { pace: NO_REQUESTS, start, target: `< ${m.targetPercent} % of a core` });
+    const measured = `${c.percent.median.toFixed(3)} % (${c.percent.min.toFixed(3)}–${c.percent.max.toFixed(3)} %) of a core`;
+    target(name, measured, `< ${m.targetPercent} % of a core`, c.met, { on: 'CPU seconds (/proc) ÷ window (median)', pace: NO_REQUESTS, start });
+  }
 }
 
 // ---------------------------------------------------------------- report

@@ -164,6 +164,17 @@ export const capabilitiesSchema = z.strictObject({
   }),
 });
 
+// `concurrency` left out follows the rate (`defaultConcurrency`), resolved here once both are known.
+export const rateLimitSchema = z.pipe(
+  z.strictObject({
+    requests_per_second: z._default(z.number().check(z.positive()), DEFAULTS.requestsPerSecond),
+    concurrency: meta(z.optional(z.int().check(z.gte(1))), {
+      description: 'Requests in flight at once. Default: follows the rate, ceil(requests_per_second × 0.4) kept between 4 and 16 (4 at the default 5 requests/s, 8 at 20)',
+    }),
+  }),
+  z.transform(({ requests_per_second, concurrency }) => ({ requests_per_second, concurrency: concurrency ?? defaultConcurrency(requests_per_second) })),
+);
+
 export const targetSchema = z.strictObject({
   name: nonEmpty(),
   base_url_env: z._default(envName, DEFAULT_BASE_URL_ENV),
@@ -175,6 +186,10 @@ export const targetSchema = z.strictObject({
   suspend: meta(z._default(z.boolean(), false), {
     description: 'The daemon (termsync watch) writes nothing to this target: it keeps planning and reporting the differences. apply from the command line still writes',
   }),
+  rate_limit: meta(z.optional(rateLimitSchema), {
+    description:
+      "This target's own rate limit, in place of the config's top-level rate_limit (the whole of it: a concurrency left out follows this target's rate). Every command and the daemon pace this target's requests by it",
+  }),
 });
 
 export const guardsSchema = z.strictObject({
@@ -182,17 +197,6 @@ export const guardsSchema = z.strictObject({
   max_removed_entries_percent: z._default(z.number().check(z.gte(0), z.lte(100)), 50),
   allow_empty: z._default(z.boolean(), false),
 });
-
-// `concurrency` left out follows the rate (`defaultConcurrency`), resolved here once both are known.
-export const rateLimitSchema = z.pipe(
-  z.strictObject({
-    requests_per_second: z._default(z.number().check(z.positive()), DEFAULTS.requestsPerSecond),
-    concurrency: meta(z.optional(z.int().check(z.gte(1))), {
-      description: 'Requests in flight at once. Default: follows the rate, ceil(requests_per_second × 0.4) kept between 4 and 16 (4 at the default 5 requests/s, 8 at 20)',
-    }),
-  }),
-  z.transform(({ requests_per_second, concurrency }) => ({ requests_per_second, concurrency: concurrency ?? defaultConcurrency(requests_per_second) })),
-);
 
 export const verifySchema = z.strictObject({
   max_characters: meta(z._default(z.int().check(z.gte(0)), DEFAULTS.verifyMaxCharacters), {

@@ -1,5 +1,5 @@
 import { appendDiagnostics, type Diagnostic, error, show } from '../lib/diagnostics.js';
-import type { ProjectConfig } from '../model/desired.js';
+import type { ProjectConfig, RateLimit } from '../model/desired.js';
 import { positionAt, type YamlFile } from './parse-yaml.js';
 import { configSchema, ENV_PREFIX } from './schemas.js';
 import { schemaDiagnostics, type RuleForIssue } from './validate-schema.js';
@@ -66,6 +66,11 @@ function envRoleDiagnostics(yaml: YamlFile, targets: readonly { base_url_env: st
   return diagnostics;
 }
 
+/** A `rate_limit` of the config (the top-level one, or a target's). */
+function rateLimitOf(input: { readonly requests_per_second: number; readonly concurrency: number }): RateLimit {
+  return { requestsPerSecond: input.requests_per_second, concurrency: input.concurrency };
+}
+
 /** Checks the project config; `config` is absent when it cannot be used. Defaults are applied here. */
 export async function validateConfig(yaml: YamlFile): Promise<{ config?: ProjectConfig; diagnostics: Diagnostic[] }> {
   const envNames = envNameDiagnostics(yaml);
@@ -109,7 +114,7 @@ export async function validateConfig(yaml: YamlFile): Promise<{ config?: Project
       maxRemovedEntriesPercent: input.guards.max_removed_entries_percent,
       allowEmpty: input.guards.allow_empty,
     },
-    rateLimit: { requestsPerSecond: input.rate_limit.requests_per_second, concurrency: input.rate_limit.concurrency },
+    rateLimit: rateLimitOf(input.rate_limit),
     ...(input.schedule === undefined ? {} : { schedule: input.schedule }),
     ...(input.suspend ? { suspend: true } : {}),
     ...(input.parallel_targets === undefined ? {} : { parallelTargets: input.parallel_targets }),
@@ -123,6 +128,7 @@ export async function validateConfig(yaml: YamlFile): Promise<{ config?: Project
       authScheme: t.auth_scheme,
       capabilities: { deleteCustomInstruction: t.capabilities.delete_custom_instruction },
       ...(t.suspend ? { suspend: true } : {}),
+      ...(t.rate_limit === undefined ? {} : { rateLimit: rateLimitOf(t.rate_limit) }),
     })),
   };
   return { config, diagnostics };

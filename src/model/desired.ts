@@ -113,6 +113,14 @@ export interface TargetConfig {
   readonly capabilities?: TargetCapabilities;
   /** `suspend: true`: the daemon writes nothing to this target (it plans and reports). */
   readonly suspend?: boolean;
+  /** The target's own `rate_limit`, in place of the config's (absent: the config's). */
+  readonly rateLimit?: RateLimit;
+}
+
+/** Requests a second and requests in flight at once, for one target's client. */
+export interface RateLimit {
+  readonly requestsPerSecond: number;
+  readonly concurrency: number;
 }
 
 export interface ProjectConfig {
@@ -122,7 +130,7 @@ export interface ProjectConfig {
   /** Glob of live names termsync may delete with `prune: owned`. */
   readonly ownedNames?: string;
   readonly guards: Guards;
-  readonly rateLimit: { readonly requestsPerSecond: number; readonly concurrency: number };
+  readonly rateLimit: RateLimit;
   /** Cron expression for the daemon's full reconcile. */
   readonly schedule?: string;
   /** Targets the daemon reconciles at once (absent: its default). */

@@ -63,6 +63,8 @@ export class PackedEntries implements ReadonlyMap<string, string> {
   private last: string | undefined;
   /** `text` is already in source order (a file written by termsync is): the sorted forms are slices of it. */
   private inOrder = false;
+  /** The last `sortedList()`, while a plan (or an upload) still holds it. */
+  private sorted: WeakRef<EntryList> | undefined;
 
   private constructor(
     /** See `text`; undefined until a deferred text is read. */
@@ -251,8 +253,15 @@ export class PackedEntries implements ReadonlyMap<string, string> {
     return 'PackedEntries';
   }
 
-  /** The entries sorted by source phrase (code-unit order), as the plan and the upload use them. */
+  /**
+   * The entries sorted by source phrase (code-unit order), as the plan and the upload use them.
+   * One list while anyone holds it: the daemon's targets that run side by side create the same
+   * dictionaries from the same loaded entries, and each would otherwise hold a copy of its own
+   * (a pair and two phrases per entry, per target). Not kept once no plan holds it.
+   */
   sortedList(): EntryList {
+    const held = this.sorted?.deref();
+    if (held !== undefined) return held;
     const lines = this.sortedLines();
     const list = new Array<readonly [string, string]>(lines.length);
     for (let i = 0; i < lines.length; i++) {
@@ -260,6 +269,7 @@ export class PackedEntries implements ReadonlyMap<string, string> {
       const tab = line.indexOf('\t');
       list[i] = [line.slice(0, tab), line.slice(tab + 1)];
     }
+    this.sorted = new WeakRef(list);
     return list;
   }
 

@@ -51,9 +51,20 @@ export function diffEntries(desired: Entries, live: ReadonlyMap<string, string>,
   return { added, changed, removed, entryChanges, upserts };
 }
 
+/**
+ * The added changes of each entry list, as long as the list lives: targets that create the same
+ * dictionary from the same (shared, see PackedEntries.sortedList) list share its changes too.
+ */
+const addedChanges = new WeakMap<EntryList, readonly EntryChange[]>();
+
 /** All entries of a new dictionary as added changes. */
-export function allAdded(list: EntryList): EntryChange[] {
-  return list.map(([source, after]) => ({ source, after }));
+export function allAdded(list: EntryList): readonly EntryChange[] {
+  let changes = addedChanges.get(list);
+  if (changes === undefined) {
+    changes = list.map(([source, after]) => ({ source, after }));
+    addedChanges.set(list, changes);
+  }
+  return changes;
 }
 
 /** The live entries a comparison stands for, rebuilt from `expected` and the diff (for the rare reader that needs them whole). */

@@ -69,8 +69,9 @@ export function openClient(ctx: ServiceContext, desired: DesiredState, target: T
     apiKeyEnv: target.apiKeyEnv,
     ...(target.authScheme === undefined ? {} : { authScheme: target.authScheme }),
     baseUrlEnv: target.baseUrlEnv,
-    requestsPerSecond: desired.config.rateLimit.requestsPerSecond,
-    concurrency: desired.config.rateLimit.concurrency,
+    // The target's own rate limit, else the config's.
+    requestsPerSecond: (target.rateLimit ?? desired.config.rateLimit).requestsPerSecond,
+    concurrency: (target.rateLimit ?? desired.config.rateLimit).concurrency,
     logger: ctx.logger,
     signal: ctx.signal,
     ...(ctx.stop === undefined ? {} : { stop: ctx.stop }),

@@ -3,6 +3,7 @@ import type { Operation, Plan } from '../../src/model/index.js';
 import { createPlan } from '../../src/plan/index.js';
 import { desiredState, glossary, liveState, type LiveGlossarySpec } from './builders.js';
 import type { DesiredGlossary } from '../../src/model/index.js';
+import { PackedEntries } from '../../src/model/packed-entries.js';
 
 function plan(glossaries: readonly DesiredGlossary[], live: readonly LiveGlossarySpec[]): Plan {
   return createPlan({ target: 'default', desired: desiredState({ glossaries }), live: liveState({ glossaries: live }) });
@@ -19,6 +20,26 @@ function only<T extends Operation['type']>(p: Plan, type: T): Extract<Operation,
 }
 
 describe('v3 glossaries', () => {
+  it('targets planned from one loaded repository share a created dictionary\'s entries and added terms, instead of a copy each', () => {
+    // The daemon plans many targets side by side from one load: a copy per target of every entry
+    // (a pair, its phrases, an added change) made memory grow with the targets at once.
+    const product: DesiredGlossary = { ...glossary('Product', {}), dictionaries: [{ sourceLang: 'en', targetLang: 'de', entries: PackedEntries.fromText('b\tB\na\tA\n', 2, true), origin: { file: 'glossaries/product.yaml', line: 1, column: 1 } }] };
+    const desired = desiredState({ glossaries: [product] });
+    const first = createPlan({ target: 'one', desired, live: liveState({ glossaries: [] }) });
+    const second = createPlan({ target: 'two', desired, live: liveState({ glossaries: [] }) });
+    const entries = (p: Plan) => only(p, 'glossary.create').dictionaries[0]?.entries;
+    expect(entries(first)).toEqual([
+      ['a', 'A'],
+      ['b', 'B'],
+    ]);
+    expect(entries(second)).toBe(entries(first));
+    expect(second.changes[0]?.dictionaries[0]?.entryChanges).toEqual([
+      { source: 'a', after: 'A' },
+      { source: 'b', after: 'B' },
+    ]);
+    expect(second.changes[0]?.dictionaries[0]?.entryChanges).toBe(first.changes[0]?.dictionaries[0]?.entryChanges);
+  });
+
   it('creates a missing glossary with one POST carrying every dictionary, sorted', () => {
     const p = plan([glossary('Product', { 'en-fr': { b: 'B' }, 'en-de': { a: 'A', c: 'C' } })], []);
     const op = only(p, 'glossary.create');

@@ -70,6 +70,9 @@ targets:                            # one per account or regional data centre
     api_key_env: ${KEY_ENV}     # the API key from this one: never write the key in the repository
     # auth_scheme: Service-Auth-Key   # or DeepL-Auth-Key for the vendor's own service and its mock
     # suspend: false                  # termsync watch: true = plan and report this target, write nothing
+    # rate_limit:                     # this target's own rate, in place of the one above (its own account's quota)
+    #   requests_per_second: ${DEFAULTS.requestsPerSecond}
+    #   concurrency: ${DEFAULTS.concurrency}                # left out, it follows this target's rate
     # capabilities:
     #   delete_custom_instruction: auto   # auto | yes | no: remove one custom instruction in place
     #                                     # (auto: tried; where the route is missing, the list is replaced)
