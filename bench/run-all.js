@@ -10,8 +10,8 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 // Not per-area benchmarks: this runner, the side-by-side runner and its baseline, shared helpers and scripts,
-// and the test suite's cost (test-suite.js: minutes per run).
-const NOT_BENCHES = new Set(['run-all.js', 'run.js', 'baseline.js', 'cpu-common.js', 'hostile-formats-files.js', 'test-suite.js']);
+// the test suite's cost (test-suite.js: minutes per run), and the comparison of two builds (big-before-after.js: needs --before).
+const NOT_BENCHES = new Set(['run-all.js', 'run.js', 'baseline.js', 'cpu-common.js', 'hostile-formats-files.js', 'test-suite.js', 'big-before-after.js']);
 const only = process.argv.slice(2);
 const scripts = readdirSync(here)
   .filter((name) => name.endsWith('.js') && !NOT_BENCHES.has(name))

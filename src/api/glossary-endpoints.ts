@@ -7,7 +7,8 @@ import { createOnce, ensureListed, findCreated, SeenIds } from './create-recover
 import { schemas, toDictionary, toGlossaryV2, toGlossaryV3, type LiveGlossaryInfo } from './parse-responses.js';
 import { readEntriesV2, readEntriesV3 } from './read-glossary-entries.js';
 import type { ServiceCalls, ServiceRequest, Where } from './service-calls.js';
-import { encodeEntries, type EntriesText } from './tsv-entries.js';
+import type { UploadBody } from '../lib/entries-tsv.js';
+import { encodeEntriesForUpload, type EntriesText } from './tsv-entries.js';
 
 /** The glossary endpoints of the client (v3, and v2 for legacy glossaries). */
 export interface GlossaryEndpoints {
@@ -34,8 +35,8 @@ export interface GlossaryEndpoints {
   deleteDictionary(id: string, sourceLang: string, targetLang: string): Promise<void>;
 }
 
-function dictionaryBody(d: DictionaryPayload): Record<string, string> {
-  return { source_lang: canonicalLang(d.sourceLang), target_lang: canonicalLang(d.targetLang), ...encodeEntries(d.entries) };
+function dictionaryBody(d: DictionaryPayload): Record<string, string | UploadBody> {
+  return { source_lang: canonicalLang(d.sourceLang), target_lang: canonicalLang(d.targetLang), ...encodeEntriesForUpload(d.entries) };
 }
 
 function listV3(calls: ServiceCalls): Promise<LiveGlossaryInfo[]> {

@@ -1,6 +1,6 @@
 import type { EntryList } from '../model/entries.js';
 import { isUsualText } from '../lib/canonical.js';
-import { entriesBody, visitEscapedTsvEntries, visitTsvEntries } from '../lib/entries-tsv.js';
+import { entriesBody, uploadBodyOf, visitEscapedTsvEntries, visitTsvEntries, type UploadBody } from '../lib/entries-tsv.js';
 import { InputError } from '../lib/errors.js';
 import { ServiceError } from './errors.js';
 
@@ -14,6 +14,19 @@ import { ServiceError } from './errors.js';
 export function encodeEntries(entries: EntryList): { entries: string; entries_format: 'tsv' } {
   const body = entriesBody(entries);
   if (count(body, '\t') !== entries.length || count(body, '\n') !== Math.max(entries.length - 1, 0) || body.includes('\r')) refuseSeparators(entries);
+  return { entries: body, entries_format: 'tsv' };
+}
+
+/**
+ * encodeEntries for a request's body: the entries of a large sorted list of packed entries as an
+ * UploadBody (their sorted lines, written into the request's bytes as they are: see
+ * api/json-body.ts), checked as encodeEntries checks the text, on the packed text (the same lines).
+ */
+export function encodeEntriesForUpload(entries: EntryList): { entries: string | UploadBody; entries_format: 'tsv' } {
+  const body = uploadBodyOf(entries);
+  if (body === undefined) return encodeEntries(entries);
+  const { text } = body;
+  if (count(text, '\t') !== entries.length || count(text, '\n') !== entries.length || text.includes('\r')) refuseSeparators(entries);
   return { entries: body, entries_format: 'tsv' };
 }
 

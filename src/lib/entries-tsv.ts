@@ -17,6 +17,44 @@ export interface UploadSource {
   sortedBody(): string;
   /** Its UTF-8 bytes, without building it. */
   utf8Bytes(): number;
+  /** The lines of the body (`source TAB target`), sorted: the body is them joined by LF. */
+  sortedLines(): readonly string[];
+  /** The entries' lines in any order, each ended by LF: the body's characters, but for one LF. */
+  readonly text: string;
+  readonly size: number;
+}
+
+/**
+ * An upload body of many entries kept as its sorted lines rather than joined into one string of
+ * megabytes: the client writes the lines into the request's bytes a block at a time (see
+ * api/json-body.ts), so the body is never held whole as text beside its bytes. `toJSON` is the
+ * body itself, for any other JSON.stringify.
+ */
+export class UploadBody {
+  constructor(
+    readonly lines: readonly string[],
+    /** The lines' characters in any order, each ended by LF (what characters the body holds). */
+    readonly text: string,
+    /** UTF-8 bytes of the body. */
+    readonly bytes: number,
+  ) {}
+
+  toJSON(): string {
+    return this.lines.join('\n');
+  }
+}
+
+/** Bodies of fewer characters are built as a string (entriesBody). */
+const UPLOAD_BODY_CHARS = 64 * 1024;
+
+/**
+ * The upload body of a large sorted list of packed entries (toEntryList) as an UploadBody, when
+ * its body is not built already; undefined otherwise (entriesBody then gives it).
+ */
+export function uploadBodyOf(entries: EntryList): UploadBody | undefined {
+  const source = sources.get(entries);
+  if (source === undefined || bodies.has(entries) || source.text.length < UPLOAD_BODY_CHARS) return undefined;
+  return new UploadBody(source.sortedLines(), source.text, source.utf8Bytes());
 }
 
 const sources = new WeakMap<EntryList, UploadSource>();

@@ -160,8 +160,12 @@ export class PackedEntries implements ReadonlyMap<string, string> {
   /** UTF-8 bytes of the entries as uploaded: `source TAB target` lines joined by LF, no final newline. */
   utf8Bytes(): number {
     if (this.packed === undefined && this.deferredText !== undefined) return this.deferredText.bytes - 1;
-    return this.size === 0 ? 0 : Buffer.byteLength(this.text, 'utf8') - 1;
+    // Counted once: the plan's figure and the upload's body both ask (megabytes each time).
+    return (this.bytes ??= this.size === 0 ? 0 : Buffer.byteLength(this.text, 'utf8') - 1);
   }
+
+  /** utf8Bytes, once counted. */
+  private bytes: number | undefined;
 
   /**
    * Lookups in ascending source order (a comparison with a dictionary the service returns sorted,

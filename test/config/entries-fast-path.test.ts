@@ -7,7 +7,7 @@ import { canonicalPhrase, isNfcText } from '../../src/lib/canonical.js';
 // A TSV file's lines are kept as they are, without normalising each phrase, while they are plain
 // (EntryCollector.addPlainLine): below U+0300 by one scan of the file, from U+0300 up (CJK,
 // Cyrillic, combining marks) when the whole text is in NFC (isNfcText) and the line holds nothing
-// checkPhrase looks at. Their case twins are found through the text lowercased once. A CSV file
+// checkPhrase looks at. Their case twins: each source that may have a capital lowercased alone. A CSV file
 // takes none of these paths: every phrase goes through EntryCollector.add, canonicalised and
 // checked alone. So a table read as TSV and as CSV must give the same entries and diagnostics.
 
@@ -102,7 +102,7 @@ describe('isNfcText: a text in NFC has its every phrase in NFC (property)', () =
 });
 
 describe('lowercasing a whole text lowercases each of its phrases in place', () => {
-  it('only U+0130 lowercases to a string of another length (loweredText relies on it)', () => {
+  it('only U+0130 lowercases to a string of another length', () => {
     const other: string[] = [];
     for (let c = 0; c <= 0x10ffff; c++) {
       if (c >= 0xd800 && c <= 0xdfff) continue;

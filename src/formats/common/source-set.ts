@@ -116,7 +116,7 @@ export class SourceSet {
     return -1;
   }
 
-  /** Whether the last range added or looked for held `A`-`Z`, U+00C0-U+00DE or a code unit from U+0100 up. */
+  /** Whether the last range added or looked for held `A`-`Z`, U+00C0-U+00DE or a code unit from U+0100 up outside the blocks of isUncased. */
   get lastRangeMayHaveCase(): boolean {
     return this.cased;
   }
@@ -215,7 +215,7 @@ export class SourceSet {
     for (let i = start; i < end; i++) {
       const c = text.charCodeAt(i);
       hash = Math.imul(hash ^ c, FNV_PRIME);
-      if ((c >= 0x41 && c <= 0x5a) || (c >= 0xc0 && c !== 0xd7 && c <= 0xde) || c >= 0x100) cased = true;
+      if ((c >= 0x41 && c <= 0x5a) || (c >= 0xc0 && c !== 0xd7 && c <= 0xde) || (c >= 0x100 && !isUncased(c))) cased = true;
     }
     this.cased = cased;
     return hash;
@@ -252,6 +252,16 @@ export class SourceSet {
     }
     this.slots = slots;
   }
+}
+
+/**
+ * Code units from U+0100 up of blocks where toLowerCase changes nothing (tested code unit by code
+ * unit): lowercase Cyrillic (U+0430-U+045F), CJK symbols, kana, Hangul jamo and ideographs
+ * (U+3000-U+9FFF), Hangul syllables (U+AC00-U+D7A3). A source of these and of characters below
+ * U+0100 other than uppercase ones is its own lowercase form: the case-twin check takes it as such.
+ */
+export function isUncased(c: number): boolean {
+  return (c >= 0x430 && c <= 0x45f) || (c >= 0x3000 && c <= 0x9fff) || (c >= 0xac00 && c <= 0xd7a3);
 }
 
 /** The hash a set gives `text.slice(start, end)` (as a key of either kind): one hash serves lookups in two sets. */

@@ -8,14 +8,8 @@ import { diffEntries, NO_CHANGES } from '../diff-entries.js';
 import { EntriesHasher, hashEntries } from '../fingerprint-live.js';
 import { expectedLiteral, KeptSorted, NO_REREAD, ReadOnce, type Reread } from './read-once.js';
 import { answerDigest, sameAsUploadText, WHOLE_TEXT_CHARS } from './same-text.js';
-
-/**
- * A phrase to keep beyond the read: a copy, not a slice of the answer's text (a slice would keep the
- * whole answer, megabytes for one changed term, alive as long as the plan).
- */
-function detach(phrase: string): string {
-  return phrase.length < 16 ? phrase : (JSON.parse(JSON.stringify(phrase)) as string);
-}
+import { detach, merge } from './changes.js';
+import { compareIndexed } from './indexed-compare.js';
 
 /**
  * `get` of entries whose lines (`source TAB target`) are `lines`, sorted by source, for lookups in
@@ -36,20 +30,6 @@ function ascendingLookup(lines: readonly string[]): (source: string) => string |
     }
     return undefined;
   };
-}
-
-/** Two lists sorted by source (no source in both), merged into one. */
-function merge<T>(a: readonly T[], b: readonly T[], sourceOf: (item: T) => string): T[] {
-  if (b.length === 0) return a as T[];
-  if (a.length === 0) return b as T[];
-  const out: T[] = new Array<T>(a.length + b.length);
-  let i = 0;
-  let j = 0;
-  let k = 0;
-  while (i < a.length && j < b.length) out[k++] = sourceOf(a[i] as T) < sourceOf(b[j] as T) ? (a[i++] as T) : (b[j++] as T);
-  while (i < a.length) out[k++] = a[i++] as T;
-  while (j < b.length) out[k++] = b[j++] as T;
-  return out;
 }
 
 /**
@@ -116,6 +96,13 @@ function compareEntries(raw: RawEntries, expected: Entries, hashed: boolean, who
   const sortedLines = (): readonly string[] => (lines ??= sorted === undefined ? (expected as PackedEntries).linesBySource() : sorted());
   const same = sameAsUploadText(raw, expected, hashed, sortedLines, wholeTextChars, notAsRead);
   if (same !== undefined) return same;
+  // The client's text of a v3 answer, for a plan that does not hash it: looked up in a hash table
+  // of the repository's sources (compareIndexed), without sorting them or cutting the answer into
+  // strings; an answer it does not take is read below.
+  if (!hashed && expected instanceof PackedEntries && 'text' in raw && raw.escaped === true && typeof raw.text === 'string') {
+    const diff = compareIndexed(raw.text, expected);
+    if (diff !== undefined) return { expected, diff };
+  }
   // The answer's sources are looked up in ascending order (a source out of order ends this pass).
   const get = expected instanceof PackedEntries ? ascendingLookup(sortedLines()) : (source: string) => expected.get(source);
   const reader = readerOf(raw);
