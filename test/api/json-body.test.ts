@@ -56,7 +56,7 @@ describe('jsonBody', () => {
           if (Buffer.isBuffer(written)) inPlace++;
         }
       }),
-      { numRuns: 60 },
+      { numRuns: runs(60) },
     );
     expect(inPlace).toBeGreaterThan(30);
   });

@@ -6,6 +6,7 @@ import type { RawEntries } from '../../../src/model/live.js';
 import { PackedEntries } from '../../../src/model/packed-entries.js';
 import { compareLiveEntries } from '../../../src/plan/compare/index.js';
 import { compareIndexed } from '../../../src/plan/compare/indexed-compare.js';
+import { runs } from '../../helpers/properties.js';
 
 const where = { method: 'GET', path: '/v3/glossaries/g/entries' };
 
@@ -71,7 +72,7 @@ describe('compareIndexed', () => {
           else expect(compareLiveEntries(raw, expected).diff).toEqual(plain.diff);
         },
       ),
-      { numRuns: 2000 },
+      { numRuns: runs(2000) },
     );
     // Not a test of the fallback alone: the indexed comparison took many answers, changes among them.
     expect(taken).toBeGreaterThan(150);
