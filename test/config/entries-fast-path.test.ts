@@ -99,6 +99,26 @@ describe('isNfcText: a text in NFC has its every phrase in NFC (property)', () =
     expect(isNfcText('a\\n\u0303b')).toBe(false);
     expect(canonicalPhrase('\u0303b')).toBe('\u0303b');
   });
+  // A large text is normalised piece by piece (ICU's copy of a whole 10 MiB text cost the process
+  // some 35 MB: see lib/canonical.ts), each piece cut before a code unit below U+0300. Pieces of
+  // 1 to 8 code units cut texts of a few dozen wherever they may: the answer is the whole text's.
+  it('tested piece by piece, says what the whole text normalised at once says', () => {
+    const unit = fc.constantFrom(...'aent<=>AOu\t\n\\ \u00e9\u00f1'.split(''), '\u0301', '\u0303', '\u0308', '\u0338', '\u0327', '\u0323', '\u1100', '\u1161', '\u11a8', '\uac00', '\u0cc6', '\u0cd5', '\u0cc2', '\u0b47', '\u0b3e', '\u65e5', '\u0436', '\r', '\ud83d\ude00');
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 40 }), fc.integer({ min: 1, max: 8 }), (units, piece) => {
+        const text = units.join('');
+        expect(isNfcText(text, piece)).toBe(!text.includes('\r') && text.normalize('NFC') === text);
+      }),
+      { numRuns: runs(5000) },
+    );
+  });
+  it('a text in NFC longer than a piece is in NFC; one whose only change comes late is not', () => {
+    const text = 'Jacke\tкуртка 日本語 é\n'.repeat(5000);
+    expect(text.length).toBeGreaterThan(16 * 1024 * 4);
+    expect(isNfcText(text)).toBe(true);
+    expect(isNfcText(`${text}e\u0301`)).toBe(false);
+    expect(isNfcText(`${text}\u1100\u1161`)).toBe(false);
+  });
 });
 
 describe('lowercasing a whole text lowercases each of its phrases in place', () => {
