@@ -5,6 +5,7 @@ import type { HttpMethod } from '../lib/endpoints.js';
 import { LOWERCASED_FROM } from '../lib/redact-keys.js';
 import type { BaseUrl } from './check-base-url.js';
 import { jsonBody } from './json-body.js';
+import { keepParserOnBaselineTier } from './parser-tier.js';
 
 export interface HttpRequest {
   readonly method: HttpMethod;
@@ -139,6 +140,7 @@ export function formatBytes(bytes: number): string {
 
 /** One pooled agent: keep-alive, a bounded number of connections, header and body timeouts. */
 export function createAgent(connections: number): UndiciAgent {
+  keepParserOnBaselineTier();
   return new Agent({
     connections,
     pipelining: 1,

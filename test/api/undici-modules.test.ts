@@ -77,3 +77,31 @@ describe('undici, loaded module by module', () => {
     expect(loadUndici(real).undiciRequest).toBeTypeOf('function');
   });
 });
+
+describe('undici\'s HTTP parser stays on V8\'s baseline code', () => {
+  // llhttp is WebAssembly, compiled when the first connection opens. With V8's default tiering
+  // budget its main function was compiled again by TurboFan after the first answer: 0.1-0.4 s of
+  // CPU and 30-40 MB of compiler memory per command (see keepParserOnBaselineTier). V8 says what it
+  // compiles with --trace-wasm-compilation-times, and Node waits for compilations queued before it
+  // exits, so a tier-up queued by these answers is seen.
+  it('through an agent of createAgent, twenty answers are read without compiling the parser again', async () => {
+    const script = `
+      import http from 'node:http';
+      const { createAgent, sendRequest } = await import(${JSON.stringify(path.join(ROOT, 'dist', 'api', 'send-request.js'))});
+      const { checkBaseUrl } = await import(${JSON.stringify(path.join(ROOT, 'dist', 'api', 'check-base-url.js'))});
+      const server = http.createServer((req, res) => res.end(JSON.stringify({ path: req.url, padding: 'x'.repeat(70000) })));
+      await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const agent = createAgent(2);
+      const base = checkBaseUrl('http://127.0.0.1:' + server.address().port);
+      for (let i = 0; i < 20; i++) {
+        const answer = await sendRequest(agent, base, 'key', { method: 'GET', path: '/v3/glossaries/' + i }, undefined);
+        if (JSON.parse(answer.text).path !== '/v3/glossaries/' + i) throw new Error('wrong answer');
+      }
+      await agent.close();
+      server.close();`;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--trace-wasm-compilation-times', '--input-type=module', '-e', script], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
+    const compiled = stdout.split('\n').filter((line) => line.startsWith('Compiled function'));
+    expect(compiled.some((line) => line.includes('using Liftoff'))).toBe(true);
+    expect(compiled.filter((line) => line.includes('using TurboFan'))).toEqual([]);
+  });
+});
