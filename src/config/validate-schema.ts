@@ -84,6 +84,10 @@ function defaultMessage(issue: Issue, value: unknown, field: string): string {
   const label = field === '' ? 'the file' : `\`${field}\``;
   switch (issue.code) {
     case 'invalid_type':
+      // A number of the wrong kind (YAML's .inf and .nan, a fraction where an integer is due) is shown as itself.
+      if (typeof value === 'number' && (issue.expected === 'number' || issue.expected === 'int')) {
+        return `${label}: expected ${issue.expected === 'int' ? 'an integer' : 'a finite number'}, got ${String(value)}`;
+      }
       return `${label}: expected ${issue.expected === 'int' ? 'an integer' : issue.expected === 'array' ? 'a list' : issue.expected === 'object' || issue.expected === 'record' ? 'a mapping' : `a ${issue.expected}`}, got ${describeType(value)}`;
     case 'invalid_value':
       return `${label}: expected ${issue.values.map((v) => JSON.stringify(v)).join(' or ')}, got ${showValue(value, field)}`;
@@ -92,13 +96,17 @@ function defaultMessage(issue: Issue, value: unknown, field: string): string {
         ? `${label}: at most ${plural(issue.maximum, 'item')} allowed, got ${Array.isArray(value) ? value.length : '?'}`
         : issue.origin === 'string'
           ? `${label}: at most ${plural(issue.maximum, 'character')} allowed, got ${typeof value === 'string' ? value.length : '?'}`
-          : `${label}: at most ${String(issue.maximum)} allowed, got ${showValue(value, field)}`;
+          : issue.inclusive === false
+            ? `${label}: must be less than ${String(issue.maximum)}, got ${showValue(value, field)}`
+            : `${label}: at most ${String(issue.maximum)} allowed, got ${showValue(value, field)}`;
     case 'too_small':
       return issue.origin === 'array'
         ? `${label}: at least ${plural(issue.minimum, 'item')} required`
         : issue.origin === 'string'
           ? `${label}: must not be empty`
-          : `${label}: at least ${String(issue.minimum)} required, got ${showValue(value, field)}`;
+          : issue.inclusive === false
+            ? `${label}: must be greater than ${String(issue.minimum)}, got ${showValue(value, field)}`
+            : `${label}: at least ${String(issue.minimum)} required, got ${showValue(value, field)}`;
     case 'invalid_format':
       return `${label}: ${issue.message}`;
     default:
