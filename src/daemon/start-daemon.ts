@@ -95,8 +95,8 @@ export interface DaemonOptions {
   readonly metrics?: DaemonMetrics;
   /** The keys read for the targets, taken out of what the endpoints serve and the drift commits say. */
   readonly keys?: KeyRedactor;
-  /** The dashboard's token (`--ui-token-file`): its pages then need it. */
-  readonly uiToken?: string;
+  /** The dashboard's token (`--ui-token-file`), read at each request: its pages then need it. */
+  readonly uiToken?: () => string;
 }
 
 export interface Daemon {
@@ -269,8 +269,7 @@ async function openEndpoints(shared: Shared, routes: readonly Route[]): Promise<
   if (options.listen === undefined) return undefined;
   const redact = (text: string): string => options.keys?.redact(text) ?? text;
   // The dashboard's token: --ui-token-file's, else the one of POST /reconcile.
-  const uiToken = options.uiToken;
-  const token = uiToken === undefined ? options.hooks?.reconcileToken : () => uiToken;
+  const token = options.uiToken ?? options.hooks?.reconcileToken;
   const dashboard = dashboardRoutes({
     status: shared.status,
     history: shared.history,

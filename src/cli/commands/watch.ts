@@ -59,6 +59,21 @@ function readUiToken(io: CliIo, file: string): string {
   return token;
 }
 
+/**
+ * A reader of the dashboard's token, read once here so that a missing or unusable file stops the
+ * start (exit 3), and again at each dashboard request, as the webhook secret is: a rotated token
+ * needs no restart. Every token read is taken out of anything termsync writes, like a key.
+ */
+function uiTokenReader(io: CliIo, file: string): () => string {
+  const read = (): string => {
+    const token = readUiToken(io, file);
+    io.keys?.add(token);
+    return token;
+  };
+  read();
+  return read;
+}
+
 /** The variables that name the secret files when the options do not (for a Kubernetes Secret mounted as a file). */
 export const WEBHOOK_SECRET_FILE_ENV = 'TERMSYNC_WEBHOOK_SECRET_FILE';
 export const RECONCILE_TOKEN_FILE_ENV = 'TERMSYNC_RECONCILE_TOKEN_FILE';
@@ -152,9 +167,7 @@ async function runWatch(ctx: CommandContext, options: WatchOptions): Promise<voi
     throw new InputError('invalid_schedule', `expected --schedule to be a cron expression of 5 or 6 fields (e.g. "*/15 * * * *"), got "${options.schedule}"`);
   }
   const hooks = hookSecrets(io, options);
-  const uiToken = options.uiTokenFile === undefined ? undefined : readUiToken(io, options.uiTokenFile);
-  // Like a key: taken out of anything termsync writes.
-  if (uiToken !== undefined) io.keys?.add(uiToken);
+  const uiToken = options.uiTokenFile === undefined ? undefined : uiTokenReader(io, options.uiTokenFile);
   const parallelTargets = parseParallelTargets(options.parallelTargets);
   const shard = resolveShard({ ...(options.shard === undefined ? {} : { shard: options.shard }), ...(options.shards === undefined ? {} : { shards: options.shards }), env: io.env, hostname: hostname() });
   const logger = await createDaemonLogger(io, options.logLevel, options.logFormat);

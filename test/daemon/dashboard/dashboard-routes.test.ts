@@ -148,7 +148,7 @@ describe("the daemon's dashboard", () => {
 
   it('with a token, answers only requests that carry it (Bearer, or Basic with it as the password); /healthz stays open', async () => {
     const token = 'a-dashboard-token-0123456789';
-    const d = (await start({ uiToken: token })).daemon;
+    const d = (await start({ uiToken: () => token })).daemon;
     const refused = await get(d, '/');
     expect(refused.status).toBe(401);
     expect(refused.headers['www-authenticate']).toContain('Basic realm="termsync dashboard"');
