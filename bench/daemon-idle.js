@@ -28,8 +28,12 @@ const args = parseArgs(process.argv.slice(2));
 const QUICK = args.quick === true;
 const WINDOW_S = Number(args.window ?? (QUICK ? 10 : 30));
 const RUNS = Number(args.runs ?? (QUICK ? 3 : 5));
-// Seconds left to what the first reconcile leaves behind (sockets closing, V8's memory reducer) before measuring.
-const SETTLE_S = Number(args.settle ?? 2);
+// Seconds left to what the first reconcile leaves behind before measuring: sockets closing, and V8's
+// memory reducer, which collects the run's garbage 8-15 s after it (two Mark-Compact (reduce) of
+// 40-80 ms of CPU in all with 1 target, seen with --trace-gc 12-13 s after the run ended). With
+// 2 s, windows of 10 s after the run held 5, 4, 0, 0, 0, 1, 0, 0, 0 ticks: the collections are the
+// run's cost, not the idle daemon's.
+const SETTLE_S = Number(args.settle ?? 25);
 const TARGETS = String(args.targets ?? '1,200').split(',').map(Number);
 const CLK_TCK = 100;
 const BIN = path.join(resolveBuild(args.build), 'bin', 'termsync.js');
