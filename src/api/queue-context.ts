@@ -202,7 +202,8 @@ async function sendInSlot(ctx: QueueContext, request: ApiCall, op: OperationBudg
   const sent = flow.markSent();
   op.attempts += 1;
   // `at`: the queue's clock when it left (bench/run.js checks from it that nothing left during a pause).
-  ctx.log.trace({ method: request.method, path: requestTarget(request), attempt: op.attempts, at: sent.at }, 'sending');
+  // Its fields only when it is written (the path's query is encoded anew for each request).
+  if (ctx.log.isLevelEnabled('trace')) ctx.log.trace({ method: request.method, path: requestTarget(request), attempt: op.attempts, at: sent.at }, 'sending');
   const { options } = ctx;
   try {
     // A read is dropped when the queue stops; a write is answered first (see `stop`).

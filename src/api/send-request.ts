@@ -2,8 +2,8 @@ import { createRequire } from 'node:module';
 import type { Agent as UndiciAgent, Dispatcher } from 'undici';
 import { DEFAULTS } from '../lib/defaults.js';
 import type { HttpMethod } from '../lib/endpoints.js';
-import { LOWERCASED_FROM } from '../lib/redact-keys.js';
 import type { BaseUrl } from './check-base-url.js';
+import { hideKey } from './hide-key.js';
 import { jsonBody } from './json-body.js';
 import { keepParserOnBaselineTier } from './parser-tier.js';
 
@@ -47,41 +47,30 @@ export interface ExchangeLimits {
 }
 
 /**
- * undici's Agent and its `request`, each from its own module: undici's entry point loads the whole
- * library (fetch, WebSocket, caches, mocks, proxies), a tenth of a second of CPU and some 9 MB at
- * the start of every command that talks to the service, which needs only these two. They are the
- * very class and function the entry point exports (it re-exports these modules).
+ * undici's Agent from its own module: undici's entry point loads the whole library (fetch,
+ * WebSocket, caches, mocks, proxies), a tenth of a second of CPU and some 9 MB at the start of every
+ * command that talks to the service, which needs only the Agent (an exchange is dispatched to it
+ * with a handler of our own: see sendRequest). It is the very class the entry point exports (it
+ * re-exports that module).
  *
- * Those module paths are undici's layout, not its published interface, and an installation may
- * resolve a newer undici 7: when either module is missing or not what is expected, the entry point
- * is loaded instead (slower to start, never broken). test/api/undici-modules.test.ts checks that the
+ * That module path is undici's layout, not its published interface, and an installation may
+ * resolve a newer undici 7: when the module is missing or not what is expected, the entry point is
+ * loaded instead (slower to start, never broken). test/api/undici-modules.test.ts checks that the
  * installed undici takes the light path.
  */
-type RequestFunction = (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
-const { Agent, undiciRequest } = loadUndici(createRequire(import.meta.url));
+const { Agent } = loadUndici(createRequire(import.meta.url));
 
-export function loadUndici(require: NodeJS.Require): { Agent: typeof UndiciAgent; undiciRequest: RequestFunction | undefined } {
+export function loadUndici(require: NodeJS.Require): { Agent: typeof UndiciAgent; light: boolean } {
   try {
     const agent = require('undici/lib/dispatcher/agent.js') as unknown;
-    const request = require('undici/lib/api/api-request.js') as unknown;
-    if (typeof agent === 'function' && typeof request === 'function') return { Agent: agent as typeof UndiciAgent, undiciRequest: request as RequestFunction };
+    if (typeof agent === 'function') return { Agent: agent as typeof UndiciAgent, light: true };
   } catch {
     // another layout: the entry point below
   }
-  // The entry point gives every dispatcher its `request` (requestOf then uses that).
-  return { Agent: (require('undici') as { Agent: typeof UndiciAgent }).Agent, undiciRequest: undefined };
+  return { Agent: (require('undici') as { Agent: typeof UndiciAgent }).Agent, light: false };
 }
 
-/**
- * `dispatcher.request(options)`: a dispatcher of its own kind (a test's) answers it itself; an Agent
- * loaded as above has no `request` of its own (the entry point adds the API to every dispatcher's
- * prototype), and undici's own function makes it.
- */
-function requestOf(dispatcher: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData> {
-  if (typeof dispatcher.request === 'function') return dispatcher.request(options);
-  if (undiciRequest === undefined) throw new TypeError('this dispatcher has no request method');
-  return undiciRequest.call(dispatcher, options);
-}
+export { hideKey, mayDecodeToKey, withoutKey } from './hide-key.js';
 
 export const USER_AGENT = 'termsync/0.1';
 
@@ -181,58 +170,6 @@ export function clip(value: string, max = 120): string {
   return `${clean.slice(0, end)}…`;
 }
 
-/**
- * `value` with every occurrence of the API key taken out: for what the client makes a message of
- * (an error body, a header, a value named in a message), before anything cuts, clips or lowercases
- * it (a cut key would no longer be found). A server can write the key with JSON escapes
- * (`\u0073ecret…`), which decode to the key itself: a decoded error body passes here (withoutKey);
- * a language code is lowercased as it is decoded, so the lowercased key is taken out too (from
- * LOWERCASED_FROM characters on).
- * Never for data (names, ids, entries): see KeyRedactor, where outputs take the key out.
- */
-export function hideKey(value: string, apiKey: string): string {
-  if (apiKey.length === 0) return value;
-  let out = value;
-  // Lowercased too: a language code is canonicalised (lowercased) as it is decoded (not for a short
-  // key, whose lowercase form is a word: see KeyRedactor).
-  const lower = apiKey.toLowerCase();
-  for (const form of apiKey.length >= LOWERCASED_FROM && lower !== apiKey ? [apiKey, lower] : [apiKey]) if (out.includes(form)) out = out.split(form).join('[redacted]');
-  return out;
-}
-
-/**
- * Whether decoding `text` (JSON whose raw form holds no occurrence of the key: hideKey took them
- * out) could give the key back: only if the text writes a character with an escape that the
- * key holds — `\u` for any character; `\/`, `\\`, `\"` and the control escapes for those the key has.
- */
-export function mayDecodeToKey(text: string, apiKey: string): boolean {
-  if (apiKey.length === 0 || !text.includes('\\')) return false;
-  if (text.includes('\\u')) return true;
-  // eslint-disable-next-line no-control-regex
-  return /[/\\"\x00-\x1f]/.test(apiKey);
-}
-
-/**
- * A value JSON.parse made of `text`, with the API key taken out of every string in it, object keys
- * included (a field name is shown in the messages of an answer that does not fit its schema). The
- * value itself when decoding could not give the key back (mayDecodeToKey), as for nearly every
- * answer: then nothing is walked.
- */
-export function withoutKey(value: unknown, text: string, apiKey: string): unknown {
-  if (!mayDecodeToKey(text, apiKey)) return value;
-  const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return hideKey(v, apiKey);
-    if (Array.isArray(v)) return v.map(walk);
-    if (v !== null && typeof v === 'object') {
-      const out: Record<string, unknown> = {};
-      for (const [k, inner] of Object.entries(v)) out[hideKey(k, apiKey)] = walk(inner);
-      return out;
-    }
-    return v;
-  };
-  return walk(value);
-}
-
 function codeOf(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | undefined)?.code;
   return typeof code === 'string' ? code : undefined;
@@ -312,6 +249,13 @@ function peekOf(peek: NonNullable<HttpRequest['peek']>, bytes: Buffer): object |
   }
 }
 
+/** What an exchange has received so far: whether headers came, the body's bytes, and what Content-Length declared. */
+interface Progress {
+  answered: boolean;
+  received: number;
+  declared: number | undefined;
+}
+
 /**
  * Sends one request and reads the whole answer, within `limits`: the body is counted as it
  * arrives and the connection dropped as soon as it passes the size limit (a lying or missing
@@ -319,8 +263,13 @@ function peekOf(peek: NonNullable<HttpRequest['peek']>, bytes: Buffer): object |
  * still trickle in (undici's timeouts are idle timeouts). The Authorization header is built here
  * and goes nowhere else: not into logs, errors or metrics. Redirects are not followed (undici's
  * default), so the key never reaches another host.
+ *
+ * The exchange is dispatched with a handler of its own (undici's documented `dispatch`: see
+ * Exchange), which keeps the body's chunks as they come: undici's `request` wraps every answer in
+ * a stream (a Readable, its events and an async iterator, an abort listener, an async resource),
+ * read here chunk by chunk only to be joined.
  */
-export async function sendRequest(
+export function sendRequest(
   dispatcher: Dispatcher,
   base: BaseUrl,
   apiKey: string,
@@ -341,90 +290,155 @@ export async function sendRequest(
     body = jsonBody(request.json);
     headers['content-type'] = 'application/json';
   }
-  // A server holds the key (it was sent to it) and could echo it in what we show: its error
-  // message, a header, a trace id. Whatever comes back has the key taken out before anyone sees it.
-  const hide = (value: string): string => hideKey(value, apiKey);
-  const headerOf = (headers: Record<string, string | string[] | undefined>, name: string): string | undefined => {
+  return new Promise<HttpAnswer>((resolve, reject) => {
+    const exchange = new Exchange(apiKey, request.peek, limits, signal, resolve, reject);
+    try {
+      dispatcher.dispatch({ origin: base.origin, path: base.prefix + requestTarget(request), method: request.method, headers, body: body ?? null }, exchange);
+    } catch (error) {
+      exchange.onResponseError(undefined, error);
+    }
+  });
+}
+
+/**
+ * One exchange's handler (undici's DispatchHandler): collects the answer's chunks within the
+ * limits, stops the exchange at its deadline or at the caller's abort, and settles sendRequest's
+ * promise once: with the answer, or with what went wrong (explained: see explain).
+ */
+class Exchange implements Dispatcher.DispatchHandler {
+  private settled = false;
+  private controller: Dispatcher.DispatchController | undefined;
+  /** Why this side stopped the exchange (the deadline, the caller's abort, an answer refused), whatever undici then reports. */
+  private stopped: { readonly reason: unknown } | undefined;
+  private readonly timer: NodeJS.Timeout;
+  private readonly progress: Progress = { answered: false, received: 0, declared: undefined };
+  private status = 0;
+  /** Bytes of the body kept: all of a 2xx answer (within the limit), the first ERROR_BODY_KEPT of any other. */
+  private keep = 0;
+  private kept = 0;
+  private readonly chunks: Buffer[] = [];
+  private meta: Omit<HttpAnswer, 'text' | 'status' | 'peeked'> = {};
+
+  constructor(
+    private readonly apiKey: string,
+    private readonly peek: HttpRequest['peek'],
+    private readonly limits: ExchangeLimits,
+    private readonly signal: AbortSignal | undefined,
+    private readonly resolve: (answer: HttpAnswer) => void,
+    private readonly reject: (error: unknown) => void,
+  ) {
+    this.timer = setTimeout(() => this.stop(new ExchangeDeadline(limits.deadlineMs)), limits.deadlineMs);
+    // The caller's abort reaches the exchange through one listener, removed when the exchange ends.
+    if (signal?.aborted === true) this.forward();
+    else signal?.addEventListener('abort', this.forward, { once: true });
+  }
+
+  private readonly forward = (): void => this.stop(this.signal?.reason);
+
+  /** A server holds the key (it was sent to it) and could echo it in what we show: whatever comes back has it taken out first. */
+  private headerOf(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
     const value = header(headers, name);
-    return value === undefined ? undefined : hide(value);
-  };
-  const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(new ExchangeDeadline(limits.deadlineMs)), limits.deadlineMs);
-  // The caller's abort reaches the exchange through the same controller: one listener, removed
-  // when the exchange ends (AbortSignal.any would build a signal and weak references per request).
-  const forward = (): void => deadline.abort(signal?.reason);
-  if (signal?.aborted === true) forward();
-  else signal?.addEventListener('abort', forward, { once: true });
-  const progress = { answered: false, received: 0, declared: undefined as number | undefined };
-  try {
-    const res = await requestOf(dispatcher, {
-      origin: base.origin,
-      path: base.prefix + requestTarget(request),
-      method: request.method,
-      headers,
-      body: body ?? null,
-      signal: deadline.signal,
-    });
-    progress.answered = true;
-    const status = res.statusCode;
-    const retryAfter = headerOf(res.headers, 'retry-after');
+    return value === undefined ? undefined : hideKey(value, this.apiKey);
+  }
+
+  /** Stops the exchange: undici drops the connection, and its error (the abort, ours) settles the promise with `reason`. */
+  private stop(reason: unknown): void {
+    if (this.settled || this.stopped !== undefined) return;
+    this.stopped = { reason };
+    // Before the request has left, undici is told as soon as it starts it (onRequestStart).
+    this.controller?.abort(reason as Error);
+  }
+
+  private settle(): boolean {
+    if (this.settled) return false;
+    this.settled = true;
+    clearTimeout(this.timer);
+    this.signal?.removeEventListener('abort', this.forward);
+    return true;
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.stopped !== undefined) controller.abort(this.stopped.reason as Error);
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+    // A 1xx (100 Continue) is not the answer.
+    if (statusCode < 200) return;
+    this.progress.answered = true;
+    this.status = statusCode;
+    const retryAfter = this.headerOf(headers, 'retry-after');
     // Shown in messages and logs: a server chooses it, so it is clipped like any value of its own.
-    const rawTraceId = headerOf(res.headers, 'x-trace-id');
+    const rawTraceId = this.headerOf(headers, 'x-trace-id');
     const traceId = rawTraceId === undefined ? undefined : clip(rawTraceId);
-    const contentType = headerOf(res.headers, 'content-type');
-    const location = headerOf(res.headers, 'location');
-    const reject = (code: AnswerRejected['code'], summary: string): never => {
-      // Destroying the body drops the connection; the abort it reports is ours, not news.
-      res.body.on('error', () => undefined);
-      res.body.destroy();
-      throw new AnswerRejected(code, status, traceId, summary);
-    };
-
-    const encoding = headerOf(res.headers, 'content-encoding')?.trim().toLowerCase();
-    if (encoding !== undefined && encoding !== '' && encoding !== 'identity') {
-      reject('invalid_response', `unexpected response: Content-Encoding "${clip(encoding)}" (termsync asks for none and decodes none)`);
-    }
-    const length = headerOf(res.headers, 'content-length');
-    if (length !== undefined && /^\d+$/.test(length.trim())) progress.declared = Number(length.trim());
-    if (progress.declared !== undefined && progress.declared > limits.maxResponseBytes) {
-      reject('too_large', `the answer declares ${formatBytes(progress.declared)}, over the limit of ${formatBytes(limits.maxResponseBytes)}; nothing was read`);
-    }
-
-    const keep = status >= 200 && status < 300 ? limits.maxResponseBytes : ERROR_BODY_KEPT;
-    const chunks: Buffer[] = [];
-    let kept = 0;
-    for await (const chunk of res.body as AsyncIterable<Buffer>) {
-      progress.received += chunk.length;
-      if (progress.received > limits.maxResponseBytes) {
-        reject('too_large', `the answer is over the limit of ${formatBytes(limits.maxResponseBytes)}; stopped reading at byte ${progress.received}`);
-      }
-      if (kept < keep) {
-        const part = kept + chunk.length > keep ? chunk.subarray(0, keep - kept) : chunk;
-        chunks.push(part);
-        kept += part.length;
-      }
-    }
-    const bytes = joinChunks(chunks, kept);
-    const success = status >= 200 && status < 300;
-    const peeked = request.peek !== undefined && success ? peekOf(request.peek, bytes) : undefined;
-    return {
-      status,
-      // A successful answer is data, kept as the service sent it (a glossary may be named after a
-      // word that is also the key); any other answer only ever becomes a message: the key out.
-      text: peeked !== undefined ? '' : success ? bytes.toString('utf8') : hide(bytes.toString('utf8')),
-      ...(peeked === undefined ? {} : { peeked }),
+    const contentType = this.headerOf(headers, 'content-type');
+    const location = this.headerOf(headers, 'location');
+    this.meta = {
       ...(retryAfter === undefined ? {} : { retryAfter }),
       ...(traceId === undefined ? {} : { traceId }),
       ...(contentType === undefined ? {} : { contentType }),
       ...(location === undefined ? {} : { location }),
     };
-  } catch (error) {
-    if (error instanceof AnswerRejected) throw error;
-    // The deadline fired (and not the caller's signal): say so, whatever undici made of the abort.
-    if (deadline.signal.aborted && signal?.aborted !== true) throw deadline.signal.reason as ExchangeDeadline;
-    throw explain(error, progress);
-  } finally {
-    clearTimeout(timer);
-    signal?.removeEventListener('abort', forward);
+    const encoding = this.headerOf(headers, 'content-encoding')?.trim().toLowerCase();
+    if (encoding !== undefined && encoding !== '' && encoding !== 'identity') {
+      this.refuse('invalid_response', `unexpected response: Content-Encoding "${clip(encoding)}" (termsync asks for none and decodes none)`);
+      return;
+    }
+    const length = this.headerOf(headers, 'content-length');
+    if (length !== undefined && /^\d+$/.test(length.trim())) this.progress.declared = Number(length.trim());
+    if (this.progress.declared !== undefined && this.progress.declared > this.limits.maxResponseBytes) {
+      this.refuse('too_large', `the answer declares ${formatBytes(this.progress.declared)}, over the limit of ${formatBytes(this.limits.maxResponseBytes)}; nothing was read`);
+      return;
+    }
+    this.keep = statusCode < 300 ? this.limits.maxResponseBytes : ERROR_BODY_KEPT;
+  }
+
+  /** Refuses the answer: the connection is dropped (the abort undici then reports is ours, not news). */
+  private refuse(code: AnswerRejected['code'], summary: string): void {
+    this.stop(new AnswerRejected(code, this.status, this.meta.traceId, summary));
+  }
+
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.stopped !== undefined) return;
+    this.progress.received += chunk.length;
+    if (this.progress.received > this.limits.maxResponseBytes) {
+      this.refuse('too_large', `the answer is over the limit of ${formatBytes(this.limits.maxResponseBytes)}; stopped reading at byte ${this.progress.received}`);
+      return;
+    }
+    if (this.kept < this.keep) {
+      const part = this.kept + chunk.length > this.keep ? chunk.subarray(0, this.keep - this.kept) : chunk;
+      this.chunks.push(part);
+      this.kept += part.length;
+    }
+  }
+
+  onResponseEnd(): void {
+    if (this.stopped !== undefined) {
+      this.onResponseError(undefined, this.stopped.reason);
+      return;
+    }
+    if (!this.settle()) return;
+    try {
+      const bytes = joinChunks(this.chunks, this.kept);
+      const success = this.status >= 200 && this.status < 300;
+      const peeked = this.peek !== undefined && success ? peekOf(this.peek, bytes) : undefined;
+      this.resolve({
+        status: this.status,
+        // A successful answer is data, kept as the service sent it (a glossary may be named after a
+        // word that is also the key); any other answer only ever becomes a message: the key out.
+        text: peeked !== undefined ? '' : success ? bytes.toString('utf8') : hideKey(bytes.toString('utf8'), this.apiKey),
+        ...(peeked === undefined ? {} : { peeked }),
+        ...this.meta,
+      });
+    } catch (error) {
+      this.reject(error);
+    }
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController | undefined, error: unknown): void {
+    if (!this.settle()) return;
+    const reason = this.stopped === undefined ? error : this.stopped.reason;
+    // Stopped by this side: the deadline, an answer refused, or the caller's abort (its reason), whatever undici made of it.
+    this.reject(this.stopped === undefined ? explain(reason, this.progress) : reason);
   }
 }

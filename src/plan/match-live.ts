@@ -71,6 +71,21 @@ function byName<T extends { readonly name: string }>(a: T, b: T): number {
 }
 
 /**
+ * `unclaimedNamed` of a matching: the live resources of a name (in the order of `sortedLive`) not
+ * claimed yet, looked up by name rather than by a pass over all of them for each declared one (a
+ * thousand glossaries made a million comparisons).
+ */
+function namedIndex<T extends { readonly id: string; readonly name: string }>(sortedLive: readonly T[], claimed: ReadonlySet<string>): (name: string) => T[] {
+  const byName = new Map<string, T[]>();
+  for (const r of sortedLive) {
+    const same = byName.get(r.name);
+    if (same === undefined) byName.set(r.name, [r]);
+    else same.push(r);
+  }
+  return (name) => (byName.get(name) ?? []).filter((r) => !claimed.has(r.id));
+}
+
+/**
  * `isEqual` tells, for v2, which of several live duplicates already equals the declared glossary
  * (that one is kept). Without it the oldest is kept.
  */
@@ -82,7 +97,7 @@ export function matchGlossaries(
 ): Matching<DesiredGlossary, LiveGlossary> {
   const claimed = new Set<string>();
   const sortedLive = [...live].sort(byAge);
-  const unclaimedNamed = (name: string): LiveGlossary[] => sortedLive.filter((g) => g.name === name && !claimed.has(g.id));
+  const unclaimedNamed = namedIndex(sortedLive, claimed);
   const claim = (gs: readonly LiveGlossary[]): void => gs.forEach((g) => claimed.add(g.id));
 
   const found = new Map<DesiredGlossary, Omit<Match<DesiredGlossary, LiveGlossary>, 'desired'>>();
@@ -126,7 +141,7 @@ export function matchStyleRules(
 ): Matching<DesiredStyleRules, LiveStyleRules> {
   const claimed = new Set<string>();
   const sortedLive = [...live].sort(byAge);
-  const unclaimedNamed = (name: string): LiveStyleRules[] => sortedLive.filter((s) => s.name === name && !claimed.has(s.id));
+  const unclaimedNamed = namedIndex(sortedLive, claimed);
   const found = new Map<DesiredStyleRules, Omit<Match<DesiredStyleRules, LiveStyleRules>, 'desired'>>();
   const sortedDesired = [...desired].sort(byName);
   const pending: DesiredStyleRules[] = [];

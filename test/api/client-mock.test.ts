@@ -1,6 +1,5 @@
-import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MockAgent } from 'undici';
+import { MockAgent, type Dispatcher } from 'undici';
 import { createClient, isServiceError, type ClientOptions, type ServiceClient } from '../../src/api/index.js';
 import { ExitCode } from '../../src/lib/exit-codes.js';
 import { exitCodeOfError } from '../../src/cli/exit-code-of.js';
@@ -297,15 +296,22 @@ describe('client concurrency', () => {
     let inFlight = 0;
     let maxInFlight = 0;
     let calls = 0;
-    // The client only calls `request`; a stand-in that answers after a few event-loop turns.
+    // The client only calls `dispatch`; a stand-in that answers after a few event-loop turns.
     const dispatcher = {
-      async request() {
+      dispatch(_options: unknown, handler: Dispatcher.DispatchHandler) {
         calls += 1;
         inFlight += 1;
         maxInFlight = Math.max(maxInFlight, inFlight);
-        for (let i = 0; i < 3; i += 1) await new Promise((r) => setImmediate(r));
-        inFlight -= 1;
-        return { statusCode: 200, headers: {}, body: Readable.from([Buffer.from(JSON.stringify({ glossaries: [] }))]) };
+        const controller = {} as Dispatcher.DispatchController;
+        void (async () => {
+          handler.onRequestStart?.(controller, {});
+          for (let i = 0; i < 3; i += 1) await new Promise((r) => setImmediate(r));
+          inFlight -= 1;
+          handler.onResponseStart?.(controller, 200, {}, 'OK');
+          handler.onResponseData?.(controller, Buffer.from(JSON.stringify({ glossaries: [] })));
+          handler.onResponseEnd?.(controller, {});
+        })();
+        return true;
       },
     } as unknown as NonNullable<ClientOptions['dispatcher']>;
     // Without `track`, virtual time moves while requests are out, so paced sends can overlap.
