@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { KeyRedactor } from '../../src/lib/redact-keys.js';
 
 /** What redact did before it looked for every form in one scan: each form in turn, longest first. */
@@ -30,6 +30,19 @@ describe('KeyRedactor: one scan for every form of every key', () => {
     const text = JSON.stringify({ ids: Object.fromEntries(names.map((n, i) => [`t${i}`, `glossary-${i}`])) });
     expect(keys.redact(text)).toBe(text);
     expect(keys.redact(`${names[0]} and ${names[299]}, ${names[150]}${names[150]}`)).toBe('[redacted] and [redacted], [redacted][redacted]');
+  });
+
+  it('a text that holds no key is scanned once for all the forms, not once per form', () => {
+    const keys = new KeyRedactor();
+    for (let i = 0; i < 300; i++) keys.add(`bench-key-t${String(i).padStart(3, '0')}`);
+    const text = JSON.stringify({ ids: Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`t${i}`, `glossary-${i}`])) }, null, 2);
+    const includes = vi.spyOn(String.prototype, 'includes');
+    try {
+      expect(keys.redact(text)).toBe(text);
+      expect(includes).not.toHaveBeenCalled();
+    } finally {
+      includes.mockRestore();
+    }
   });
 
   it('says what redacting each form in turn says, keys inside keys and overlapping ones included', () => {
