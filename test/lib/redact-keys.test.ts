@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { KeyRedactor } from '../../src/lib/redact-keys.js';
+import { runs } from '../helpers/properties.js';
 
 /** What redact did before it looked for every form in one scan: each form in turn, longest first. */
 function eachFormInTurn(keys: readonly string[], text: string): string {
@@ -56,7 +57,7 @@ describe('KeyRedactor: one scan for every form of every key', () => {
         const text = pieces.map((p, i) => (keys.length === 0 ? p : `${p}${i % 3 === 0 ? keys[i % keys.length] : i % 3 === 1 ? JSON.stringify(keys[i % keys.length]) : (keys[i % keys.length] ?? '').toLowerCase()}`)).join('');
         expect(redactor.redact(text)).toBe(eachFormInTurn(keys, text));
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 });
