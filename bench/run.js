@@ -975,7 +975,7 @@ async function benchScript(script, scriptArgs, jsonName) {
   return JSON.parse(await readFile(path.join(OUT, jsonName), 'utf8'));
 }
 
-/** bench/many-targets.js: a full reconcile of every target, at the default parallel_targets and every target at once. */
+/** bench/many-targets.js: full reconciles of every target at several parallel_targets, against the floor (the slowest target alone, the main thread's CPU). */
 async function manyTargetsRows() {
   const m = await benchScript('many-targets.js', QUICK ? ['--quick'] : [], 'many-targets.json');
   const size = `${m.targets} targets × ${m.glossaries} glossaries × 2 × ${m.entries} entries, one daemon`;
@@ -984,8 +984,10 @@ async function manyTargetsRows() {
   for (const c of m.measured) {
     if (c.failed !== undefined) continue;
     const at = c.name === 'default' ? `the default ${c.parallel} at once` : `${c.parallel} at once`;
-    const name = `${size}, ${at}: full reconcile (SIGHUP); the daemon's CPU, its peak RSS over its whole life, wall first target start → last end (slowest target ${c.slowest.toFixed(1)} s, sum ${c.sum.toFixed(1)} s)`;
-    record(name, [{ cpu: c.cpu, rssMb: c.lifePeakMb, wall: c.wall }], { pace, start, target: c.name === 'default' ? '< 500 MB' : c.parallel === m.targets ? '≤ 1.5 × the slowest target' : '' });
+    const name =
+      `${size}, ${at}: full reconcile (SIGHUP); the daemon's CPU from the first target's start (main thread ${show(c.mainCpu)} s), its peak RSS over its whole life, ` +
+      `wall first target start → last end (slowest target ${show(c.slowest)} s, alone ${m.aloneSlowest.toFixed(2)} s; wall ÷ floor ${show(c.wallOverFloor)})`;
+    record(name, c.runs.map((r) => ({ cpu: r.cpu, rssMb: c.lifePeakMb, wall: r.wall })), { pace, start, target: c.name === 'default' ? '≤ 1.2 × the floor, < 500 MB' : '' });
   }
   for (const t of m.judged) target(`${size}: ${t.row}`, t.measured, t.goal, t.met, { on: t.on, pace, start });
 }
