@@ -1,0 +1,141 @@
+// The daemon's first load against `validate`, build against build: a generated repository of
+// G glossaries × D dictionaries × E entries (default 1,000 × 2 × 1,000, TSV, the repository of
+// run.js's "many" rows, `Größe` in every target term), and in each round, for each build, each
+// measured as a process of its own:
+//   - `termsync validate --dir REPO`: wall, and CPU (user + system) and peak RSS from /usr/bin/time;
+//   - `termsync watch --dir REPO --listen 127.0.0.1:0 --log-level debug`: wall from the spawn to the
+//     "repository loaded" line of its debug log, and its CPU and peak RSS then (from /proc, read as
+//     soon as the line arrives; /proc counts CPU in ticks of 10 ms). The target's base URL is a
+//     closed port: the load comes before any request, and the daemon is stopped right after it.
+// The builds alternate within each round, so that a busy spell of the machine hits them alike; the
+// load average is printed with each round. Build first (npm run build).
+//
+//   node bench/first-load.js [--builds DIR,DIR] [--runs 5] [--only validate,watch]
+//                            [--glossaries 1000] [--dictionaries 2] [--entries 1000] [--keep DIR]
+//
+// --builds: folders holding bin/termsync.js and a built dist/ (default: this one). An old build is
+// e.g. a copy of dist/ with bin/, package.json and a link to node_modules next to it.
+// --keep DIR: generate the repository into DIR (kept, and reused when it is already there).
+// Results go to bench/out/first-load.json (untracked).
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { OUT, fmt, measure, parseArgs, resolveBuild, stats } from './cpu-common.js';
+
+const args = parseArgs(process.argv.slice(2));
+const builds = String(args.builds ?? '').split(',').filter((b) => b !== '').map(resolveBuild);
+if (builds.length === 0) builds.push(resolveBuild());
+const RUNS = Number(args.runs ?? 5);
+const G = Number(args.glossaries ?? 1000);
+const D = Number(args.dictionaries ?? 2);
+const E = Number(args.entries ?? 1000);
+const ONLY = String(args.only ?? 'validate,watch').split(',');
+const LANGS = ['de', 'fr', 'es'].slice(0, D);
+const FIRST_LOAD = 2.5;
+
+/** As run.js `generate` for its "many" rows (with the rate its daemon rows set). */
+async function generate(root) {
+  await mkdir(path.join(root, 'config'), { recursive: true });
+  await mkdir(path.join(root, 'glossaries', 'entries'), { recursive: true });
+  await writeFile(
+    path.join(root, 'config', 'termsync.yaml'),
+    'version: 1\nresources: [glossaries]\nprune: "off"\nrate_limit: { requests_per_second: 1000, concurrency: 8 }\n' +
+      'targets:\n  - name: default\n    base_url_env: TERMSYNC_BASE_URL\n    api_key_env: TERMSYNC_API_KEY\n',
+  );
+  for (let g = 0; g < G; g++) {
+    const dicts = LANGS.map((l) => `  - source_lang: en\n    target_lang: ${l}\n    entries_file: entries/g${g}.en-${l}.tsv\n`).join('');
+    await writeFile(path.join(root, 'glossaries', `g${g}.yaml`), `kind: glossary\nname: Catalogue ${g}\ndictionaries:\n${dicts}`);
+    for (const l of LANGS) {
+      let text = '';
+      for (let i = 0; i < E; i++) text += `product term ${g}-${i}\tProduktbegriff ${l} ${g}-${i} Größe\n`;
+      await writeFile(path.join(root, 'glossaries', 'entries', `g${g}.en-${l}.tsv`), text);
+    }
+  }
+}
+
+async function usage(pid) {
+  const stat = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ');
+  const hwm = Number(/VmHWM:\s+(\d+)/.exec(await readFile(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;
+  return { cpu: (Number(stat[11]) + Number(stat[12])) / 100, rssMb: hwm / 1e6 };
+}
+
+const ENV = { TERMSYNC_BASE_URL: 'http://127.0.0.1:9', TERMSYNC_API_KEY: 'bench-key-not-used:fx' };
+
+/** `watch` from spawn to "repository loaded": wall, and the daemon's CPU and peak RSS then. */
+function firstLoad(build, dir) {
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    const child = spawn(process.execPath, [path.join(build, 'bin', 'termsync.js'), 'watch', '--dir', dir, '--listen', '127.0.0.1:0', '--log-level', 'debug'], {
+      env: { ...process.env, ...ENV },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    let done = false;
+    const onData = (chunk) => {
+      stderr += chunk;
+      if (done || !stderr.includes('repository loaded')) return;
+      done = true;
+      const wall = (performance.now() - start) / 1000;
+      usage(child.pid).then(
+        (u) => {
+          child.kill('SIGTERM');
+          child.once('exit', () => resolve({ wall, ...u }));
+        },
+        (error) => reject(error),
+      );
+    };
+    child.stderr.on('data', onData);
+    child.stdout.on('data', onData);
+    child.once('exit', (code) => {
+      if (!done) reject(new Error(`watch exited (${code}) before the repository loaded: ${stderr.slice(-2000)}`));
+    });
+  });
+}
+
+const OWN = args.keep === undefined;
+const root = OWN ? await mkdtemp(path.join(tmpdir(), 'termsync-first-load-')) : path.resolve(String(args.keep));
+const repo = path.join(root, 'repo');
+const lines = [];
+const log = (line) => {
+  lines.push(line);
+  console.log(line);
+};
+try {
+  if (!existsSync(path.join(repo, 'config', 'termsync.yaml'))) await generate(repo);
+  log(`first load vs validate, ${G} × ${D} × ${E} — node ${process.version}, ${cpus().length} CPUs, builds: ${builds.join(', ')}`);
+  const results = builds.map(() => ({ validate: [], watch: [] }));
+  for (let run = 1; run <= RUNS; run++) {
+    log(`round ${run}: load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    for (const [b, build] of builds.entries()) {
+      if (ONLY.includes('validate')) {
+        const m = measure(['validate', '--dir', repo], { build });
+        results[b].validate.push(m);
+        log(`  ${path.basename(build)} validate: ${m.wall.toFixed(2)} s wall, ${m.cpu.toFixed(2)} s CPU, ${m.rssMb.toFixed(0)} MB`);
+      }
+      if (ONLY.includes('watch')) {
+        const m = await firstLoad(build, repo);
+        results[b].watch.push(m);
+        log(`  ${path.basename(build)} watch → repository loaded: ${m.wall.toFixed(2)} s wall, ${m.cpu.toFixed(2)} s CPU, ${m.rssMb.toFixed(0)} MB`);
+      }
+    }
+  }
+  log(`load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  const summary = [];
+  for (const [b, build] of builds.entries()) {
+    for (const kind of ['validate', 'watch']) {
+      const list = results[b][kind];
+      if (list.length === 0) continue;
+      const s = { build, kind, wall: stats(list.map((m) => m.wall)), cpu: stats(list.map((m) => m.cpu)), rssMb: stats(list.map((m) => m.rssMb)) };
+      summary.push(s);
+      const goal = kind === 'watch' ? `  target ≤ ${FIRST_LOAD} s wall: ${s.wall.median <= FIRST_LOAD ? 'met' : 'MISSED'}` : '';
+      log(`${path.basename(build)} ${kind}: wall ${fmt(s.wall, 2, ' s')}, CPU ${fmt(s.cpu, 2, ' s')}, peak RSS ${fmt(s.rssMb, 0, ' MB')}${goal}`);
+    }
+  }
+  await mkdir(OUT, { recursive: true });
+  await writeFile(path.join(OUT, 'first-load.json'), `${JSON.stringify({ date: new Date().toISOString(), sizes: [G, D, E], summary, results }, null, 2)}\n`);
+} finally {
+  if (OWN) await rm(root, { recursive: true, force: true });
+}
