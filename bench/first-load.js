@@ -10,7 +10,12 @@
 // The builds alternate within each round, so that a busy spell of the machine hits them alike; the
 // load average is printed with each round. Build first (npm run build).
 //
-//   node bench/first-load.js [--builds DIR,DIR] [--runs 5] [--only validate,watch]
+// With --only floor (or floor among others): the floor of any load of this repository on one
+// thread, as plain Node with nothing of termsync: (1) read every file, (2) and decode the entries
+// files from UTF-8, (3) and split them into lines and fields and look each source term up in a Map
+// (the duplicate check), (4) and parse every YAML file with the yaml library.
+//
+//   node bench/first-load.js [--builds DIR,DIR] [--runs 5] [--only validate,watch,floor]
 //                            [--glossaries 1000] [--dictionaries 2] [--entries 1000] [--keep DIR]
 //
 // --builds: folders holding bin/termsync.js and a built dist/ (default: this one). An old build is
@@ -95,6 +100,38 @@ function firstLoad(build, dir) {
   });
 }
 
+/** The floor steps, one process each (see the head of this file): plain Node, no termsync. */
+function floorCode(dir, step) {
+  return `const fs = require('node:fs'); const path = require('node:path');
+const dir = ${JSON.stringify(dir)}; const step = ${step};
+const yaml = step >= 4 ? require(${JSON.stringify(path.resolve('node_modules/yaml'))}) : undefined;
+const folder = path.join(dir, 'glossaries'); const entries = path.join(folder, 'entries');
+let lines = 0;
+for (const f of fs.readdirSync(folder)) {
+  if (!f.endsWith('.yaml')) continue;
+  const bytes = fs.readFileSync(path.join(folder, f));
+  if (yaml) yaml.parseDocument(bytes.toString('utf8'));
+}
+for (const f of fs.readdirSync(entries)) {
+  const bytes = fs.readFileSync(path.join(entries, f));
+  if (step < 2) continue;
+  const text = bytes.toString('utf8');
+  if (step < 3) continue;
+  const seen = new Map();
+  let start = 0;
+  for (let end = text.indexOf('\\n'); end !== -1; start = end + 1, end = text.indexOf('\\n', start)) {
+    const tab = text.indexOf('\\t', start);
+    const source = text.slice(start, tab);
+    if (seen.has(source)) throw new Error('duplicate');
+    seen.set(source, text.slice(tab + 1, end));
+    lines++;
+  }
+}
+if (step >= 3 && lines === 0) throw new Error('no lines');`;
+}
+
+const FLOOR_STEPS = ['read every file', '+ decode the entries from UTF-8', '+ split lines and fields, Map of sources', '+ parse the YAML files'];
+
 const OWN = args.keep === undefined;
 const root = OWN ? await mkdtemp(path.join(tmpdir(), 'termsync-first-load-')) : path.resolve(String(args.keep));
 const repo = path.join(root, 'repo');
@@ -107,8 +144,16 @@ try {
   if (!existsSync(path.join(repo, 'config', 'termsync.yaml'))) await generate(repo);
   log(`first load vs validate, ${G} × ${D} × ${E} — node ${process.version}, ${cpus().length} CPUs, builds: ${builds.join(', ')}`);
   const results = builds.map(() => ({ validate: [], watch: [] }));
+  const floor = FLOOR_STEPS.map(() => []);
   for (let run = 1; run <= RUNS; run++) {
     log(`round ${run}: load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    if (ONLY.includes('floor')) {
+      for (const [k, label] of FLOOR_STEPS.entries()) {
+        const m = measure(['-e', floorCode(repo, k + 1)], { bare: true });
+        floor[k].push(m);
+        log(`  floor ${k + 1} (${label}): ${m.wall.toFixed(2)} s wall, ${m.cpu.toFixed(2)} s CPU, ${m.rssMb.toFixed(0)} MB`);
+      }
+    }
     for (const [b, build] of builds.entries()) {
       if (ONLY.includes('validate')) {
         const m = measure(['validate', '--dir', repo], { build });
@@ -124,6 +169,12 @@ try {
   }
   log(`load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   const summary = [];
+  for (const [k, list] of floor.entries()) {
+    if (list.length === 0) continue;
+    const s = { kind: `floor ${k + 1}`, step: FLOOR_STEPS[k], wall: stats(list.map((m) => m.wall)), cpu: stats(list.map((m) => m.cpu)), rssMb: stats(list.map((m) => m.rssMb)) };
+    summary.push(s);
+    log(`floor ${k + 1} (${FLOOR_STEPS[k]}), one thread: wall ${fmt(s.wall, 2, ' s')}, CPU ${fmt(s.cpu, 2, ' s')}, peak RSS ${fmt(s.rssMb, 0, ' MB')}`);
+  }
   for (const [b, build] of builds.entries()) {
     for (const kind of ['validate', 'watch']) {
       const list = results[b][kind];

@@ -134,12 +134,7 @@ interface Shared {
 }
 
 /** The file watcher, and what it watches: the resource folders and the config, through the root's real path (after a link swap, the new checkout). */
-function watchRepository(
-  shared: Shared,
-  root: RepositoryRoot,
-  changedSince: number,
-  trigger: (kind: Trigger, files: readonly string[]) => void,
-): { watcher: FileWatcher; watchPaths: (desired: DesiredState | undefined) => void } {
+function watchRepository(shared: Shared, root: RepositoryRoot, changedSince: number, trigger: (kind: Trigger, files: readonly string[]) => void): { watcher: FileWatcher; watchPaths: (desired: DesiredState | undefined) => void } {
   const { options, log } = shared;
   const watcher = (options.watch ?? watchFiles)({
     root: () => root.real(),
@@ -414,9 +409,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const gitTimer = options.gitPullMs === undefined ? undefined : repeatEvery(clock, options.gitPullMs, () => trigger('git'));
   const rootCheck = (): void => void root.check().catch((error: unknown) => log.warn({ err: error instanceof Error ? error.message : String(error) }, 'checking the repository root failed'));
   const rootTimer = repeatEvery(clock, options.rootCheckMs ?? 2_000, rootCheck, { unref: true });
-  // The watcher starts once the first load is done (its `follow`), not beside it: its first scan
-  // of every file (a stat and a watch each: 2,000 files, 0.4 s of the main thread) slowed the load
-  // down. It reports what changed since the daemon started, so an edit made during the load is not lost.
+  // The watcher starts with the first load's `follow`: its scan of every file slowed that load down
+  // beside it (see WatchOptions.changedSince: what changed during the load is reported all the same).
   trigger('startup');
 
   return {
