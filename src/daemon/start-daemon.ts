@@ -411,6 +411,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const rootTimer = repeatEvery(clock, options.rootCheckMs ?? 2_000, rootCheck, { unref: true });
   // The watcher starts with the first load's `follow`: its scan of every file slowed that load down
   // beside it (see WatchOptions.changedSince: what changed during the load is reported all the same).
+  // Polled (network mounts, whose file times are the server's clock), it starts now, as it always did.
+  if (options.usePolling === true) watchPaths(undefined);
   trigger('startup');
 
   return {

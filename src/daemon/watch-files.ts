@@ -38,7 +38,7 @@ export interface WatchOptions {
   /**
    * A time of the file system's clock (fileClockNow): the first watch also reports what its first
    * scan finds changed after this time (a file's or a folder's ctime or mtime), as if it had
-   * been watching since. The daemon starts watching only once its first load is done (a scan of
+   * been watching since. The daemon starts watching (unless polling) once its first load is done (a scan of
    * thousands of files beside the load slowed the load down), and passes the time it started: an
    * edit, a new file, a rename or a deletion made while the first load read the files is then not
    * lost. A folder that changed is reported as itself (the files it lost cannot be named).
