@@ -28,7 +28,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { OUT, fmt, measure, parseArgs, resolveBuild, stats } from './cpu-common.js';
+import { OUT, fmt, generateCatalogue, measure, parseArgs, resolveBuild, stats } from './cpu-common.js';
 
 const args = parseArgs(process.argv.slice(2));
 const builds = String(args.builds ?? '').split(',').filter((b) => b !== '').map(resolveBuild);
@@ -38,28 +38,7 @@ const G = Number(args.glossaries ?? 1000);
 const D = Number(args.dictionaries ?? 2);
 const E = Number(args.entries ?? 1000);
 const ONLY = String(args.only ?? 'validate,watch').split(',');
-const LANGS = ['de', 'fr', 'es'].slice(0, D);
 const FIRST_LOAD = 2.5;
-
-/** As run.js `generate` for its "many" rows (with the rate its daemon rows set). */
-async function generate(root) {
-  await mkdir(path.join(root, 'config'), { recursive: true });
-  await mkdir(path.join(root, 'glossaries', 'entries'), { recursive: true });
-  await writeFile(
-    path.join(root, 'config', 'termsync.yaml'),
-    'version: 1\nresources: [glossaries]\nprune: "off"\nrate_limit: { requests_per_second: 1000, concurrency: 8 }\n' +
-      'targets:\n  - name: default\n    base_url_env: TERMSYNC_BASE_URL\n    api_key_env: TERMSYNC_API_KEY\n',
-  );
-  for (let g = 0; g < G; g++) {
-    const dicts = LANGS.map((l) => `  - source_lang: en\n    target_lang: ${l}\n    entries_file: entries/g${g}.en-${l}.tsv\n`).join('');
-    await writeFile(path.join(root, 'glossaries', `g${g}.yaml`), `kind: glossary\nname: Catalogue ${g}\ndictionaries:\n${dicts}`);
-    for (const l of LANGS) {
-      let text = '';
-      for (let i = 0; i < E; i++) text += `product term ${g}-${i}\tProduktbegriff ${l} ${g}-${i} Größe\n`;
-      await writeFile(path.join(root, 'glossaries', 'entries', `g${g}.en-${l}.tsv`), text);
-    }
-  }
-}
 
 async function usage(pid) {
   const stat = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ');
@@ -141,7 +120,7 @@ const log = (line) => {
   console.log(line);
 };
 try {
-  if (!existsSync(path.join(repo, 'config', 'termsync.yaml'))) await generate(repo);
+  if (!existsSync(path.join(repo, 'config', 'termsync.yaml'))) await generateCatalogue(repo, G, D, E);
   log(`first load vs validate, ${G} × ${D} × ${E} — node ${process.version}, ${cpus().length} CPUs, builds: ${builds.join(', ')}`);
   const results = builds.map(() => ({ validate: [], watch: [] }));
   const floor = FLOOR_STEPS.map(() => []);
