@@ -14,7 +14,7 @@ import type * as LoadResourcesModule from '../../src/config/load-resources.js';
 import type * as ParallelLoadModule from '../../src/config/parallel-load.js';
 import type * as ReadEntriesModule from '../../src/config/read-entries.js';
 import type { EntriesReply } from '../../src/config/parallel-load.js';
-import { packBatch, unpackBatch } from '../../src/config/entries-wire.js';
+import { joinTexts, packBatch, unpackBatch } from '../../src/config/entries-wire.js';
 import type * as EntriesWireModule from '../../src/config/entries-wire.js';
 import { entriesOutcome } from '../../src/config/read-entries.js';
 import { decodeGroups, decodeUtf8Files, MEMO_GROUP_BYTES } from '../../src/config/decode-batch.js';
@@ -285,6 +285,34 @@ describe('entries across threads (properties)', () => {
       }),
       { numRuns: runs(1000) },
     );
+  });
+
+  it('joining the texts of a packed batch and unpacking it gives back the same entries, in order', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(text, fc.constantFrom('tsv' as const, 'csv' as const)), { maxLength: 6 }), (files) => {
+        const outcomes = files.map(([t, format]) => entriesOutcome(t, format, pair, `x.${format}`, at));
+        const back = unpackBatch(structuredClone(joinTexts(packBatch(outcomes))));
+        expect(back.map((o) => [...(o.entries ?? [])])).toEqual(outcomes.map((o) => [...(o.entries ?? [])]));
+        expect(back.map((o) => o.entries?.text)).toEqual(outcomes.map((o) => o.entries?.text));
+        expect(back.map((o) => o.diagnostics)).toEqual(outcomes.map((o) => o.diagnostics));
+      }),
+      { numRuns: runs(1000) },
+    );
+  });
+
+  it("a batch's texts cross threads joined in a few strings larger than V8's largest regular object (128 KiB)", () => {
+    // 20 dictionaries of 1,000 entries (about 55,000 characters each), as a batch of the worker's.
+    const outcomes = Array.from({ length: 20 }, (_, g) => {
+      const t = Array.from({ length: 1000 }, (__, i) => `product term ${g}-${i}\tProduktbegriff ${g}-${i} Größe\n`).join('');
+      return entriesOutcome(t, 'tsv', pair, `g${g}.tsv`, at);
+    });
+    const wire = joinTexts(packBatch(outcomes));
+    expect(wire.outcomes.every((o) => o.packed !== undefined && o.packed.text === undefined)).toBe(true);
+    const joined = wire.joined ?? [];
+    expect(joined.length).toBeGreaterThan(1);
+    expect(joined.length).toBeLessThan(10);
+    for (const part of joined.slice(0, -1)) expect(part.length).toBeGreaterThan(128 * 1024);
+    expect(unpackBatch(structuredClone(wire)).map((o) => o.entries?.text)).toEqual(outcomes.map((o) => o.entries?.text));
   });
 
   it('the entries of a file travel as their packed text: exactly their lines, in order', () => {
