@@ -163,6 +163,27 @@ export async function generateMany(root, glossaries = 1000, entries = 1000) {
 }
 
 /**
+ * G glossaries × D dictionaries × E entries as bench/run.js generates them for its daemon rows (its
+ * rate of 1,000 a second, 8 at once): `Größe` in every target term, entries files under
+ * glossaries/entries/ (bench/watch-edit.js, bench/first-load.js).
+ */
+export async function generateCatalogue(root, glossaries, dictionaries, entries) {
+  await mkdir(path.join(root, 'config'), { recursive: true });
+  await mkdir(path.join(root, 'glossaries', 'entries'), { recursive: true });
+  await writeFile(path.join(root, 'config', 'termsync.yaml'), CONFIG);
+  const langs = ['de', 'fr', 'es', 'it', 'nl'].slice(0, dictionaries);
+  for (let g = 0; g < glossaries; g++) {
+    const dicts = langs.map((l) => `  - source_lang: en\n    target_lang: ${l}\n    entries_file: entries/g${g}.en-${l}.tsv\n`).join('');
+    await writeFile(path.join(root, 'glossaries', `g${g}.yaml`), `kind: glossary\nname: Catalogue ${g}\ndictionaries:\n${dicts}`);
+    for (const l of langs) {
+      let text = '';
+      for (let i = 0; i < entries; i++) text += `product term ${g}-${i}\tProduktbegriff ${l} ${g}-${i} Größe\n`;
+      await writeFile(path.join(root, 'glossaries', 'entries', `g${g}.en-${l}.tsv`), text);
+    }
+  }
+}
+
+/**
  * Starts `termsync emulator` of the current build in its own process; its CPU is not measured.
  * `extra`: further emulator options (e.g. `--rate-limit 20`). An emulator that dies before
  * `close()` is said at once (the requests that follow would only fail with connection errors).

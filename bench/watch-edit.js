@@ -12,10 +12,10 @@
 // --builds: folders holding bin/termsync.js and a built dist/ (default: this one). An old build is
 // e.g. a copy of dist/ with bin/, package.json and a link to node_modules next to it.
 import { spawn } from 'node:child_process';
-import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { getJson, parseArgs, resolveBuild, startEmulatorProcess, stats } from './cpu-common.js';
+import { generateCatalogue, getJson, parseArgs, resolveBuild, startEmulatorProcess, stats } from './cpu-common.js';
 
 const args = parseArgs(process.argv.slice(2));
 const builds = String(args.builds ?? '').split(',').filter((b) => b !== '').map(resolveBuild);
@@ -25,27 +25,6 @@ const D = Number(args.dictionaries ?? 3);
 const E = Number(args.entries ?? 1000);
 const EDITS = Number(args.edits ?? 5);
 const ROUNDS = Number(args.rounds ?? 2);
-const LANGS = ['de', 'fr', 'es', 'it', 'nl'].slice(0, D);
-
-async function generate(root) {
-  await mkdir(path.join(root, 'config'), { recursive: true });
-  await mkdir(path.join(root, 'glossaries', 'entries'), { recursive: true });
-  await writeFile(
-    path.join(root, 'config', 'termsync.yaml'),
-    'version: 1\nresources: [glossaries]\nprune: "off"\nrate_limit: { requests_per_second: 1000, concurrency: 8 }\n' +
-      'targets:\n  - name: default\n    base_url_env: TERMSYNC_BASE_URL\n    api_key_env: TERMSYNC_API_KEY\n',
-  );
-  for (let g = 0; g < G; g++) {
-    const dicts = LANGS.map((l) => `  - source_lang: en\n    target_lang: ${l}\n    entries_file: entries/g${g}.en-${l}.tsv\n`).join('');
-    await writeFile(path.join(root, 'glossaries', `g${g}.yaml`), `kind: glossary\nname: Catalogue ${g}\ndictionaries:\n${dicts}`);
-    for (const l of LANGS) {
-      let text = '';
-      for (let i = 0; i < E; i++) text += `product term ${g}-${i}\tProduktbegriff ${l} ${g}-${i} Größe\n`;
-      await writeFile(path.join(root, 'glossaries', 'entries', `g${g}.en-${l}.tsv`), text);
-    }
-  }
-}
-
 async function usage(pid) {
   const stat = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ');
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
@@ -87,7 +66,7 @@ async function daemonRound(build, dir, url, tag) {
     let last = runId(await until('the first reconcile', () => idle(''), 600_000, log));
     const samples = [];
     for (let i = 0; i < EDITS; i++) {
-      const file = path.join(dir, 'glossaries', 'entries', `g${Math.min(3, G - 1)}.en-${LANGS[0]}.tsv`);
+      const file = path.join(dir, 'glossaries', 'entries', `g${Math.min(3, G - 1)}.en-de.tsv`);
       const before = await usage(child.pid);
       // The daemon's clock is this machine's: the run's end (its start plus its duration) less the write's start.
       const writtenAt = Date.now();
@@ -111,7 +90,7 @@ const show = (s, digits = 2) => `${s.min.toFixed(digits)} / ${s.median.toFixed(d
 const dir = await mkdtemp(path.join(tmpdir(), 'termsync-bench-watch-edit-'));
 const emulator = await startEmulatorProcess({ latency: '' });
 try {
-  await generate(dir);
+  await generateCatalogue(dir, G, D, E);
   console.log(`${G} glossaries × ${D} dictionaries × ${E} entries; ${EDITS} one-term edits per daemon, ${ROUNDS} rounds, builds alternating`);
   const all = new Map(builds.map((b) => [b, []]));
   for (let round = 0; round < ROUNDS; round++) {

@@ -37,8 +37,9 @@ import type { Digested } from './read-files.js';
  *   rest of a draft (read-only data), are shared, never copied. A memo holds one copy of the
  *   repository's entries, the one the load's desired state holds: the daemon replaces it after
  *   each load, so a changed file's old entries live only until the load that read it again ends.
- *   Entries files are then decoded one by one, not joined per batch (see ReadEntriesOptions.known):
- *   a kept text never holds on to the other files of its batch.
+ *   Entries files are then decoded in small groups, not joined per batch (see ReadEntriesOptions.known,
+ *   MEMO_GROUP_BYTES): a kept text holds on to at most the few other files of its group (their old
+ *   texts outlive an edit until each of them is read again), never to its whole batch.
  */
 
 interface KeptResource {

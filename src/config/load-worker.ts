@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadResourceFile, type RepositoryRoot } from './load-resources.js';
-import { packBatch } from './entries-wire.js';
+import { joinTexts, packBatch } from './entries-wire.js';
 import type { BatchReply, BatchRequest } from './parallel-load.js';
 import { readEntriesBatch } from './read-entries.js';
 
@@ -19,7 +19,7 @@ port.on('message', (request: BatchRequest) => {
     const reply: BatchReply =
       request.kind === 'resources'
         ? { kind: 'resources', id: request.id, loaded: request.files.map((file, i) => loadResourceFile(repo, file, request.known?.[i])) }
-        : { kind: 'entries', id: request.id, ...packBatch(await readEntriesBatch(request.jobs, dirCache, { defer: request.defer, ...(request.known === undefined ? {} : { known: request.known }) })) };
+        : { kind: 'entries', id: request.id, ...joinTexts(packBatch(await readEntriesBatch(request.jobs, dirCache, { defer: request.defer, ...(request.known === undefined ? {} : { known: request.known }) }))) };
     port.postMessage(reply);
   })();
 });

@@ -10,7 +10,7 @@ import { decodeDeclared, type TextEncodingName } from '../formats/common/text-en
 import { Interrupted } from '../formats/common/interrupted.js';
 import type { EntriesFileOptions, EntriesFormat } from '../formats/entries-format.js';
 import { formatNamed } from '../formats/registry.js';
-import { BatchArena, decodeUtf8Files } from './decode-batch.js';
+import { BatchArena, decodeUtf8Files, MEMO_GROUP_BYTES } from './decode-batch.js';
 import { detectSecretsInText, mayHoldSecret } from './detect-secrets.js';
 import { EMPTY_DICTIONARY } from './rules/glossary-rules.js';
 import { applyRules } from './rules/rule.js';
@@ -26,7 +26,7 @@ export interface ReadEntriesOptions {
    * Given when the load remembers its files (see load-memo.ts), one per job: the digest its file
    * had when its outcome was kept, or null. Each outcome then carries the digest of the file read;
    * a file whose digest is the known one is not decoded or parsed (`unchanged`). Text files are
-   * then decoded one by one: a kept text holds on to no other file of its batch.
+   * then decoded in groups of MEMO_GROUP_BYTES: a kept text holds on to a few files of its batch at most.
    */
   readonly known?: readonly (string | null)[];
   /**
@@ -197,7 +197,10 @@ export async function readEntriesBatch(jobs: readonly EntriesJob[], dirCache?: M
   const defer = options.defer === true;
   // Deferred, a file's text is garbage once checked: decoded alone, it dies young (in memory the
   // garbage collector reuses), where the joined text of many files is fresh memory each time.
-  const texts = defer || known !== undefined ? textual.map((read) => (read.bytes as Buffer).toString('utf8')) : decodeUtf8Files(textual.map((read) => read.bytes as Buffer));
+  // Remembered (known), texts are kept across loads: decoded in small groups, each holding on to
+  // no more than a few files of its batch (see decodeUtf8Files, MEMO_GROUP_BYTES).
+  const textBytes = textual.map((read) => read.bytes as Buffer);
+  const texts = defer ? textBytes.map((b) => b.toString('utf8')) : decodeUtf8Files(textBytes, known === undefined ? undefined : MEMO_GROUP_BYTES);
   // Decoded, a text file's bytes are needed no more unless they are digested for deferral (below):
   // let go of them now, so that a large file's die young instead of outliving its parse in the old
   // generation until a full collection (10 MB of a 10 MiB dictionary's first apply's peak memory).

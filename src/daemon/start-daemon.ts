@@ -26,7 +26,7 @@ import { createTargetMetrics } from './target-metrics.js';
 import { createTargetRunner } from './target-run.js';
 import { createTargetRuns, type TargetRuns } from './target-runs.js';
 import { mergeRequests, requestFor, webhookRequest, type RunRequest, type Trigger } from './triggers.js';
-import { watchFiles, type FileWatcher, type WatchOptions } from './watch-files.js';
+import { fileClockNow, watchFiles, type FileWatcher, type WatchOptions } from './watch-files.js';
 import { createWorkQueue, exponentialBackoff, processQueue } from './work-queue.js';
 
 export interface DaemonOptions {
@@ -134,10 +134,11 @@ interface Shared {
 }
 
 /** The file watcher, and what it watches: the resource folders and the config, through the root's real path (after a link swap, the new checkout). */
-function watchRepository(shared: Shared, root: RepositoryRoot, trigger: (kind: Trigger, files: readonly string[]) => void): { watcher: FileWatcher; watchPaths: (desired: DesiredState | undefined) => void } {
+function watchRepository(shared: Shared, root: RepositoryRoot, changedSince: number, trigger: (kind: Trigger, files: readonly string[]) => void): { watcher: FileWatcher; watchPaths: (desired: DesiredState | undefined) => void } {
   const { options, log } = shared;
   const watcher = (options.watch ?? watchFiles)({
     root: () => root.real(),
+    changedSince,
     clock: shared.clock,
     debounceMs: options.debounceMs ?? 300,
     maxWaitMs: Math.max(2_000, (options.debounceMs ?? 300) * 4),
@@ -334,6 +335,8 @@ function createShared(options: DaemonOptions): { shared: Shared; drain: AbortCon
  * client and back-off.
  */
 export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
+  // What changes from now on is the watcher's to report, though it starts after the first load (see below).
+  const startedAt = fileClockNow();
   const { shared, drain, hard } = createShared(options);
   const { clock, log, status, metrics, history } = shared;
 
@@ -364,7 +367,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       else if (files.length > 0) trigger('files', files);
     },
   });
-  const { watcher, watchPaths } = watchRepository(shared, root, trigger);
+  const { watcher, watchPaths } = watchRepository(shared, root, startedAt, trigger);
   /** Follows the config each run loads (none while the repository has errors): the watched paths and the schedule. */
   const follow = (desired: DesiredState | undefined): void => {
     if (desired === undefined) targets.invalidate();
@@ -405,7 +408,10 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const gitTimer = options.gitPullMs === undefined ? undefined : repeatEvery(clock, options.gitPullMs, () => trigger('git'));
   const rootCheck = (): void => void root.check().catch((error: unknown) => log.warn({ err: error instanceof Error ? error.message : String(error) }, 'checking the repository root failed'));
   const rootTimer = repeatEvery(clock, options.rootCheckMs ?? 2_000, rootCheck, { unref: true });
-  watchPaths(undefined);
+  // The watcher starts with the first load's `follow`: its scan of every file slowed that load down
+  // beside it (see WatchOptions.changedSince: what changed during the load is reported all the same).
+  // Polled (network mounts, whose file times are the server's clock), it starts now, as it always did.
+  if (options.usePolling === true) watchPaths(undefined);
   trigger('startup');
 
   return {

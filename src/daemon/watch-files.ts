@@ -1,4 +1,6 @@
 import path from 'node:path';
+import { closeSync, fstatSync, openSync, unlinkSync, type Stats } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { watch, type FSWatcher } from 'chokidar';
 import { systemClock, type ClockTimer, type TimerClock } from '../lib/clock.js';
 import { ENTRIES_EXTENSIONS } from '../formats/registry.js';
@@ -33,6 +35,41 @@ export interface WatchOptions {
   readonly onChange: (files: readonly string[]) => void;
   /** The clock of the batching (default: the system clock); chokidar's own polling is real time. */
   readonly clock?: TimerClock;
+  /**
+   * A time of the file system's clock (fileClockNow): the first watch also reports what its first
+   * scan finds changed after this time (a file's or a folder's ctime or mtime), as if it had
+   * been watching since. The daemon starts watching (unless polling) once its first load is done (a scan of
+   * thousands of files beside the load slowed the load down), and passes the time it started: an
+   * edit, a new file, a rename or a deletion made while the first load read the files is then not
+   * lost. A folder that changed is reported as itself (the files it lost cannot be named).
+   */
+  readonly changedSince?: number;
+}
+
+/**
+ * Now, as the file system stamps a file written now: the ctime of a new temporary file. The kernel
+ * stamps files with a clock that lags Date.now() by up to a tick (a few milliseconds): a file
+ * written just after a Date.now() may read as older than it. Falls back to Date.now() where no
+ * temporary file can be written.
+ */
+export function fileClockNow(): number {
+  const probe = path.join(tmpdir(), `.termsync-clock-${process.pid}-${Math.random().toString(36).slice(2)}`);
+  try {
+    const fd = openSync(probe, 'wx', 0o600);
+    try {
+      return fstatSync(fd).ctimeMs;
+    } finally {
+      closeSync(fd);
+      unlinkSync(probe);
+    }
+  } catch {
+    return Date.now();
+  }
+}
+
+/** When a file or folder last changed: its contents (mtime), or its name, links or mode (ctime: a rename moves no mtime). */
+function changedAt(stats: Stats): number {
+  return Math.max(stats.ctimeMs, stats.mtimeMs);
 }
 
 /**
@@ -58,6 +95,9 @@ export function watchFiles(options: WatchOptions): FileWatcher {
   };
   const onEvent = (file: string): void => {
     if (!RELEVANT.test(file) || NOISE.test(file)) return;
+    add(file);
+  };
+  const add = (file: string): void => {
     const root = options.root();
     const rel = path.relative(root, path.resolve(root, file)).split(path.sep).join('/');
     // A file of a checkout the root no longer points at (a swapped link) is not the repository's.
@@ -67,14 +107,30 @@ export function watchFiles(options: WatchOptions): FileWatcher {
     quiet = clock.setTimer(options.debounceMs, flush);
     deadline ??= clock.setTimer(options.maxWaitMs, flush);
   };
+  /** The first scan's finds changed since `since` (see WatchOptions.changedSince); later events as they come. */
+  const catchUp = (w: FSWatcher, since: number): void => {
+    let scanning = true;
+    w.on('ready', () => (scanning = false));
+    w.on('add', (file, stats) => {
+      if (!scanning || stats === undefined || changedAt(stats) > since) onEvent(file);
+    });
+    w.on('addDir', (dir, stats) => {
+      if (scanning && !NOISE.test(dir) && (stats === undefined || changedAt(stats) > since)) add(dir);
+    });
+  };
+  let since = options.changedSince;
   const start = (paths: readonly string[]): void => {
+    const catchingUp = since;
+    since = undefined;
     watcher = watch([...paths], {
-      ignoreInitial: true,
+      ignoreInitial: catchingUp === undefined,
       ignored: (p: string) => NOISE.test(p),
       awaitWriteFinish: { stabilityThreshold: options.writeFinishMs, pollInterval: Math.max(10, Math.floor(options.writeFinishMs / 4)) },
       ...(options.usePolling === true ? { usePolling: true, interval: 500 } : {}),
     });
-    for (const event of ['add', 'change', 'unlink'] as const) watcher.on(event, onEvent);
+    if (catchingUp === undefined) watcher.on('add', onEvent);
+    else catchUp(watcher, catchingUp);
+    for (const event of ['change', 'unlink'] as const) watcher.on(event, onEvent);
     watcher.on('error', (error) => options.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'file watcher error'));
   };
   return {

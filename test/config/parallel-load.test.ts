@@ -14,10 +14,10 @@ import type * as LoadResourcesModule from '../../src/config/load-resources.js';
 import type * as ParallelLoadModule from '../../src/config/parallel-load.js';
 import type * as ReadEntriesModule from '../../src/config/read-entries.js';
 import type { EntriesReply } from '../../src/config/parallel-load.js';
-import { packBatch, unpackBatch } from '../../src/config/entries-wire.js';
+import { joinTexts, packBatch, unpackBatch } from '../../src/config/entries-wire.js';
 import type * as EntriesWireModule from '../../src/config/entries-wire.js';
 import { entriesOutcome } from '../../src/config/read-entries.js';
-import { decodeUtf8Files } from '../../src/config/decode-batch.js';
+import { decodeGroups, decodeUtf8Files, MEMO_GROUP_BYTES } from '../../src/config/decode-batch.js';
 import { canonicalPhrase, findControlCharacter } from '../../src/lib/canonical.js';
 
 // The worker thread runs compiled JavaScript, so the parallel path is tested on the build in dist/
@@ -287,6 +287,34 @@ describe('entries across threads (properties)', () => {
     );
   });
 
+  it('joining the texts of a packed batch and unpacking it gives back the same entries, in order', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(text, fc.constantFrom('tsv' as const, 'csv' as const)), { maxLength: 6 }), (files) => {
+        const outcomes = files.map(([t, format]) => entriesOutcome(t, format, pair, `x.${format}`, at));
+        const back = unpackBatch(structuredClone(joinTexts(packBatch(outcomes))));
+        expect(back.map((o) => [...(o.entries ?? [])])).toEqual(outcomes.map((o) => [...(o.entries ?? [])]));
+        expect(back.map((o) => o.entries?.text)).toEqual(outcomes.map((o) => o.entries?.text));
+        expect(back.map((o) => o.diagnostics)).toEqual(outcomes.map((o) => o.diagnostics));
+      }),
+      { numRuns: runs(1000) },
+    );
+  });
+
+  it("a batch's texts cross threads joined in a few strings larger than V8's largest regular object (128 KiB)", () => {
+    // 20 dictionaries of 1,000 entries (about 55,000 characters each), as a batch of the worker's.
+    const outcomes = Array.from({ length: 20 }, (_, g) => {
+      const t = Array.from({ length: 1000 }, (__, i) => `product term ${g}-${i}\tProduktbegriff ${g}-${i} Größe\n`).join('');
+      return entriesOutcome(t, 'tsv', pair, `g${g}.tsv`, at);
+    });
+    const wire = joinTexts(packBatch(outcomes));
+    expect(wire.outcomes.every((o) => o.packed !== undefined && o.packed.text === undefined)).toBe(true);
+    const joined = wire.joined ?? [];
+    expect(joined.length).toBeGreaterThan(1);
+    expect(joined.length).toBeLessThan(10);
+    for (const part of joined.slice(0, -1)) expect(part.length).toBeGreaterThan(128 * 1024);
+    expect(unpackBatch(structuredClone(wire)).map((o) => o.entries?.text)).toEqual(outcomes.map((o) => o.entries?.text));
+  });
+
   it('the entries of a file travel as their packed text: exactly their lines, in order', () => {
     fc.assert(
       fc.property(text, (t) => {
@@ -307,6 +335,29 @@ describe('entries across threads (properties)', () => {
       }),
       { numRuns: runs(500) },
     );
+  });
+
+  it('decoding files in groups closed at a size gives the strings of decoding each alone', () => {
+    const file = fc.oneof(fc.string({ unit: 'grapheme', maxLength: 40 }), text).map((s) => Buffer.from(s, 'utf8'));
+    fc.assert(
+      fc.property(fc.array(file, { maxLength: 12 }), fc.integer({ min: 1, max: 200 }), (files, closeAt) => {
+        expect(decodeUtf8Files(files, closeAt)).toEqual(files.map((b) => b.toString('utf8')));
+      }),
+      { numRuns: runs(500) },
+    );
+  });
+
+  it('closes a group as soon as it holds the given size: kept texts share their string with few others', () => {
+    const kb = (n: number, c = 'ö'): Buffer => Buffer.from(c.repeat(n * 512));
+    // 55 KB files, as a glossary's dictionaries of 1,000 entries: three to a group of MEMO_GROUP_BYTES.
+    const files = [kb(55), kb(55), kb(55), kb(55), kb(55), Buffer.from('a\u0000b'), kb(55), kb(200), kb(55)];
+    expect(decodeGroups(files, MEMO_GROUP_BYTES)).toEqual([[0, 1, 2], [5], [3, 4, 6], [7], [8]]);
+    expect(decodeGroups(files)).toEqual([[5], [0, 1, 2, 3, 4, 6, 7, 8]]);
+    // Each group's string is larger than V8's largest regular object (128 KiB): never in the young generation.
+    for (const group of decodeGroups(files.slice(0, 5), MEMO_GROUP_BYTES).slice(0, -1)) {
+      expect(group.reduce((sum, i) => sum + (files[i] as Buffer).length, 0)).toBeGreaterThan(128 * 1024);
+    }
+    expect(decodeUtf8Files(files, MEMO_GROUP_BYTES)).toEqual(files.map((b) => b.toString('utf8')));
   });
 
   it('decodes large files alone and splits long runs of small ones', () => {

@@ -1,14 +1,16 @@
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { appendFile, cp, mkdtemp, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Daemon, DaemonOptions } from '../../src/daemon/start-daemon.js';
+import { watchFiles, type FileWatcher } from '../../src/daemon/watch-files.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import { createLogger, type Logger } from '../../src/lib/logger.js';
 import { PROJECT_ROOT, type Emulator } from '../e2e/harness.js';
-import { nextRun, RETRY_BASE_MS, startTestDaemon, whenStatus, type TestDaemon } from './daemon-harness.js';
+import { DEBOUNCE_MS, nextRun, RETRY_BASE_MS, startTestDaemon, whenStatus, type TestDaemon } from './daemon-harness.js';
+import { until } from '../helpers/until.js';
 
 const KEY = 'daemon-test-key-5f1c9e';
 let dir: string;
@@ -126,6 +128,35 @@ describe('termsync watch (the daemon)', () => {
     const metrics = (await get(d, '/metrics')).text;
     expect(metrics).toMatch(/termsync_load_files_total\{how="read"\} 34\n/);
     expect(metrics).toMatch(/termsync_load_files_total\{how="reused"\} 0\n/);
+  });
+
+  it('applies an edit made while its first load ran: the watcher, started after that load, reports it', async () => {
+    const file = join(dir, 'glossaries/entries/storefront-ui.en-de.tsv');
+    let watcher: FileWatcher | undefined;
+    let edited = false;
+    const t = await start({
+      watch: (o) => {
+        const w = (watcher = watchFiles(o));
+        return {
+          // The first paths come once the first load has read the files: the edit lands after that read, before the watch.
+          setPaths: (paths) => {
+            if (!edited) appendFileSync(file, 'loyalty points\tTreuepunkte\n');
+            edited = true;
+            w.setPaths(paths);
+          },
+          pending: () => w.pending(),
+          close: () => w.close(),
+        };
+      },
+    });
+    const d = t.daemon;
+    expect(await nextRun(d, 0)).toMatchObject({ trigger: 'startup', result: 'changed' });
+    expect(edited).toBe(true);
+    expect(await entriesOnService(d, 'Northwind Storefront UI', 'en', 'de')).not.toContain('loyalty points');
+    await until('the watcher to report the edit', () => (watcher?.pending() ?? 0) > 0);
+    t.clock.advance(DEBOUNCE_MS);
+    expect(await nextRun(d, 1)).toMatchObject({ trigger: 'files', result: 'changed', files: 1 });
+    expect(await entriesOnService(d, 'Northwind Storefront UI', 'en', 'de')).toContain('loyalty points\tTreuepunkte');
   });
 
   it('turns a burst of 20 file writes into one run', async () => {
