@@ -26,7 +26,7 @@ import { createTargetMetrics } from './target-metrics.js';
 import { createTargetRunner } from './target-run.js';
 import { createTargetRuns, type TargetRuns } from './target-runs.js';
 import { mergeRequests, requestFor, webhookRequest, type RunRequest, type Trigger } from './triggers.js';
-import { fileClockNow, watchFiles, type FileWatcher, type WatchOptions } from './watch-files.js';
+import { fileClockNow, fileClockPast, watchFiles, type FileWatcher, type WatchOptions } from './watch-files.js';
 import { createWorkQueue, exponentialBackoff, processQueue } from './work-queue.js';
 
 export interface DaemonOptions {
@@ -412,6 +412,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   // beside it (see WatchOptions.changedSince: what changed during the load is reported all the same).
   // Polled (network mounts, whose file times are the server's clock), it starts now, as it always did.
   if (options.usePolling === true) watchPaths(undefined);
+  // The load reads the files in a later tick of the file clock than startedAt (see fileClockPast).
+  await fileClockPast(startedAt);
   trigger('startup');
 
   return {

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { closeSync, fstatSync, openSync, unlinkSync, type Stats } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { watch, type FSWatcher } from 'chokidar';
 import { systemClock, type ClockTimer, type TimerClock } from '../lib/clock.js';
 import { ENTRIES_EXTENSIONS } from '../formats/registry.js';
@@ -65,6 +66,16 @@ export function fileClockNow(): number {
   } catch {
     return Date.now();
   }
+}
+
+/**
+ * Resolves once the file clock has moved past `since` (a tick, a few milliseconds at most; given up
+ * after a second). The daemon's first load waits for it, so that every file the load reads is read
+ * in a later tick than the watcher's `changedSince`: an edit made after the load read a file is then
+ * stamped after `changedSince`, never in the same tick as it, and the first scan reports it.
+ */
+export async function fileClockPast(since: number, now: () => number = fileClockNow): Promise<void> {
+  for (let waited = 0; now() <= since && waited < 1000; waited++) await sleep(1);
 }
 
 /** When a file or folder last changed: its contents (mtime), or its name, links or mode (ctime: a rename moves no mtime). */

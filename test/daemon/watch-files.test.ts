@@ -1,8 +1,9 @@
 import { appendFile, mkdir, mkdtemp, rm, stat, writeFile, unlink } from 'node:fs/promises';
+import { statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fileClockNow, watchFiles, type FileWatcher } from '../../src/daemon/watch-files.js';
+import { fileClockNow, fileClockPast, watchFiles, type FileWatcher } from '../../src/daemon/watch-files.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { createVirtualClock } from '../../src/lib/virtual-clock.js';
 import { until } from '../helpers/until.js';
@@ -64,6 +65,19 @@ describe('watchFiles', () => {
     await until('the marker', () => w.pending() >= 5);
     clock.advance(100);
     expect(batches).toEqual([['glossaries', 'glossaries/a.yaml', 'glossaries/b.yaml', 'glossaries/c.yaml', 'glossaries/entries']]);
+  });
+
+  it('fileClockPast resolves once the file clock reads later than the given time, not before', async () => {
+    const readings = [5, 5, 5, 6];
+    let asked = 0;
+    await fileClockPast(5, () => readings[Math.min(asked++, readings.length - 1)]!);
+    expect(asked).toBe(4);
+    // And on the real clock: a file written then is stamped after it.
+    const since = fileClockNow();
+    await fileClockPast(since);
+    const file = join(dir, 'probe');
+    writeFileSync(file, 'x');
+    expect(statSync(file).ctimeMs).toBeGreaterThan(since);
   });
 
   it('reports nothing of its first scan without `changedSince`', async () => {
