@@ -185,6 +185,41 @@ function sharedFromPlainValidate(used) {
   };
 }
 
+/**
+ * The esbuild plugin that makes each import of one of termsync's modules plain-validate.cjs holds
+ * (`own`, paths relative to the root) a module reading plain-validate.cjs's copy; `libraries` is
+ * what plain-validate.cjs exports of them, for their names. Those modules have no `export let`
+ * (the build fails on one): a value read once is the value.
+ */
+function ownFromPlainValidate(own, libraries) {
+  const shared = new Set(own);
+  return {
+    name: 'own-from-plain-validate',
+    setup(build) {
+      build.onResolve({ filter: /^\.\.?\// }, (args) => {
+        if (args.kind === 'entry-point' || args.namespace !== 'file') return undefined;
+        const input = path.relative(ROOT, path.resolve(args.resolveDir, args.path)).split(path.sep).join('/');
+        return shared.has(input) ? { path: input, namespace: 'own-shared' } : undefined;
+      });
+      build.onLoad({ filter: /.*/, namespace: 'own-shared' }, async (args) => {
+        if (/^export\s+let\b/m.test(await readFile(path.join(ROOT, args.path), 'utf8'))) throw new Error(`bundle: ${args.path} exports a \`let\`: a module shared through plain-validate.cjs cannot`);
+        const names = Object.keys(libraries[args.path] ?? {});
+        const named = names.filter((name) => name !== 'default');
+        return {
+          contents: [
+            "import loader from './plain-validate-loader.cjs';",
+            `const library = loader.sharedLibrary(${JSON.stringify(args.path)});`,
+            ...(named.length > 0 ? [`export const { ${named.join(', ')} } = library;`] : []),
+            ...(names.includes('default') ? ['export default library.default;'] : []),
+          ].join('\n'),
+          loader: 'js',
+          resolveDir: OUT,
+        };
+      });
+    },
+  };
+}
+
 const { build } = await import('esbuild').catch((error) => {
   // A checkout whose node_modules predate esbuild (a devDependency): say what to do.
   console.error(`bundle: cannot load esbuild (${error.message}); run \`npm install\` first`);
@@ -250,11 +285,10 @@ const plainValidateEntry = [
     return `${JSON.stringify(specifier)}: { ${[...(withDefault ? [`default: shared${i}_default`] : []), ...[...names].map((name) => `${name}: shared${i}_${name}`)].join(', ')} }`;
   }).join(', ')} };`,
 ].join('\n');
-await build({
+const plainValidateOptions = {
   ...common,
   outdir: undefined,
   outfile: path.join(OUT, 'plain-validate.cjs'),
-  stdin: { contents: plainValidateEntry, resolveDir: ROOT, sourcefile: 'plain-validate-entry.js', loader: 'js' },
   // CommonJS (a script V8 can cache, see the loader), run by the loader with Node's own require;
   // import.meta.url is a parameter of the loader's wrapper.
   format: 'cjs',
@@ -266,6 +300,27 @@ await build({
   // The function's end, then this build's id, which names its code cache (see the loader).
   footer: { js: `})\n//# termsync-build-id=${randomBytes(12).toString('hex')}` },
   plugins: [lazyBuiltins],
+};
+// termsync's own modules the plain validate loads (the configuration, the entries files' formats)
+// are shared the same way, whole: plain-validate.cjs exports each module's namespace as
+// `sharedLibraries[<its path in dist/>]`, and the ES module chunks take it from there. Bundled in
+// both, they were some 280 kB of the bundle twice. Which modules: a first build's metafile.
+const firstPass = await build({ ...plainValidateOptions, stdin: { contents: plainValidateEntry, resolveDir: ROOT, sourcefile: 'plain-validate-entry.js', loader: 'js' }, write: false, metafile: true });
+const OWN_SHARED = Object.keys(firstPass.metafile.inputs)
+  .filter((input) => input.startsWith('dist/') && input.endsWith('.js') && !BUILD_FOLDER.test(input.slice('dist/'.length)))
+  .sort();
+await build({
+  ...plainValidateOptions,
+  stdin: {
+    contents: [
+      plainValidateEntry,
+      ...OWN_SHARED.map((input, i) => `import * as own${i} from ${JSON.stringify(path.join(ROOT, input))};`),
+      `Object.assign(sharedLibraries, { ${OWN_SHARED.map((input, i) => `${JSON.stringify(input)}: own${i}`).join(', ')} });`,
+    ].join('\n'),
+    resolveDir: ROOT,
+    sourcefile: 'plain-validate-entry.js',
+    loader: 'js',
+  },
 });
 await copyFile(path.join(ROOT, 'scripts', 'plain-validate-loader.cjs'), path.join(OUT, 'plain-validate-loader.cjs'));
 const loader = createRequire(import.meta.url)(path.join(OUT, 'plain-validate-loader.cjs'));
@@ -276,12 +331,12 @@ const esm = await build({
   entryPoints: { termsync: path.join(DIST, 'cli', 'main.js'), 'load-worker': path.join(DIST, 'config', 'load-worker.js') },
   splitting: true,
   metafile: true,
-  plugins: [lazyBuiltins, plainValidateApart, sharedFromPlainValidate(used)],
+  plugins: [lazyBuiltins, plainValidateApart, sharedFromPlainValidate(used), ownFromPlainValidate(OWN_SHARED, plainValidate.sharedLibraries)],
 });
 const undefinedImports = esm.warnings.filter((warning) => warning.id === 'import-is-undefined');
 if (undefinedImports.length > 0) throw new Error(`bundle: ${undefinedImports.map((warning) => warning.text).join('; ')}`);
 // Each shared library is in the bundle once: in plain-validate.cjs, none of its files in a chunk.
-const twice = Object.keys(esm.metafile.inputs).filter((input) => SHARED.some((specifier) => input.includes(`node_modules/${packageOf(specifier)}/`)));
+const twice = Object.keys(esm.metafile.inputs).filter((input) => OWN_SHARED.includes(input) || SHARED.some((specifier) => input.includes(`node_modules/${packageOf(specifier)}/`)));
 if (twice.length > 0) throw new Error(`bundle: the ES module chunks hold files of shared libraries (${twice.slice(0, 3).join(', ')}): import them by the specifiers of SHARED`);
 // What bin/termsync.js reads of a command line before it knows it is a plain validate.
 await build({ ...common, entryPoints: { 'validate-options': path.join(DIST, 'cli', 'validate-options.js') }, format: 'cjs', outExtension: { '.js': '.cjs' }, banner: {} });
