@@ -343,9 +343,12 @@ describe('the bundled CLI (bin/termsync.js)', () => {
     }
   });
 
-  it('--version loads no library at all', async () => {
-    const { run, packages } = await packagesLoaded(['--version']);
+  it('--version loads no library at all, nor plain-validate.cjs (which holds the libraries and the modules the commands share)', async () => {
+    const { run, packages, files } = await packagesLoaded(['--version']);
     expect(run.stdout).toBe('0.1.0\n');
     expect([...packages]).toEqual([]);
+    expect(files.some((f) => f.endsWith('termsync.js')), 'the recorder saw the bundle').toBe(true);
+    // The loader compiles plain-validate.cjs with vm.Script (no module load to record): the loader is what would be loaded.
+    expect(files.filter((f) => /plain-validate(-loader\.cjs|\.js)$/.test(f))).toEqual([]);
   });
 });
