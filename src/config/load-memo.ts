@@ -1,8 +1,9 @@
+import path from 'node:path';
 import { PackedEntries } from '../model/packed-entries.js';
 import type { LoadedResource, RepositoryRoot } from './load-resources.js';
 import { packBatch, unpackBatch, type WireEntries } from './entries-wire.js';
 import type { EntriesJob, EntriesOutcome } from './read-entries.js';
-import type { Digested } from './read-files.js';
+import { relativePath, type Digested, type Known } from './read-files.js';
 
 /*
  * Incremental reload (the daemon reads the repository again after every change, which usually
@@ -39,6 +40,14 @@ import type { Digested } from './read-files.js';
  *   each load, so a changed file's old entries live only until the load that read it again ends.
  *   Entries files are then decoded one by one, not joined per batch (see ReadEntriesOptions.known):
  *   a kept text never holds on to the other files of its batch.
+ *
+ * Files vouched unchanged (LoadOptions.vouched): the daemon's file watcher reports every change of
+ * the files it watches, so that a file it reported no change of since the load that kept a result
+ * began is the file that load read. Such a file is not read at all: its kept result is taken as if
+ * the reader had found its digest unchanged (the listing of the folders, the project config and
+ * every check across files still run on each load). The caller vouches only for what its watcher
+ * saw from before that load began without a break, and only for a run a change started; the
+ * daemon's full runs (start-up, schedule, SIGHUP, retries) read every file as above.
  */
 
 interface KeptResource {
@@ -108,13 +117,21 @@ export class FileReuse {
     private readonly repo: RepositoryRoot,
     private readonly defer: boolean,
     previous: LoadMemo | undefined,
+    /** Repository-relative files vouched unchanged since `previous` was made: not read (LoadOptions.vouched). */
+    private readonly vouched?: (file: string) => boolean,
   ) {
     this.previous = previous?.usableFor(repo, defer) === true ? previous : undefined;
   }
 
+  /** What a file is known by: its kept result's digest, `unread` when the file (`file()`) is vouched unchanged. */
+  private known(file: () => string, digest: string | undefined): Known {
+    if (digest === undefined) return null;
+    return this.vouched?.(file()) === true ? { unread: digest } : digest;
+  }
+
   /** The digest a resource file had when its result was kept, if it was. */
-  knownResource(file: string): string | null {
-    return this.previous?.resources.get(file)?.digest ?? null;
+  knownResource(file: string): Known {
+    return this.known(() => file, this.previous?.resources.get(file)?.digest);
   }
 
   /** The resource as this load has it: the previous result when the reader found the file unchanged. */
@@ -133,8 +150,10 @@ export class FileReuse {
     return result;
   }
 
-  knownEntries(job: EntriesJob): string | null {
-    return this.previous?.entries.get(entriesKey(job))?.digest ?? null;
+  knownEntries(job: EntriesJob): Known {
+    const digest = this.previous?.entries.get(entriesKey(job))?.digest;
+    // The file as readEntriesFile resolves it (an absolute or escaping path is never kept).
+    return this.known(() => relativePath(job.root, path.resolve(path.dirname(path.join(job.root, job.resourceFile)), job.declared)), digest);
   }
 
   /** The outcome of an entries job as this load has it (see `resource`); `dirCache`: this load's, for deferred entries. */

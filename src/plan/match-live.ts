@@ -71,6 +71,21 @@ function byName<T extends { readonly name: string }>(a: T, b: T): number {
 }
 
 /**
+ * The live resources of a name not claimed yet, oldest first: looked up by name (a listing of a
+ * thousand glossaries matched against a thousand declared ones is a thousand lookups, not a million
+ * comparisons).
+ */
+function unclaimedByName<L extends Named>(sortedLive: readonly L[], claimed: ReadonlySet<string>): (name: string) => L[] {
+  const named = new Map<string, L[]>();
+  for (const l of sortedLive) {
+    const list = named.get(l.name);
+    if (list === undefined) named.set(l.name, [l]);
+    else list.push(l);
+  }
+  return (name) => (named.get(name) ?? []).filter((l) => !claimed.has(l.id));
+}
+
+/**
  * `isEqual` tells, for v2, which of several live duplicates already equals the declared glossary
  * (that one is kept). Without it the oldest is kept.
  */
@@ -82,7 +97,7 @@ export function matchGlossaries(
 ): Matching<DesiredGlossary, LiveGlossary> {
   const claimed = new Set<string>();
   const sortedLive = [...live].sort(byAge);
-  const unclaimedNamed = (name: string): LiveGlossary[] => sortedLive.filter((g) => g.name === name && !claimed.has(g.id));
+  const unclaimedNamed = unclaimedByName(sortedLive, claimed);
   const claim = (gs: readonly LiveGlossary[]): void => gs.forEach((g) => claimed.add(g.id));
 
   const found = new Map<DesiredGlossary, Omit<Match<DesiredGlossary, LiveGlossary>, 'desired'>>();
@@ -126,7 +141,7 @@ export function matchStyleRules(
 ): Matching<DesiredStyleRules, LiveStyleRules> {
   const claimed = new Set<string>();
   const sortedLive = [...live].sort(byAge);
-  const unclaimedNamed = (name: string): LiveStyleRules[] => sortedLive.filter((s) => s.name === name && !claimed.has(s.id));
+  const unclaimedNamed = unclaimedByName(sortedLive, claimed);
   const found = new Map<DesiredStyleRules, Omit<Match<DesiredStyleRules, LiveStyleRules>, 'desired'>>();
   const sortedDesired = [...desired].sort(byName);
   const pending: DesiredStyleRules[] = [];
