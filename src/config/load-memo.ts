@@ -75,6 +75,8 @@ export class LoadMemo {
      */
     readonly reused: number,
     readonly read: number,
+    /** Of the reused, those taken without reading the file (vouched unchanged, LoadOptions.vouched). */
+    readonly unread = 0,
   ) {}
 
   /** Whether a load of this root (with or without deferred entries) may reuse these results. */
@@ -111,6 +113,9 @@ export class FileReuse {
   private readonly entries = new Map<string, KeptEntries>();
   private reused = 0;
   private read = 0;
+  /** Keys (a resource file, an entries job's key) handed out `unread`, and how many of them were answered unchanged. */
+  private readonly handedUnread = new Set<string>();
+  private unread = 0;
   private readonly previous: LoadMemo | undefined;
 
   constructor(
@@ -124,14 +129,15 @@ export class FileReuse {
   }
 
   /** What a file is known by: its kept result's digest, `unread` when the file (`file()`) is vouched unchanged. */
-  private known(file: () => string, digest: string | undefined): Known {
-    if (digest === undefined) return null;
-    return this.vouched?.(file()) === true ? { unread: digest } : digest;
+  private known(key: string, file: () => string, digest: string | undefined): Known {
+    if (digest === undefined || this.vouched?.(file()) !== true) return digest ?? null;
+    this.handedUnread.add(key);
+    return { unread: digest };
   }
 
   /** The digest a resource file had when its result was kept, if it was. */
   knownResource(file: string): Known {
-    return this.known(() => file, this.previous?.resources.get(file)?.digest);
+    return this.known(file, () => file, this.previous?.resources.get(file)?.digest);
   }
 
   /** The resource as this load has it: the previous result when the reader found the file unchanged. */
@@ -141,6 +147,7 @@ export class FileReuse {
       if (kept === undefined || kept.digest !== loaded.digest) throw new Error(`resource file ${loaded.file} was answered unchanged without a kept result`);
       this.resources.set(loaded.file, kept);
       this.reused++;
+      if (this.handedUnread.has(loaded.file)) this.unread++;
       return freshResource(kept.loaded);
     }
     this.read++;
@@ -151,9 +158,10 @@ export class FileReuse {
   }
 
   knownEntries(job: EntriesJob): Known {
-    const digest = this.previous?.entries.get(entriesKey(job))?.digest;
+    const key = entriesKey(job);
+    const digest = this.previous?.entries.get(key)?.digest;
     // The file as readEntriesFile resolves it (an absolute or escaping path is never kept).
-    return this.known(() => relativePath(job.root, path.resolve(path.dirname(path.join(job.root, job.resourceFile)), job.declared)), digest);
+    return this.known(`\0${key}`, () => relativePath(job.root, path.resolve(path.dirname(path.join(job.root, job.resourceFile)), job.declared)), digest);
   }
 
   /** The outcome of an entries job as this load has it (see `resource`); `dirCache`: this load's, for deferred entries. */
@@ -164,6 +172,7 @@ export class FileReuse {
       if (kept === undefined || kept.digest !== outcome.digest) throw new Error(`entries file ${outcome.file ?? job.declared} was answered unchanged without a kept result`);
       this.entries.set(key, kept);
       this.reused++;
+      if (this.handedUnread.has(`\0${key}`)) this.unread++;
       return { ...(unpackBatch({ outcomes: [kept.wire] }, [job], dirCache)[0] as EntriesOutcome), diagnostics: [] };
     }
     this.read++;
@@ -176,7 +185,7 @@ export class FileReuse {
 
   /** The memo for the next load. */
   finish(): LoadMemo {
-    return new LoadMemo(this.repo, this.defer, this.resources, this.entries, this.reused, this.read);
+    return new LoadMemo(this.repo, this.defer, this.resources, this.entries, this.reused, this.read, this.unread);
   }
 }
 

@@ -134,7 +134,7 @@ export function createRunner(parts: RunParts): (request: RunRequest) => Promise<
     memoWatch = watching;
     if (memo !== undefined) {
       metrics.recordLoad(memo.reused, memo.read);
-      log.debug({ reused: memo.reused, read: memo.read }, 'repository loaded');
+      log.debug({ reused: memo.reused, read: memo.read, unread: memo.unread }, 'repository loaded');
     }
     status.setRepository(loaded.diagnostics);
     metrics.setRepositoryValid(loaded.desired !== undefined);
