@@ -53,6 +53,17 @@ export interface RunParts {
   readonly fanOut: (request: RunRequest, loaded: LoadedDesired, mode: ReconcileMode) => void;
 }
 
+/**
+ * The files a run that `changed` started may take as they were at the last load without reading
+ * them: those the watcher reports, but for the changed ones, when the watch has been on without a
+ * break since before that load began (`since`: every change since is then in `changed`, or in a
+ * batch of the watcher that starts the next run). Undefined: every file is read (and digested).
+ */
+function vouched(watch: RunParts['watch'], changed: ReadonlySet<string> | undefined, since: number | undefined): ((file: string) => boolean) | undefined {
+  if (watch === undefined || changed === undefined || since === undefined || watch.unbroken() !== since) return undefined;
+  return (file) => !changed.has(file) && watch.reports(file);
+}
+
 /** What suspends `target` (`--suspend`, the config's `suspend: true`, the target's), if anything does. */
 export function suspensionOf(desired: DesiredState, target: TargetConfig, flag: boolean): SuspendedTarget['by'] | undefined {
   if (flag) return 'flag';
@@ -104,25 +115,13 @@ export function createRunner(parts: RunParts): (request: RunRequest) => Promise<
   };
 
   /**
-   * The files a run that `changed` started may take as they were at the last load without reading
-   * them: those the watcher reports, but for the changed ones, when the watch has been on without a
-   * break since before that load began (every change since is then in `changed`, or in a batch of
-   * the watcher that starts the next run). Undefined: every file is read (and digested).
-   */
-  const vouched = (changed: ReadonlySet<string> | undefined): ((file: string) => boolean) | undefined => {
-    const watch = parts.watch;
-    if (watch === undefined || changed === undefined || memoWatch === undefined || watch.unbroken() !== memoWatch) return undefined;
-    return (file) => !changed.has(file) && watch.reports(file);
-  };
-
-  /**
    * Reads the repository, reusing what the last load kept unless `fresh` (SIGHUP: a full reload reads
    * every file); `changed`: the files the watcher reported, for a run they started (the others it
    * reports are not read again, see `vouched`).
    */
   const load = async (fresh: boolean, changed?: ReadonlySet<string>): Promise<LoadedRepository> => {
     const previous = fresh ? undefined : memo;
-    const unchanged = previous === undefined ? undefined : vouched(changed);
+    const unchanged = previous === undefined ? undefined : vouched(parts.watch, changed, memoWatch);
     memo = undefined;
     const watching = parts.watch?.unbroken();
     const loaded = await loadDesired(parts.dir, parts.configPath, undefined, {

@@ -161,14 +161,7 @@ function watchRepository(shared: Shared, root: RepositoryRoot, trigger: (kind: T
 }
 
 /** One run of a request, with the parts the options ask for: the git source (--git-pull) and the drift pull (--on-drift pull). */
-function createRun(
-  shared: Shared,
-  root: RepositoryRoot,
-  watcher: FileWatcher,
-  follow: (desired: DesiredState | undefined) => void,
-  ended: (end: RunEnd) => void,
-  targets: TargetRuns,
-): (request: RunRequest) => Promise<void> {
+function createRun(shared: Shared, root: RepositoryRoot, watcher: FileWatcher, follow: (desired: DesiredState | undefined) => void, ended: (end: RunEnd) => void, targets: TargetRuns): (request: RunRequest) => Promise<void> {
   const { options, service } = shared;
   const parts = { dir: options.dir, clock: shared.clock, status: shared.status, metrics: shared.metrics, logger: shared.log, history: shared.history };
   /** Files a drift pull wrote that the branch the daemon reads does not hold yet (with --git-pull). */

@@ -121,7 +121,7 @@ describe('termsync watch (the daemon)', () => {
     const t = await start({
       watch: (o) => {
         report = o.onChange;
-        return { setPaths: () => undefined, pending: () => 0, unbroken: () => watch, reports: (file) => file.startsWith('glossaries/'), close: async () => undefined };
+        return { setPaths: () => undefined, pending: () => 0, unbroken: () => watch, reports: (file) => file.startsWith('glossaries/'), close: () => Promise.resolve() };
       },
     });
     const d = t.daemon;
