@@ -1,8 +1,9 @@
+import path from 'node:path';
 import { PackedEntries } from '../model/packed-entries.js';
 import type { LoadedResource, RepositoryRoot } from './load-resources.js';
 import { packBatch, unpackBatch, type WireEntries } from './entries-wire.js';
 import type { EntriesJob, EntriesOutcome } from './read-entries.js';
-import type { Digested } from './read-files.js';
+import { relativePath, type Digested, type Known } from './read-files.js';
 
 /*
  * Incremental reload (the daemon reads the repository again after every change, which usually
@@ -40,6 +41,14 @@ import type { Digested } from './read-files.js';
  *   Entries files are then decoded in small groups, not joined per batch (see ReadEntriesOptions.known,
  *   MEMO_GROUP_BYTES): a kept text holds on to at most the few other files of its group (their old
  *   texts outlive an edit until each of them is read again), never to its whole batch.
+ *
+ * Files vouched unchanged (LoadOptions.vouched): the daemon's file watcher reports every change of
+ * the files it watches, so that a file it reported no change of since the load that kept a result
+ * began is the file that load read. Such a file is not read at all: its kept result is taken as if
+ * the reader had found its digest unchanged (the listing of the folders, the project config and
+ * every check across files still run on each load). The caller vouches only for what its watcher
+ * saw from before that load began without a break, and only for a run a change started; the
+ * daemon's full runs (start-up, schedule, SIGHUP, retries) read every file as above.
  */
 
 interface KeptResource {
@@ -67,6 +76,8 @@ export class LoadMemo {
      */
     readonly reused: number,
     readonly read: number,
+    /** Of the reused, those taken without reading the file (vouched unchanged, LoadOptions.vouched). */
+    readonly unread = 0,
   ) {}
 
   /** Whether a load of this root (with or without deferred entries) may reuse these results. */
@@ -103,19 +114,31 @@ export class FileReuse {
   private readonly entries = new Map<string, KeptEntries>();
   private reused = 0;
   private read = 0;
+  /** Keys (a resource file, an entries job's key) handed out `unread`, and how many of them were answered unchanged. */
+  private readonly handedUnread = new Set<string>();
+  private unread = 0;
   private readonly previous: LoadMemo | undefined;
 
   constructor(
     private readonly repo: RepositoryRoot,
     private readonly defer: boolean,
     previous: LoadMemo | undefined,
+    /** Repository-relative files vouched unchanged since `previous` was made: not read (LoadOptions.vouched). */
+    private readonly vouched?: (file: string) => boolean,
   ) {
     this.previous = previous?.usableFor(repo, defer) === true ? previous : undefined;
   }
 
+  /** What a file is known by: its kept result's digest, `unread` when the file (`file()`) is vouched unchanged. */
+  private known(key: string, file: () => string, digest: string | undefined): Known {
+    if (digest === undefined || this.vouched?.(file()) !== true) return digest ?? null;
+    this.handedUnread.add(key);
+    return { unread: digest };
+  }
+
   /** The digest a resource file had when its result was kept, if it was. */
-  knownResource(file: string): string | null {
-    return this.previous?.resources.get(file)?.digest ?? null;
+  knownResource(file: string): Known {
+    return this.known(file, () => file, this.previous?.resources.get(file)?.digest);
   }
 
   /** The resource as this load has it: the previous result when the reader found the file unchanged. */
@@ -125,6 +148,7 @@ export class FileReuse {
       if (kept === undefined || kept.digest !== loaded.digest) throw new Error(`resource file ${loaded.file} was answered unchanged without a kept result`);
       this.resources.set(loaded.file, kept);
       this.reused++;
+      if (this.handedUnread.has(loaded.file)) this.unread++;
       return freshResource(kept.loaded);
     }
     this.read++;
@@ -134,8 +158,11 @@ export class FileReuse {
     return result;
   }
 
-  knownEntries(job: EntriesJob): string | null {
-    return this.previous?.entries.get(entriesKey(job))?.digest ?? null;
+  knownEntries(job: EntriesJob): Known {
+    const key = entriesKey(job);
+    const digest = this.previous?.entries.get(key)?.digest;
+    // The file as readEntriesFile resolves it (an absolute or escaping path is never kept).
+    return this.known(`\0${key}`, () => relativePath(job.root, path.resolve(path.dirname(path.join(job.root, job.resourceFile)), job.declared)), digest);
   }
 
   /** The outcome of an entries job as this load has it (see `resource`); `dirCache`: this load's, for deferred entries. */
@@ -146,6 +173,7 @@ export class FileReuse {
       if (kept === undefined || kept.digest !== outcome.digest) throw new Error(`entries file ${outcome.file ?? job.declared} was answered unchanged without a kept result`);
       this.entries.set(key, kept);
       this.reused++;
+      if (this.handedUnread.has(`\0${key}`)) this.unread++;
       return { ...(unpackBatch({ outcomes: [kept.wire] }, [job], dirCache)[0] as EntriesOutcome), diagnostics: [] };
     }
     this.read++;
@@ -158,7 +186,7 @@ export class FileReuse {
 
   /** The memo for the next load. */
   finish(): LoadMemo {
-    return new LoadMemo(this.repo, this.defer, this.resources, this.entries, this.reused, this.read);
+    return new LoadMemo(this.repo, this.defer, this.resources, this.entries, this.reused, this.read, this.unread);
   }
 }
 

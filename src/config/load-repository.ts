@@ -45,6 +45,12 @@ export interface LoadOptions {
   /** The memo of the previous load of this repository (implies `remember`). */
   previous?: LoadMemo;
   /**
+   * With `previous`: repository-relative files the caller vouches unchanged since the load that made
+   * `previous` began (the daemon: files its watcher reported no change of). Their kept results are
+   * taken without reading them (see load-memo.ts); any other file is read as without it.
+   */
+  vouched?: (file: string) => boolean;
+  /**
    * Between two batches of files (default: one turn of the event loop, so that timers and sockets
    * run), and after each batch (see LoadResourcesOptions): tests hold the main thread until the
    * worker thread has answered, which in a small repository it never would in time.
@@ -172,7 +178,7 @@ export async function loadRepository(options: LoadOptions): Promise<LoadResult> 
   const glossaries: DesiredGlossary[] = [];
   const styleRules: DesiredStyleRules[] = [];
   const repo = { root, rootReal };
-  const reuse = options.remember === true || options.previous !== undefined ? new FileReuse(repo, options.deferEntries === true, options.previous) : undefined;
+  const reuse = options.remember === true || options.previous !== undefined ? new FileReuse(repo, options.deferEntries === true, options.previous, options.vouched) : undefined;
   for (const outcome of await loadResources(repo, found.files, new Map(), {
     yieldToEventLoop: options.yieldToEventLoop ?? yieldToEventLoop,
     ...(options.onBatch === undefined ? {} : { onBatch: options.onBatch }),

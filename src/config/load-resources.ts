@@ -9,7 +9,7 @@ import { PackedEntries } from '../model/packed-entries.js';
 import { detectSecrets, detectSecretsInText } from './detect-secrets.js';
 import { parseYamlFile, type YamlFile } from './parse-yaml.js';
 import type { EntriesJob, EntriesOutcome } from './read-entries.js';
-import { fileDigest, readTextFile, type Digested } from './read-files.js';
+import { fileDigest, readTextFile, unreadDigest, type Digested, type Known } from './read-files.js';
 import { validateResource, type GlossaryDraft } from './validate-resource.js';
 
 /** Where the repository is. */
@@ -61,7 +61,10 @@ export function parseYaml(text: string, file: string, diagnostics: Diagnostic[])
 /** The result of loadResource: the draft (when usable), or only that the file's digest was the one known. */
 type Loaded = { readonly resource?: GlossaryDraft | DesiredStyleRules } & Digested;
 
-function loadResource(repo: RepositoryRoot, file: string, diagnostics: Diagnostic[], known: string | null | undefined): Loaded {
+function loadResource(repo: RepositoryRoot, file: string, diagnostics: Diagnostic[], known: Known | undefined): Loaded {
+  // Vouched unchanged since its result was kept: not read at all (see load-memo.ts).
+  const unread = unreadDigest(known);
+  if (unread !== undefined) return { digest: unread, unchanged: true };
   const absolute = path.join(repo.root, file);
   try {
     const real = realpathSync.native(absolute);
@@ -98,9 +101,10 @@ export interface LoadedResource {
 /**
  * `known`: given (a digest, or null for none) when the load remembers its files (see load-memo.ts):
  * the result then carries the digest of the file read, and a file whose digest is `known` is not
- * parsed at all (`unchanged`, no draft: the previous result stands).
+ * parsed at all (`unchanged`, no draft: the previous result stands); one vouched unchanged
+ * (`{ unread }`) is not even read.
  */
-export function loadResourceFile(repo: RepositoryRoot, file: string, known?: string | null): LoadedResource & Digested {
+export function loadResourceFile(repo: RepositoryRoot, file: string, known?: Known): LoadedResource & Digested {
   const diagnostics: Diagnostic[] = [];
   const { resource, digest, unchanged } = loadResource(repo, file, diagnostics, known);
   if (unchanged === true) return { file, diagnostics, jobs: [], digest: digest as string, unchanged };

@@ -7,7 +7,7 @@ import { loadResourceFile, withNullPrototypes, type LoadedResource, type Reposit
 import { TermsyncError } from '../lib/errors.js';
 import type { FileReuse } from './load-memo.js';
 import { Interrupted } from '../formats/common/interrupted.js';
-import type { Digested } from './read-files.js';
+import type { Digested, Known } from './read-files.js';
 import { unpackBatch, type WireBatch } from './entries-wire.js';
 import { readEntriesBatch, type EntriesJob, type EntriesOutcome } from './read-entries.js';
 
@@ -97,8 +97,8 @@ const WORKER_FILE = fileURLToPath(new URL('./load-worker.js', import.meta.url));
 
 /** Work for the worker: parse resource files, or read entries files. */
 export type BatchRequest =
-  | { readonly kind: 'resources'; readonly id: number; readonly files: readonly string[]; readonly known?: readonly (string | null)[] }
-  | { readonly kind: 'entries'; readonly id: number; readonly jobs: readonly EntriesJob[]; readonly defer: boolean; readonly known?: readonly (string | null)[] };
+  | { readonly kind: 'resources'; readonly id: number; readonly files: readonly string[]; readonly known?: readonly Known[] }
+  | { readonly kind: 'entries'; readonly id: number; readonly jobs: readonly EntriesJob[]; readonly defer: boolean; readonly known?: readonly Known[] };
 
 export interface EntriesReply extends WireBatch {
   readonly kind: 'entries';
@@ -171,14 +171,14 @@ class Work {
   resourcesDoneCount = 0;
 
   /** The resource files of a batch, with the digests they are known by when the load reuses results. */
-  resourcesRequest(id: number): { readonly files: readonly string[]; readonly known?: readonly (string | null)[] } {
+  resourcesRequest(id: number): { readonly files: readonly string[]; readonly known?: readonly Known[] } {
     const files = this.resourceBatches[id] as string[];
     const reuse = this.reuse;
     return reuse === undefined ? { files } : { files, known: files.map((file) => reuse.knownResource(file)) };
   }
 
   /** The entries jobs of a batch, with the digests (see resourcesRequest). */
-  entriesRequest(id: number): { readonly jobs: readonly EntriesJob[]; readonly known?: readonly (string | null)[] } {
+  entriesRequest(id: number): { readonly jobs: readonly EntriesJob[]; readonly known?: readonly Known[] } {
     const batch = this.entriesBatches[id] as { start: number; end: number };
     const jobs = this.jobs.slice(batch.start, batch.end);
     const reuse = this.reuse;

@@ -14,7 +14,7 @@ import { BatchArena, decodeUtf8Files, MEMO_GROUP_BYTES } from './decode-batch.js
 import { detectSecretsInText, mayHoldSecret } from './detect-secrets.js';
 import { EMPTY_DICTIONARY } from './rules/glossary-rules.js';
 import { applyRules } from './rules/rule.js';
-import { fileDigest, readEntriesFile, relativePath, type Digested, type EntriesFileBytes } from './read-files.js';
+import { fileDigest, readEntriesFile, relativePath, unreadDigest, type Digested, type EntriesFileBytes, type Known } from './read-files.js';
 
 export interface ReadEntriesOptions {
   /**
@@ -26,9 +26,10 @@ export interface ReadEntriesOptions {
    * Given when the load remembers its files (see load-memo.ts), one per job: the digest its file
    * had when its outcome was kept, or null. Each outcome then carries the digest of the file read;
    * a file whose digest is the known one is not decoded or parsed (`unchanged`). Text files are
-   * then decoded in groups of MEMO_GROUP_BYTES: a kept text holds on to a few files of its batch at most.
+   * then decoded in groups of MEMO_GROUP_BYTES: a kept text holds on to a few files of its batch at
+   * most. A file vouched unchanged (`{ unread }`) is not even read: its outcome is `unchanged` with that digest.
    */
-  readonly known?: readonly (string | null)[];
+  readonly known?: readonly Known[];
   /**
    * The load's signal (on the thread that has it): a long parse of a TBX file or a workbook yields
    * to the event loop now and then, so that a signal is heard, and stops once it is aborted
@@ -187,6 +188,8 @@ export async function readEntriesBatch(jobs: readonly EntriesJob[], dirCache?: M
   const folders = dirCache ?? new Map<string, string | null>();
   const known = options.known;
   const reads = jobs.map((job, i): EntriesFileBytes & Digested => {
+    const unread = unreadDigest(known?.[i]);
+    if (unread !== undefined) return { diagnostics: [], digest: unread, unchanged: true };
     const read = readEntriesFile(job.root, job.rootReal, job.resourceFile, job.declared, job.at, folders, arena, job.options.encoding);
     if (known === undefined || read.bytes === undefined || read.file === undefined) return read;
     const digest = fileDigest(read.file, read.bytes);

@@ -29,6 +29,19 @@ export interface Digested {
   readonly unchanged?: true;
 }
 
+/**
+ * What a load knows of a file before it reads it (see load-memo.ts): nothing (null), the digest the
+ * kept result was made from (the file is read and digested, and not parsed when its digest is that
+ * one), or that digest `unread`: the caller vouches the file is unchanged since that result was
+ * made (the daemon's watcher reported no change of it), and it is not read at all.
+ */
+export type Known = string | null | { readonly unread: string };
+
+/** The digest a file is vouched unchanged by (`Known`'s `unread`), if it is. */
+export function unreadDigest(known: Known | undefined): string | undefined {
+  return typeof known === 'object' && known !== null ? known.unread : undefined;
+}
+
 /** Repository-relative path with forward slashes. */
 export function relativePath(root: string, absolute: string): string {
   return path.relative(root, absolute).split(path.sep).join('/');

@@ -14,6 +14,7 @@ import { endOf, type RunEnd } from './run-end.js';
 import { owns, type Shard } from './shard.js';
 import type { LoadedDesired } from './target-run.js';
 import type { RunRequest, Trigger } from './triggers.js';
+import type { FileWatcher } from './watch-files.js';
 
 export type { RunEnd } from './run-end.js';
 
@@ -43,8 +44,24 @@ export interface RunParts {
   readonly ended: (end: RunEnd) => void;
   /** Waits until no target run is in progress (before a drift pull writes the repository's files). */
   readonly quiesce: () => Promise<void>;
+  /**
+   * The file watcher, when its events start the runs (not with --git-pull): a run a change started
+   * does not read again the files it reported no change of (see `vouched`).
+   */
+  readonly watch?: Pick<FileWatcher, 'unbroken' | 'reports'>;
   /** Hands the loaded repository to the targets' runs: each target this daemon owns runs the request. */
   readonly fanOut: (request: RunRequest, loaded: LoadedDesired, mode: ReconcileMode) => void;
+}
+
+/**
+ * The files a run that `changed` started may take as they were at the last load without reading
+ * them: those the watcher reports, but for the changed ones, when the watch has been on without a
+ * break since before that load began (`since`: every change since is then in `changed`, or in a
+ * batch of the watcher that starts the next run). Undefined: every file is read (and digested).
+ */
+function vouched(watch: RunParts['watch'], changed: ReadonlySet<string> | undefined, since: number | undefined): ((file: string) => boolean) | undefined {
+  if (watch === undefined || changed === undefined || since === undefined || watch.unbroken() !== since) return undefined;
+  return (file) => !changed.has(file) && watch.reports(file);
 }
 
 /** What suspends `target` (`--suspend`, the config's `suspend: true`, the target's), if anything does. */
@@ -71,6 +88,8 @@ export function createRunner(parts: RunParts): (request: RunRequest) => Promise<
    * runs, replaced by its memo after.
    */
   let memo: LoadMemo | undefined;
+  /** The watch that was on, unbroken, when the load that made `memo` began (see FileWatcher.unbroken). */
+  let memoWatch: number | undefined;
   /** The targets the daemon covers, as the last valid load said (the run metrics' `target` of a run that reached none). */
   let covered: readonly string[] = parts.target === undefined ? [] : [parts.target];
   /** Targets suspended as of the last valid load: a change is logged. */
@@ -95,15 +114,26 @@ export function createRunner(parts: RunParts): (request: RunRequest) => Promise<
     return new Set(suspended.map((s) => s.target));
   };
 
-  /** Reads the repository, reusing what the last load kept unless `fresh` (SIGHUP: a full reload reads every file). */
-  const load = async (fresh: boolean): Promise<LoadedRepository> => {
+  /**
+   * Reads the repository, reusing what the last load kept unless `fresh` (SIGHUP: a full reload reads
+   * every file); `changed`: the files the watcher reported, for a run they started (the others it
+   * reports are not read again, see `vouched`).
+   */
+  const load = async (fresh: boolean, changed?: ReadonlySet<string>): Promise<LoadedRepository> => {
     const previous = fresh ? undefined : memo;
+    const unchanged = previous === undefined ? undefined : vouched(parts.watch, changed, memoWatch);
     memo = undefined;
-    const loaded = await loadDesired(parts.dir, parts.configPath, undefined, { remember: true, ...(previous === undefined ? {} : { previous }) });
+    const watching = parts.watch?.unbroken();
+    const loaded = await loadDesired(parts.dir, parts.configPath, undefined, {
+      remember: true,
+      ...(previous === undefined ? {} : { previous }),
+      ...(unchanged === undefined ? {} : { vouched: unchanged }),
+    });
     memo = loaded.memo;
+    memoWatch = watching;
     if (memo !== undefined) {
       metrics.recordLoad(memo.reused, memo.read);
-      log.debug({ reused: memo.reused, read: memo.read }, 'repository loaded');
+      log.debug({ reused: memo.reused, read: memo.read, unread: memo.unread }, 'repository loaded');
     }
     status.setRepository(loaded.diagnostics);
     metrics.setRepositoryValid(loaded.desired !== undefined);
@@ -143,7 +173,9 @@ export function createRunner(parts: RunParts): (request: RunRequest) => Promise<
     const startedAt = clock.now();
     await parts.root.note();
     status.update({ running: { trigger, startedAt: new Date(startedAt).toISOString() } });
-    let loaded = await load(request.fresh);
+    // Only a run the watcher's events started (nothing but them folded in) knows every file that changed.
+    const changed = request.trigger === 'files' && !request.full && !request.fresh && !request.fetch && parts.git === undefined ? new Set(files) : undefined;
+    let loaded = await load(request.fresh, changed);
     parts.follow(loaded.desired);
     if (loaded.desired === undefined) return invalid(trigger, startedAt, loaded, files.length);
     const suspended = followSuspension(loaded.desired);

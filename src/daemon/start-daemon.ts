@@ -162,7 +162,7 @@ function watchRepository(shared: Shared, root: RepositoryRoot, changedSince: num
 }
 
 /** One run of a request, with the parts the options ask for: the git source (--git-pull) and the drift pull (--on-drift pull). */
-function createRun(shared: Shared, root: RepositoryRoot, follow: (desired: DesiredState | undefined) => void, ended: (end: RunEnd) => void, targets: TargetRuns): (request: RunRequest) => Promise<void> {
+function createRun(shared: Shared, root: RepositoryRoot, watcher: FileWatcher, follow: (desired: DesiredState | undefined) => void, ended: (end: RunEnd) => void, targets: TargetRuns): (request: RunRequest) => Promise<void> {
   const { options, service } = shared;
   const parts = { dir: options.dir, clock: shared.clock, status: shared.status, metrics: shared.metrics, logger: shared.log, history: shared.history };
   /** Files a drift pull wrote that the branch the daemon reads does not hold yet (with --git-pull). */
@@ -183,6 +183,8 @@ function createRun(shared: Shared, root: RepositoryRoot, follow: (desired: Desir
     root,
     ...(git === undefined ? {} : { git }),
     ...(drift === undefined ? {} : { drift }),
+    // With --git-pull the watcher's events start no run (only commits are applied).
+    ...(options.gitPullMs === undefined ? { watch: watcher } : {}),
     follow,
     ended,
     quiesce: () => targets.idle(),
@@ -379,6 +381,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const run = createRun(
     shared,
     root,
+    watcher,
     follow,
     (end) => {
       if (end === 'failed') retry();

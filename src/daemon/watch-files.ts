@@ -2,7 +2,7 @@ import path from 'node:path';
 import { closeSync, fstatSync, openSync, unlinkSync, type Stats } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { watch, type FSWatcher } from 'chokidar';
+import { watch as chokidarWatch, type FSWatcher } from 'chokidar';
 import { systemClock, type ClockTimer, type TimerClock } from '../lib/clock.js';
 import { ENTRIES_EXTENSIONS } from '../formats/registry.js';
 import type { Logger } from '../lib/logger.js';
@@ -17,6 +17,15 @@ export interface FileWatcher {
   setPaths(paths: readonly string[]): void;
   /** Files changed and not yet reported (the batch waiting for quiet). */
   pending(): number;
+  /**
+   * Which unbroken watch is on: a number that changes whenever a change may have gone unreported
+   * (new paths, a watcher error), given once the watcher is ready (it has its paths in hand and
+   * reports every change from then on); undefined while it is not. Two equal answers: every change
+   * of a file `reports` covers between them was (or is about to be) reported.
+   */
+  unbroken(): number | undefined;
+  /** Whether a change of this repository-relative file (forward slashes) is reported: under a watched path, and not one ignored. */
+  reports(file: string): boolean;
   close(): Promise<void>;
 }
 
@@ -90,6 +99,11 @@ function changedAt(stats: Stats): number {
 export function watchFiles(options: WatchOptions): FileWatcher {
   let watcher: FSWatcher | undefined;
   let watched: readonly string[] = [];
+  /** The current watch (see `unbroken`): counted up at each new watcher and each folder added or removed; `ready` once the current watcher is, until an error. */
+  let watch = 0;
+  let ready = false;
+  /** The watched paths relative to the root (forward slashes), for `reports`: computed again when either changes. */
+  let prefixes: { readonly root: string; readonly of: readonly string[]; readonly relative: readonly string[] } | undefined;
   const clock = options.clock ?? systemClock;
   let batch = new Set<string>();
   let quiet: ClockTimer | undefined;
@@ -133,16 +147,34 @@ export function watchFiles(options: WatchOptions): FileWatcher {
   const start = (paths: readonly string[]): void => {
     const catchingUp = since;
     since = undefined;
-    watcher = watch([...paths], {
+    watch++;
+    ready = false;
+    const started = chokidarWatch([...paths], {
       ignoreInitial: catchingUp === undefined,
       ignored: (p: string) => NOISE.test(p),
       awaitWriteFinish: { stabilityThreshold: options.writeFinishMs, pollInterval: Math.max(10, Math.floor(options.writeFinishMs / 4)) },
       ...(options.usePolling === true ? { usePolling: true, interval: 500 } : {}),
     });
-    if (catchingUp === undefined) watcher.on('add', onEvent);
-    else catchUp(watcher, catchingUp);
-    for (const event of ['change', 'unlink'] as const) watcher.on(event, onEvent);
-    watcher.on('error', (error) => options.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'file watcher error'));
+    watcher = started;
+    // The first watch after start-up reports, from its scan, what changed since the daemon started.
+    if (catchingUp === undefined) started.on('add', onEvent);
+    else catchUp(started, catchingUp);
+    for (const event of ['change', 'unlink'] as const) started.on(event, onEvent);
+    started.on('ready', () => {
+      if (watcher === started) ready = true;
+    });
+    // A folder added or removed as a whole: its files' events are reported one by one, but what a
+    // load took as unchanged before is not vouched for across it.
+    for (const event of ['addDir', 'unlinkDir'] as const) {
+      started.on(event, () => {
+        if (watcher === started) watch++;
+      });
+    }
+    started.on('error', (error) => {
+      // A change may have gone unreported (a path no longer watched): nothing is vouched for until new paths are watched.
+      if (watcher === started) ready = false;
+      options.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'file watcher error');
+    });
   };
   return {
     setPaths: (paths) => {
@@ -154,6 +186,15 @@ export function watchFiles(options: WatchOptions): FileWatcher {
       if (old) void old.close();
     },
     pending: () => batch.size,
+    unbroken: () => (ready ? watch : undefined),
+    reports: (file) => {
+      if (!RELEVANT.test(file) || NOISE.test(file) || file.startsWith('../')) return false;
+      const root = options.root();
+      if (prefixes === undefined || prefixes.root !== root || prefixes.of !== watched) {
+        prefixes = { root, of: watched, relative: watched.map((p) => path.relative(root, p).split(path.sep).join('/')) };
+      }
+      return prefixes.relative.some((p) => p === '' || file === p || file.startsWith(`${p}/`));
+    },
     close: async () => {
       quiet?.cancel();
       deadline?.cancel();

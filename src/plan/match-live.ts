@@ -71,18 +71,18 @@ function byName<T extends { readonly name: string }>(a: T, b: T): number {
 }
 
 /**
- * `unclaimedNamed` of a matching: the live resources of a name (in the order of `sortedLive`) not
- * claimed yet, looked up by name rather than by a pass over all of them for each declared one (a
- * thousand glossaries made a million comparisons).
+ * The live resources of a name not claimed yet, oldest first: looked up by name (a listing of a
+ * thousand glossaries matched against a thousand declared ones is a thousand lookups, not a million
+ * comparisons).
  */
-function namedIndex<T extends { readonly id: string; readonly name: string }>(sortedLive: readonly T[], claimed: ReadonlySet<string>): (name: string) => T[] {
-  const byName = new Map<string, T[]>();
-  for (const r of sortedLive) {
-    const same = byName.get(r.name);
-    if (same === undefined) byName.set(r.name, [r]);
-    else same.push(r);
+function unclaimedByName<L extends Named>(sortedLive: readonly L[], claimed: ReadonlySet<string>): (name: string) => L[] {
+  const named = new Map<string, L[]>();
+  for (const l of sortedLive) {
+    const list = named.get(l.name);
+    if (list === undefined) named.set(l.name, [l]);
+    else list.push(l);
   }
-  return (name) => (byName.get(name) ?? []).filter((r) => !claimed.has(r.id));
+  return (name) => (named.get(name) ?? []).filter((l) => !claimed.has(l.id));
 }
 
 /**
@@ -97,7 +97,7 @@ export function matchGlossaries(
 ): Matching<DesiredGlossary, LiveGlossary> {
   const claimed = new Set<string>();
   const sortedLive = [...live].sort(byAge);
-  const unclaimedNamed = namedIndex(sortedLive, claimed);
+  const unclaimedNamed = unclaimedByName(sortedLive, claimed);
   const claim = (gs: readonly LiveGlossary[]): void => gs.forEach((g) => claimed.add(g.id));
 
   const found = new Map<DesiredGlossary, Omit<Match<DesiredGlossary, LiveGlossary>, 'desired'>>();
@@ -141,7 +141,7 @@ export function matchStyleRules(
 ): Matching<DesiredStyleRules, LiveStyleRules> {
   const claimed = new Set<string>();
   const sortedLive = [...live].sort(byAge);
-  const unclaimedNamed = namedIndex(sortedLive, claimed);
+  const unclaimedNamed = unclaimedByName(sortedLive, claimed);
   const found = new Map<DesiredStyleRules, Omit<Match<DesiredStyleRules, LiveStyleRules>, 'desired'>>();
   const sortedDesired = [...desired].sort(byName);
   const pending: DesiredStyleRules[] = [];

@@ -72,6 +72,8 @@ export interface LoadDesiredOptions {
    */
   readonly remember?: boolean;
   readonly previous?: LoadMemo;
+  /** With `previous`: files vouched unchanged since it was made, not read again (LoadOptions.vouched). */
+  readonly vouched?: (file: string) => boolean;
 }
 
 /** Whether the load uses a worker thread (undefined: decided per load, see parallel-load.ts). */
@@ -91,6 +93,7 @@ export async function loadDesired(dir: string, configPath?: string, signal?: Abo
     ...(options.deferEntries === true ? { deferEntries: true } : {}),
     ...(options.remember === true ? { remember: true } : {}),
     ...(options.previous === undefined ? {} : { previous: options.previous }),
+    ...(options.vouched === undefined ? {} : { vouched: options.vouched }),
   });
   const memo = loaded.memo === undefined ? {} : { memo: loaded.memo };
   // A repository with errors is never acted on: the loader leaves out what failed to parse, and a

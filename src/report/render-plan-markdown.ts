@@ -1,4 +1,4 @@
-import type { DictionaryChange, Plan, ResourceChange } from '../model/index.js';
+import type { DictionaryChange, EntryChange, Plan, ResourceChange } from '../model/index.js';
 import { describeCalls, type CallDescription } from './describe-operation.js';
 import { escapeHtml, escapeMarkdown, fenceFor } from './escape-markdown.js';
 import {
@@ -31,8 +31,8 @@ const OPEN_CALLS = 10;
 
 interface TermBlock {
   readonly title: string;
-  /** Diff lines, one or two per term change. */
-  readonly lines: readonly string[][];
+  /** The term changes, each shown as one or two diff lines (made only for those shown). */
+  readonly changes: readonly EntryChange[];
 }
 
 /** Identifies the comment so a CI step can update it in place. */
@@ -63,7 +63,7 @@ function termBlocks(plan: Plan): TermBlock[] {
   for (const change of plan.changes) {
     for (const d of change.dictionaries) {
       if (d.entryChanges.length === 0) continue;
-      blocks.push({ title: blockTitle(change, d), lines: d.entryChanges.map(diffLines) });
+      blocks.push({ title: blockTitle(change, d), changes: d.entryChanges });
     }
   }
   return blocks;
@@ -74,8 +74,8 @@ function blockTitle(change: ResourceChange, d: DictionaryChange): string {
 }
 
 function renderBlock(block: TermBlock, cap: number): { text: string; cut: number } {
-  const shown = block.lines.slice(0, cap).flat();
-  const cut = block.lines.length - Math.min(cap, block.lines.length);
+  const shown = block.changes.slice(0, cap).flatMap(diffLines);
+  const cut = block.changes.length - Math.min(cap, block.changes.length);
   const fence = fenceFor(shown);
   const parts = [`<details><summary>${block.title}</summary>`, '', `${fence}diff`, ...shown, fence];
   if (cut > 0) parts.push('', `… and ${cut} more term changes`);
@@ -105,11 +105,12 @@ export function renderPlanMarkdown(plan: Plan, options: PlanMarkdownOptions = {}
   const maxChars = options.maxChars ?? DEFAULT_MAX_CHARS;
   const blocks = termBlocks(plan);
   const calls = describeCalls(plan);
-  const totalTerms = blocks.reduce((sum, b) => sum + b.lines.length, 0);
+  const totalTerms = blocks.reduce((sum, b) => sum + b.changes.length, 0);
   const render = (limits: Limits): string => assemble(plan, blocks, calls, totalTerms, limits);
-  const fits = (limits: Limits): boolean => render(limits).length <= maxChars;
+  // A render that outgrows the limit stops adding term blocks: too long already, whatever follows.
+  const fits = (limits: Limits): boolean => assemble(plan, blocks, calls, totalTerms, limits, maxChars).length <= maxChars;
   let limits: Limits = {
-    terms: Math.max(0, ...blocks.map((b) => b.lines.length)),
+    terms: Math.max(0, ...blocks.map((b) => b.changes.length)),
     calls: calls.length,
     notManaged: plan.notManaged.length,
     rows: plan.changes.length,
@@ -157,7 +158,12 @@ function callSection(calls: readonly CallDescription[], shown: number): string[]
   return ['', `<details><summary>${calls.length} API calls, in order</summary>`, '', ...lines, '', '</details>'];
 }
 
-function assemble(plan: Plan, blocks: readonly TermBlock[], calls: readonly CallDescription[], totalTerms: number, limits: Limits): string {
+/**
+ * The comment with these limits. `budget`: only whether it fits is asked, and once the text is longer
+ * no further term block is rendered (a plan that creates a thousand glossaries holds millions of
+ * term changes; each try of the cut would otherwise render them all).
+ */
+function assemble(plan: Plan, blocks: readonly TermBlock[], calls: readonly CallDescription[], totalTerms: number, limits: Limits, budget = Infinity): string {
   const s = plan.summary;
   const out: string[] = [planMarker(plan.target), `### termsync plan for target ${escapeMarkdown(plan.target)}`, ''];
   if (plan.changes.length === 0) {
@@ -200,10 +206,13 @@ function assemble(plan: Plan, blocks: readonly TermBlock[], calls: readonly Call
   if (limits.terms > 0 && blocks.length > 0) {
     let cut = 0;
     out.push('', '#### Term changes');
+    let length = out.reduce((sum, line) => sum + line.length + 1, 0);
     for (const block of blocks) {
+      if (length > budget) break;
       const rendered = renderBlock(block, limits.terms);
       cut += rendered.cut;
       out.push('', rendered.text);
+      length += rendered.text.length + 2;
     }
     if (cut > 0) out.push('', `_${cut} of ${totalTerms} term changes were cut to keep this comment short; run \`termsync plan\` for all of them._`);
   } else if (totalTerms > 0) {

@@ -389,6 +389,30 @@ describe('incremental load: what is reused', () => {
     expect(edited.desired?.glossaries.find((g) => g.name === 'Glossary 0')?.dictionaries[1]?.entries.get('one')).toBe('eins');
   });
 
+  it('takes the files vouched unchanged from the memo without reading them, and reads every other', async () => {
+    const { dir } = await newRepository();
+    const first = await loadRepository({ dir, remember: true });
+    const files = first.memo?.read ?? 0;
+    const de = 'glossaries/entries/g0.en-de.tsv';
+    const fr = 'glossaries/entries/g0.en-fr.tsv';
+    const dictionary = (result: LoadResult, i: number): PackedEntries | undefined => result.desired?.glossaries.find((g) => g.name === 'Glossary 0')?.dictionaries[i]?.entries as PackedEntries | undefined;
+    // Both change; the caller vouches for every file but the French one (as a watcher that saw only it change would).
+    await writeFile(path.join(dir, de), 'one\teins\n');
+    await writeFile(path.join(dir, fr), 'two\tdeux\n');
+    const vouched = await loadRepository({ dir, previous: first.memo as LoadMemo, vouched: (file) => file !== fr });
+    expect([vouched.memo?.reused, vouched.memo?.read, vouched.memo?.unread]).toEqual([files - 1, 1, files - 1]);
+    expect(dictionary(vouched, 1)?.get('two')).toBe('deux');
+    // The German file was not read: its entries are those of the first load.
+    expect(dictionary(vouched, 0)?.get('one')).toBeUndefined();
+    expect(dictionary(vouched, 0)?.size).toBe(dictionary(first, 0)?.size);
+    // Without vouching, the next load reads and digests every file again, and finds the German change.
+    const full = await loadRepository({ dir, previous: vouched.memo as LoadMemo });
+    expect([full.memo?.read, full.memo?.unread]).toEqual([1, 0]);
+    expect(dictionary(full, 0)?.get('one')).toBe('eins');
+    // Vouching needs a memo to take the results from: a first load reads everything.
+    expect((await loadRepository({ dir, remember: true, vouched: () => true })).memo?.read).toBe(files);
+  });
+
   it('counts an entries file once per dictionary that names it, and a missing one as read', async () => {
     const { dir, model, written } = await newRepository();
     const first = await loadRepository({ dir, remember: true });

@@ -116,6 +116,44 @@ describe('termsync watch (the daemon)', () => {
     expect((await get(d, '/metrics')).text).toMatch(/termsync_load_files_total\{how="read"\} 35\n/);
   });
 
+  it('a run a change started reads only the files the watcher reported, while the same watch is on; any other run reads them all', async () => {
+    // A watcher the test drives: it reports what the test says, and its watch stays unbroken until the test breaks it.
+    let watch: number | undefined = 1;
+    let report: ((files: readonly string[]) => void) | undefined;
+    const t = await start({
+      watch: (o) => {
+        report = o.onChange;
+        return { setPaths: () => undefined, pending: () => 0, unbroken: () => watch, reports: (file) => file.startsWith('glossaries/'), close: () => Promise.resolve() };
+      },
+    });
+    const d = t.daemon;
+    expect(await nextRun(d, 0)).toMatchObject({ trigger: 'startup', result: 'changed' });
+    const reported = 'glossaries/entries/storefront-ui.en-de.tsv';
+    const other = 'glossaries/entries/checkout-payments.en-nl.tsv';
+    const onService = async (): Promise<string> => (await entriesOnService(d, 'Northwind Storefront UI', 'en', 'de')) + (await entriesOnService(d, 'Northwind Checkout and payments', 'en', 'nl'));
+    // Both files change; the watcher reports one (the other's event is still to come): the run applies the one reported.
+    await appendFile(join(dir, reported), 'loyalty points\tTreuepunkte\n');
+    await appendFile(join(dir, other), 'loyalty points\tloyaliteitspunten\n');
+    report?.([reported]);
+    expect(await nextRun(d, 1)).toMatchObject({ trigger: 'files', result: 'changed', files: 1 });
+    expect(await onService()).toContain('Treuepunkte');
+    expect(await onService()).not.toContain('loyaliteitspunten');
+    // The watch broke (new paths, an error): the next run a change starts reads every file again.
+    watch = 2;
+    await appendFile(join(dir, reported), 'store credit\tGuthaben\n');
+    report?.([reported]);
+    expect(await nextRun(d, 2)).toMatchObject({ trigger: 'files', result: 'changed', files: 1 });
+    expect(await onService()).toContain('loyaliteitspunten');
+    // Unreported again, on the same watch as the last load: left to the scheduled full run, which reads every file.
+    await appendFile(join(dir, other), 'wish list\tverlanglijst\n');
+    report?.([reported]);
+    expect(await nextRun(d, 3)).toMatchObject({ trigger: 'files', result: 'converged' });
+    expect(await onService()).not.toContain('verlanglijst');
+    t.tick();
+    expect(await nextRun(d, 4)).toMatchObject({ trigger: 'schedule', result: 'changed' });
+    expect(await onService()).toContain('verlanglijst');
+  });
+
   it('reads every file on SIGHUP even when a full run (schedule, retry) is already queued', async () => {
     const d = (await start()).daemon;
     // The loop took the start-up run at once: while it runs, a scheduled run is queued, then SIGHUP arrives.
@@ -145,6 +183,8 @@ describe('termsync watch (the daemon)', () => {
             w.setPaths(paths);
           },
           pending: () => w.pending(),
+          unbroken: () => w.unbroken(),
+          reports: (f) => w.reports(f),
           close: () => w.close(),
         };
       },
