@@ -411,11 +411,9 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const gitTimer = options.gitPullMs === undefined ? undefined : repeatEvery(clock, options.gitPullMs, () => trigger('git'));
   const rootCheck = (): void => void root.check().catch((error: unknown) => log.warn({ err: error instanceof Error ? error.message : String(error) }, 'checking the repository root failed'));
   const rootTimer = repeatEvery(clock, options.rootCheckMs ?? 2_000, rootCheck, { unref: true });
-  // The watcher starts with the first load's `follow`: its scan of every file slowed that load down
-  // beside it (see WatchOptions.changedSince: what changed during the load is reported all the same).
-  // Polled (network mounts, whose file times are the server's clock), it starts now, as it always did.
+  // The watcher starts with the first load's `follow` (WatchOptions.changedSince), which reads the files
+  // a tick of the file clock after startedAt (fileClockPast); polled (network mounts), it starts now.
   if (options.usePolling === true) watchPaths(undefined);
-  // The load reads the files in a later tick of the file clock than startedAt (see fileClockPast).
   await fileClockPast(startedAt);
   trigger('startup');
 
