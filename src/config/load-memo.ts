@@ -1,9 +1,8 @@
-import path from 'node:path';
 import { PackedEntries } from '../model/packed-entries.js';
 import type { LoadedResource, RepositoryRoot } from './load-resources.js';
 import { packBatch, unpackBatch, type WireEntries } from './entries-wire.js';
 import type { EntriesJob, EntriesOutcome } from './read-entries.js';
-import { relativePath, type Digested, type Known } from './read-files.js';
+import { entriesFilePath, relativePath, type Digested, type Known } from './read-files.js';
 
 /*
  * Incremental reload (the daemon reads the repository again after every change, which usually
@@ -162,7 +161,7 @@ export class FileReuse {
     const key = entriesKey(job);
     const digest = this.previous?.entries.get(key)?.digest;
     // The file as readEntriesFile resolves it (an absolute or escaping path is never kept).
-    return this.known(`\0${key}`, () => relativePath(job.root, path.resolve(path.dirname(path.join(job.root, job.resourceFile)), job.declared)), digest);
+    return this.known(`\0${key}`, () => relativePath(job.root, entriesFilePath(job.root, job.resourceFile, job.declared)), digest);
   }
 
   /** The outcome of an entries job as this load has it (see `resource`); `dirCache`: this load's, for deferred entries. */

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { appendDiagnostics, CappedDiagnostics, type Diagnostic, error } from '../lib/diagnostics.js';
 import { TermsyncError } from '../lib/errors.js';
 import { literalDigestOfBytes } from '../lib/text-digest.js';
@@ -14,7 +13,7 @@ import { BatchArena, decodeUtf8Files, MEMO_GROUP_BYTES } from './decode-batch.js
 import { detectSecretsInText, mayHoldSecret } from './detect-secrets.js';
 import { EMPTY_DICTIONARY } from './rules/glossary-rules.js';
 import { applyRules } from './rules/rule.js';
-import { fileDigest, readEntriesFile, relativePath, unreadDigest, type Digested, type EntriesFileBytes, type Known } from './read-files.js';
+import { entriesFilePath, fileDigest, readEntriesFile, relativePath, unreadDigest, type Digested, type EntriesFileBytes, type Known } from './read-files.js';
 
 export interface ReadEntriesOptions {
   /**
@@ -110,7 +109,7 @@ export function deferredEntries(job: EntriesJob, check: EntriesFileCheck, size: 
       const why = bytes === undefined ? again.diagnostics.find((d) => d.severity === 'error')?.message : undefined;
       throw new TermsyncError(
         'entries_file_changed',
-        `the entries file ${again.file ?? relativePath(job.root, path.resolve(path.dirname(path.join(job.root, job.resourceFile)), job.declared))} (\`entries_file\` of ${job.resourceFile}) changed while termsync ran: ${why === undefined ? 'it no longer holds what was read and checked at the start' : `it can no longer be read (${why})`}, so no plan is made from it; run again`,
+        `the entries file ${again.file ?? relativePath(job.root, entriesFilePath(job.root, job.resourceFile, job.declared))} (\`entries_file\` of ${job.resourceFile}) changed while termsync ran: ${why === undefined ? 'it no longer holds what was read and checked at the start' : `it can no longer be read (${why})`}, so no plan is made from it; run again`,
       );
     }
     return bytes;

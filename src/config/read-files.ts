@@ -47,6 +47,11 @@ export function relativePath(root: string, absolute: string): string {
   return path.relative(root, absolute).split(path.sep).join('/');
 }
 
+/** Where an `entries_file` leads: `declared` resolved from the folder of the resource file that declares it. */
+export function entriesFilePath(root: string, resourceFile: string, declared: string): string {
+  return path.resolve(path.dirname(path.join(root, resourceFile)), declared);
+}
+
 function isInside(root: string, absolute: string): boolean {
   const rel = path.relative(root, absolute);
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
@@ -185,7 +190,7 @@ export function readEntriesFile(
   if (path.isAbsolute(declared) || path.win32.isAbsolute(declared)) {
     return fail('entries-file/outside-repo', `\`entries_file\` ${show(declared)} is an absolute path; give a path relative to the resource file, inside the repository`);
   }
-  const absolute = path.resolve(path.dirname(path.join(root, resourceFile)), declared);
+  const absolute = entriesFilePath(root, resourceFile, declared);
   if (!isInside(root, absolute)) return fail('entries-file/outside-repo', `\`entries_file\` ${show(declared)} leaves the repository`);
   const format = formatOfFile(absolute);
   if (format === undefined) return fail('entries-file/extension', unknownExtensionMessage(show(declared), extensionOf(absolute)));

@@ -106,9 +106,9 @@ export function renderPlanMarkdown(plan: Plan, options: PlanMarkdownOptions = {}
   const blocks = termBlocks(plan);
   const calls = describeCalls(plan);
   const totalTerms = blocks.reduce((sum, b) => sum + b.changes.length, 0);
-  const render = (limits: Limits): string => assemble(plan, blocks, calls, totalTerms, limits);
+  const render = (limits: Limits, budget?: number): string => assemble(plan, blocks, calls, totalTerms, limits, budget);
   // A render that outgrows the limit stops adding term blocks: too long already, whatever follows.
-  const fits = (limits: Limits): boolean => assemble(plan, blocks, calls, totalTerms, limits, maxChars).length <= maxChars;
+  const fits = (limits: Limits): boolean => render(limits, maxChars).length <= maxChars;
   let limits: Limits = {
     terms: Math.max(0, ...blocks.map((b) => b.changes.length)),
     calls: calls.length,
