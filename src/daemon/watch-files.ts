@@ -21,7 +21,10 @@ export interface FileWatcher {
    * Which unbroken watch is on: a number that changes whenever a change may have gone unreported
    * (new paths, a watcher error), given once the watcher is ready (it has its paths in hand and
    * reports every change from then on); undefined while it is not. Two equal answers: every change
-   * of a file `reports` covers between them was (or is about to be) reported.
+   * of a file `reports` covers between them was (or is about to be) reported. The catch-up watch
+   * (WatchOptions.changedSince) counts as on from the start: its first scan reports what changed
+   * since that time, as a watch on since then would have, so it answers from before it starts (and
+   * while it scans) until something breaks it (a folder changed since that time, an error).
    */
   unbroken(): number | undefined;
   /** Whether a change of this repository-relative file (forward slashes) is reported: under a watched path, and not one ignored. */
@@ -102,6 +105,8 @@ export function watchFiles(options: WatchOptions): FileWatcher {
   /** The current watch (see `unbroken`): counted up at each new watcher and each folder added or removed; `ready` once the current watcher is, until an error. */
   let watch = 0;
   let ready = false;
+  /** The catch-up watch's number (the first watch's, with WatchOptions.changedSince) until something breaks it: `unbroken` answers it before that watch is ready. */
+  let catchUpWatch = options.changedSince === undefined ? undefined : 1;
   /** The watched paths relative to the root (forward slashes), for `reports`: computed again when either changes. */
   let prefixes: { readonly root: string; readonly of: readonly string[]; readonly relative: readonly string[] } | undefined;
   const clock = options.clock ?? systemClock;
@@ -132,7 +137,11 @@ export function watchFiles(options: WatchOptions): FileWatcher {
     quiet = clock.setTimer(options.debounceMs, flush);
     deadline ??= clock.setTimer(options.maxWaitMs, flush);
   };
-  /** The first scan's finds changed since `since` (see WatchOptions.changedSince); later events as they come. */
+  /**
+   * The first scan's finds changed since `since` (see WatchOptions.changedSince); later events as they
+   * come. A folder the scan finds unchanged is no break of the watch; one changed since is (the files
+   * it lost cannot be named), and so is any folder added or removed after the scan.
+   */
   const catchUp = (w: FSWatcher, since: number): void => {
     let scanning = true;
     w.on('ready', () => (scanning = false));
@@ -140,7 +149,12 @@ export function watchFiles(options: WatchOptions): FileWatcher {
       if (!scanning || stats === undefined || changedAt(stats) > since) onEvent(file);
     });
     w.on('addDir', (dir, stats) => {
-      if (scanning && !NOISE.test(dir) && (stats === undefined || changedAt(stats) > since)) add(dir);
+      if (scanning && stats !== undefined && changedAt(stats) <= since) return;
+      if (watcher === w) watch++;
+      if (scanning && !NOISE.test(dir)) add(dir);
+    });
+    w.on('unlinkDir', () => {
+      if (watcher === w) watch++;
     });
   };
   let since = options.changedSince;
@@ -164,15 +178,18 @@ export function watchFiles(options: WatchOptions): FileWatcher {
       if (watcher === started) ready = true;
     });
     // A folder added or removed as a whole: its files' events are reported one by one, but what a
-    // load took as unchanged before is not vouched for across it.
-    for (const event of ['addDir', 'unlinkDir'] as const) {
-      started.on(event, () => {
-        if (watcher === started) watch++;
-      });
+    // load took as unchanged before is not vouched for across it (the catch-up watch: see catchUp).
+    if (catchingUp === undefined) {
+      for (const event of ['addDir', 'unlinkDir'] as const) {
+        started.on(event, () => {
+          if (watcher === started) watch++;
+        });
+      }
     }
     started.on('error', (error) => {
       // A change may have gone unreported (a path no longer watched): nothing is vouched for until new paths are watched.
       if (watcher === started) ready = false;
+      catchUpWatch = undefined;
       options.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'file watcher error');
     });
   };
@@ -186,7 +203,10 @@ export function watchFiles(options: WatchOptions): FileWatcher {
       if (old) void old.close();
     },
     pending: () => batch.size,
-    unbroken: () => (ready ? watch : undefined),
+    unbroken: () => {
+      if (ready) return watch;
+      return catchUpWatch !== undefined && watch <= catchUpWatch ? catchUpWatch : undefined;
+    },
     reports: (file) => {
       if (!RELEVANT.test(file) || NOISE.test(file) || file.startsWith('../')) return false;
       const root = options.root();

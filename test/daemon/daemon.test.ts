@@ -199,6 +199,63 @@ describe('termsync watch (the daemon)', () => {
     expect(await entriesOnService(d, 'Northwind Storefront UI', 'en', 'de')).toContain('loyalty points\tTreuepunkte');
   });
 
+  it('reads only the reported file on the first edit after start-up (the catch-up watch is on since before the first load); what the catch-up missed, the schedule applies', async () => {
+    const reported = 'glossaries/entries/storefront-ui.en-de.tsv';
+    const missed = 'glossaries/entries/checkout-payments.en-nl.tsv';
+    let watcher: FileWatcher | undefined;
+    let edited = false;
+    const { logger, records } = recordingLogger();
+    const t = await start({
+      logger,
+      watch: (o) => {
+        // The real watcher, but its catch-up misses one edit made while the first load ran: its reports leave that file out.
+        const w = (watcher = watchFiles({
+          ...o,
+          onChange: (files) => {
+            const kept = files.filter((f) => f !== missed);
+            if (kept.length > 0) o.onChange(kept);
+          },
+        }));
+        return {
+          // The first paths come once the first load has read the files: the edit lands after that read, before the watch.
+          setPaths: (paths) => {
+            if (!edited) appendFileSync(join(dir, missed), 'wish list\tverlanglijst\n');
+            edited = true;
+            w.setPaths(paths);
+          },
+          pending: () => w.pending(),
+          unbroken: () => w.unbroken(),
+          reports: (f) => w.reports(f),
+          close: () => w.close(),
+        };
+      },
+    });
+    const d = t.daemon;
+    expect(await nextRun(d, 0)).toMatchObject({ trigger: 'startup', result: 'changed' });
+    expect(edited).toBe(true);
+    // What the last load read (parsed: new or changed bytes), reused, and took unchanged without reading (vouched for by the watch).
+    const lastLoad = (): unknown => records.filter((r) => r.msg === 'repository loaded').at(-1);
+    // The example repository's 17 files, read by the first load.
+    expect(lastLoad()).toMatchObject({ read: 17, reused: 0, unread: 0 });
+    // The catch-up's batch (the missed file alone) goes, and starts nothing.
+    await until('the catch-up to find the edit', () => (watcher?.pending() ?? 0) > 0);
+    t.clock.advance(DEBOUNCE_MS);
+    expect(watcher?.pending()).toBe(0);
+    // The first edit after start-up: its run reads the reported file alone, and takes the others as the first load read them.
+    await appendFile(join(dir, reported), 'loyalty points\tTreuepunkte\n');
+    await until('the watcher to report the edit', () => (watcher?.pending() ?? 0) > 0);
+    t.clock.advance(DEBOUNCE_MS);
+    expect(await nextRun(d, 1)).toMatchObject({ trigger: 'files', result: 'changed', files: 1 });
+    expect(lastLoad()).toMatchObject({ read: 1, reused: 16, unread: 16 });
+    expect(await entriesOnService(d, 'Northwind Storefront UI', 'en', 'de')).toContain('loyalty points\tTreuepunkte');
+    expect(await entriesOnService(d, 'Northwind Checkout and payments', 'en', 'nl')).not.toContain('verlanglijst');
+    // The scheduled full run reads every file: the edit the catch-up missed is applied.
+    t.tick();
+    expect(await nextRun(d, 2)).toMatchObject({ trigger: 'schedule', result: 'changed' });
+    expect(lastLoad()).toMatchObject({ read: 1, reused: 16, unread: 0 });
+    expect(await entriesOnService(d, 'Northwind Checkout and payments', 'en', 'nl')).toContain('wish list\tverlanglijst');
+  });
+
   it('turns a burst of 20 file writes into one run', async () => {
     const t = await start();
     const d = t.daemon;

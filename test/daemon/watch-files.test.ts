@@ -67,6 +67,40 @@ describe('watchFiles', () => {
     expect(batches).toEqual([['glossaries', 'glossaries/a.yaml', 'glossaries/b.yaml', 'glossaries/c.yaml', 'glossaries/entries']]);
   });
 
+  it('the catch-up watch is one unbroken watch from before it starts (`changedSince` on), unless a folder changed since', async () => {
+    const since = await afterEveryFile();
+    const clock = createVirtualClock({ manual: true });
+    watcher = watchFiles({ root: () => dir, clock, debounceMs: 100, maxWaitMs: 1000, writeFinishMs: 20, logger: silentLogger, changedSince: since, onChange: () => undefined });
+    const w = watcher;
+    // Taken as the first load begins, before the watch starts: the catch-up reports what changes from then on.
+    const before = w.unbroken();
+    expect(before).toBeDefined();
+    w.setPaths([join(dir, 'glossaries'), join(dir, 'config', 'termsync.yaml')]);
+    expect(w.unbroken()).toBe(before);
+    // Its scan finds the folders unchanged: no break. A marker edit, reported once the scan is over.
+    await until('the marker', async () => {
+      if (w.pending() > 0) return true;
+      await appendFile(join(dir, 'glossaries', 'a.yaml'), 'description: marker\n');
+      return false;
+    });
+    expect(w.unbroken()).toBe(before);
+
+    // A folder added since: its files cannot be vouched for across it, the watch broke.
+    await watcher.close();
+    const again = await afterEveryFile();
+    await clockPast(again);
+    await mkdir(join(dir, 'glossaries', 'more'));
+    watcher = watchFiles({ root: () => dir, clock, debounceMs: 100, maxWaitMs: 1000, writeFinishMs: 20, logger: silentLogger, changedSince: again, onChange: () => undefined });
+    const broken = watcher;
+    const first = broken.unbroken();
+    broken.setPaths([join(dir, 'glossaries'), join(dir, 'config', 'termsync.yaml')]);
+    await until('the scan to find the new folder', () => broken.unbroken() !== first);
+    // Without `changedSince`, nothing is vouched for before the watch is ready.
+    await watcher.close();
+    watcher = watchFiles({ root: () => dir, clock, debounceMs: 100, maxWaitMs: 1000, writeFinishMs: 20, logger: silentLogger, onChange: () => undefined });
+    expect(watcher.unbroken()).toBeUndefined();
+  });
+
   it('fileClockPast resolves once the file clock reads later than the given time, not before', async () => {
     const readings = [5, 5, 5, 6];
     let asked = 0;
