@@ -49,6 +49,8 @@ export interface RunParts {
    * does not read again the files it reported no change of (see `vouched`).
    */
   readonly watch?: Pick<FileWatcher, 'unbroken' | 'reports'>;
+  /** The first load, already begun (DaemonOptions.firstLoad): the first run takes it. */
+  readonly firstLoad?: Promise<LoadedRepository>;
   /** Hands the loaded repository to the targets' runs: each target this daemon owns runs the request. */
   readonly fanOut: (request: RunRequest, loaded: LoadedDesired, mode: ReconcileMode) => void;
 }
@@ -94,6 +96,8 @@ export function createRunner(parts: RunParts): (request: RunRequest) => Promise<
   let covered: readonly string[] = parts.target === undefined ? [] : [parts.target];
   /** Targets suspended as of the last valid load: a change is logged. */
   let suspendedBefore = '';
+  /** RunParts.firstLoad, begun before the watcher existed and after the time its catch-up starts from: the watch it began under is the one on now. */
+  let first = parts.firstLoad && { loaded: parts.firstLoad, watch: parts.watch?.unbroken() };
 
   /** Follows the config's suspension (and --suspend) for the targets the daemon covers: /status, the metric, a log line when it changes. */
   const followSuspension = (desired: DesiredState): ReadonlySet<string> => {
@@ -123,12 +127,10 @@ export function createRunner(parts: RunParts): (request: RunRequest) => Promise<
     const previous = fresh ? undefined : memo;
     const unchanged = previous === undefined ? undefined : vouched(parts.watch, changed, memoWatch);
     memo = undefined;
-    const watching = parts.watch?.unbroken();
-    const loaded = await loadDesired(parts.dir, parts.configPath, undefined, {
-      remember: true,
-      ...(previous === undefined ? {} : { previous }),
-      ...(unchanged === undefined ? {} : { vouched: unchanged }),
-    });
+    const begun = first;
+    first = undefined;
+    const watching = begun === undefined ? parts.watch?.unbroken() : begun.watch;
+    const loaded = await (begun?.loaded ?? loadDesired(parts.dir, parts.configPath, undefined, { remember: true, ...(previous === undefined ? {} : { previous }), ...(unchanged === undefined ? {} : { vouched: unchanged }) }));
     memo = loaded.memo;
     memoWatch = watching;
     if (memo !== undefined) {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { repeatEvery, systemClock, type Clock, type ClockTimer, type TimerClock } from '../lib/clock.js';
+import { repeatEvery, systemClock, type Clock, type TimerClock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import type { KeyRedactor } from '../lib/redact-keys.js';
 import { InputError } from '../lib/errors.js';
@@ -12,6 +12,7 @@ import { dashboardRoutes } from './dashboard/dashboard-routes.js';
 import { RunHistory } from './dashboard/run-history.js';
 import { createTrafficSeries, teeHooks, type TrafficSeries } from './dashboard/traffic-series.js';
 import type { Overlay } from './drift-branch.js';
+import { drainWorkers } from './drain-workers.js';
 import { createDriftPull } from './drift-pull.js';
 import { createGitSource } from './git-source.js';
 import { watchedRef } from './git-pull.js';
@@ -26,6 +27,7 @@ import { createTargetMetrics } from './target-metrics.js';
 import { createTargetRunner } from './target-run.js';
 import { createTargetRuns, type TargetRuns } from './target-runs.js';
 import { mergeRequests, requestFor, webhookRequest, type RunRequest, type Trigger } from './triggers.js';
+import type { FirstLoad } from './first-load.js';
 import { fileClockNow, fileClockPast, watchFiles, type FileWatcher, type WatchOptions } from './watch-files.js';
 import { createWorkQueue, exponentialBackoff, processQueue } from './work-queue.js';
 
@@ -97,6 +99,8 @@ export interface DaemonOptions {
   readonly keys?: KeyRedactor;
   /** The dashboard's token (`--ui-token-file`), read at each request: its pages then need it. */
   readonly uiToken?: () => string;
+  /** The first load, already begun (first-load.ts): the start-up run takes it instead of reading the repository. */
+  readonly firstLoad?: FirstLoad;
 }
 
 export interface Daemon {
@@ -185,6 +189,7 @@ function createRun(shared: Shared, root: RepositoryRoot, watcher: FileWatcher, f
     ...(drift === undefined ? {} : { drift }),
     // With --git-pull the watcher's events start no run (only commits are applied).
     ...(options.gitPullMs === undefined ? { watch: watcher } : {}),
+    ...(options.firstLoad === undefined ? {} : { firstLoad: options.firstLoad.loaded }),
     follow,
     ended,
     quiesce: () => targets.idle(),
@@ -293,18 +298,6 @@ async function openEndpoints(shared: Shared, routes: readonly Route[]): Promise<
   return endpoints;
 }
 
-/** Waits for the workers to finish their runs, at most the stop's grace period on the clock; then aborts their requests and waits for them to end. */
-async function drainWorkers(shared: Shared, workers: Promise<void>, abort: () => void): Promise<void> {
-  const grace = shared.options.stopGraceMs ?? 30_000;
-  let timer: ClockTimer | undefined;
-  const timedOut = await Promise.race([workers.then(() => false), new Promise<boolean>((resolve) => (timer = shared.clock.setTimer(grace, () => resolve(true))))]);
-  timer?.cancel();
-  if (!timedOut) return;
-  shared.log.warn({ graceMs: grace }, 'the running reconcile did not finish in time; aborting its requests');
-  abort();
-  await workers;
-}
-
 /** What every part of the daemon shares, with the two stop signals (`drain`: graceful, `hard`: at once). */
 function createShared(options: DaemonOptions): { shared: Shared; drain: AbortController; hard: AbortController } {
   const clock = options.clock ?? systemClock;
@@ -338,7 +331,7 @@ function createShared(options: DaemonOptions): { shared: Shared; drain: AbortCon
  */
 export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   // What changes from now on is the watcher's to report, though it starts after the first load (see below).
-  const startedAt = fileClockNow();
+  const startedAt = options.firstLoad?.startedAt ?? fileClockNow();
   const { shared, drain, hard } = createShared(options);
   const { clock, log, status, metrics, history } = shared;
 

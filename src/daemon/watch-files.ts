@@ -1,11 +1,11 @@
 import path from 'node:path';
-import { closeSync, fstatSync, openSync, unlinkSync, type Stats } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { setTimeout as sleep } from 'node:timers/promises';
+import type { Stats } from 'node:fs';
 import { watch as chokidarWatch, type FSWatcher } from 'chokidar';
 import { systemClock, type ClockTimer, type TimerClock } from '../lib/clock.js';
 import { ENTRIES_EXTENSIONS } from '../formats/registry.js';
 import type { Logger } from '../lib/logger.js';
+
+export { fileClockNow, fileClockPast } from './file-clock.js';
 
 /** Files a change of which can change what termsync does: resources, entries (every format's extension) and the config. */
 const RELEVANT = new RegExp(`\\.(ya?ml|${ENTRIES_EXTENSIONS.map((e) => e.slice(1).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`, 'i');
@@ -59,37 +59,6 @@ export interface WatchOptions {
   readonly changedSince?: number;
 }
 
-/**
- * Now, as the file system stamps a file written now: the ctime of a new temporary file. The kernel
- * stamps files with a clock that lags Date.now() by up to a tick (a few milliseconds): a file
- * written just after a Date.now() may read as older than it. Falls back to Date.now() where no
- * temporary file can be written.
- */
-export function fileClockNow(): number {
-  const probe = path.join(tmpdir(), `.termsync-clock-${process.pid}-${Math.random().toString(36).slice(2)}`);
-  try {
-    const fd = openSync(probe, 'wx', 0o600);
-    try {
-      return fstatSync(fd).ctimeMs;
-    } finally {
-      closeSync(fd);
-      unlinkSync(probe);
-    }
-  } catch {
-    return Date.now();
-  }
-}
-
-/**
- * Resolves once the file clock has moved past `since` (a tick, a few milliseconds at most; given up
- * after a second). The daemon's first load waits for it, so that every file the load reads is read
- * in a later tick than the watcher's `changedSince`: an edit made after the load read a file is then
- * stamped after `changedSince`, never in the same tick as it, and the first scan reports it.
- */
-export async function fileClockPast(since: number, now: () => number = fileClockNow): Promise<void> {
-  for (let waited = 0; now() <= since && waited < 1000; waited++) await sleep(1);
-}
-
 /** When a file or folder last changed: its contents (mtime), or its name, links or mode (ctime: a rename moves no mtime). */
 function changedAt(stats: Stats): number {
   return Math.max(stats.ctimeMs, stats.mtimeMs);
@@ -138,9 +107,8 @@ export function watchFiles(options: WatchOptions): FileWatcher {
     deadline ??= clock.setTimer(options.maxWaitMs, flush);
   };
   /**
-   * The first scan's finds changed since `since` (see WatchOptions.changedSince); later events as they
-   * come. A folder the scan finds unchanged is no break of the watch; one changed since is (the files
-   * it lost cannot be named), and so is any folder added or removed after the scan.
+   * The first scan's finds changed since `since` (see WatchOptions.changedSince); later events as they come. A folder
+   * the scan finds unchanged is no break of the watch; one changed since is, and so is one added or removed after.
    */
   const catchUp = (w: FSWatcher, since: number): void => {
     let scanning = true;
@@ -203,10 +171,7 @@ export function watchFiles(options: WatchOptions): FileWatcher {
       if (old) void old.close();
     },
     pending: () => batch.size,
-    unbroken: () => {
-      if (ready) return watch;
-      return catchUpWatch !== undefined && watch <= catchUpWatch ? catchUpWatch : undefined;
-    },
+    unbroken: () => (ready ? watch : catchUpWatch !== undefined && watch <= catchUpWatch ? catchUpWatch : undefined),
     reports: (file) => {
       if (!RELEVANT.test(file) || NOISE.test(file) || file.startsWith('../')) return false;
       const root = options.root();

@@ -4,6 +4,7 @@ import { appendFile, cp, mkdtemp, readFile, rename, rm, stat, symlink, writeFile
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beginFirstLoad } from '../../src/daemon/first-load.js';
 import type { Daemon, DaemonOptions } from '../../src/daemon/start-daemon.js';
 import { watchFiles, type FileWatcher } from '../../src/daemon/watch-files.js';
 import { startEmulator } from '../../src/emulator/index.js';
@@ -254,6 +255,25 @@ describe('termsync watch (the daemon)', () => {
     expect(await nextRun(d, 2)).toMatchObject({ trigger: 'schedule', result: 'changed' });
     expect(lastLoad()).toMatchObject({ read: 1, reused: 16, unread: 0 });
     expect(await entriesOnService(d, 'Northwind Checkout and payments', 'en', 'nl')).toContain('wish list\tverlanglijst');
+  });
+
+  it('takes a first load begun before it started, and applies an edit made after that load read the files', async () => {
+    const { logger, records } = recordingLogger();
+    const first = beginFirstLoad(dir);
+    // The load is done before the daemon starts (as when importing the daemon takes longer): an edit after it is the watcher's catch-up to report.
+    expect((await first.loaded).memo?.read).toBe(17);
+    appendFileSync(join(dir, 'glossaries/entries/storefront-ui.en-de.tsv'), 'loyalty points\tTreuepunkte\n');
+    const t = await start({ logger, firstLoad: first });
+    const d = t.daemon;
+    expect(await nextRun(d, 0)).toMatchObject({ trigger: 'startup', result: 'changed' });
+    // The start-up run read nothing itself: one load so far, the one begun before.
+    expect(records.filter((r) => r.msg === 'repository loaded')).toHaveLength(1);
+    expect(await entriesOnService(d, 'Northwind Storefront UI', 'en', 'de')).not.toContain('loyalty points');
+    await t.edited();
+    expect(await nextRun(d, 1)).toMatchObject({ trigger: 'files', result: 'changed', files: 1 });
+    expect(await entriesOnService(d, 'Northwind Storefront UI', 'en', 'de')).toContain('loyalty points\tTreuepunkte');
+    // The watch counts as on since before that load began: the edit's run read the reported file alone.
+    expect(records.filter((r) => r.msg === 'repository loaded').at(-1)).toMatchObject({ read: 1, reused: 16, unread: 16 });
   });
 
   it('turns a burst of 20 file writes into one run', async () => {

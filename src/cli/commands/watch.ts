@@ -9,12 +9,13 @@ import type { LevelWithSilent } from 'pino';
 import { pino } from 'pino';
 import { DEFAULTS } from '../../lib/defaults.js';
 import { REDACT_PATHS, type Logger } from '../../lib/logger.js';
-import { loadDesired } from '../../reconcile/index.js';
+import { loadDesired } from '../../reconcile/load-desired.js';
 import { parseInterval } from '../../daemon/parse-interval.js';
 import { secretFile } from '../../daemon/hook-routes.js';
 import { parseListen } from '../../daemon/serve-endpoints.js';
 import { resolveShard } from '../../daemon/shard.js';
-import { startDaemon } from '../../daemon/start-daemon.js';
+import { beginFirstLoad, type FirstLoad } from '../../daemon/first-load.js';
+import type { Daemon, DaemonOptions } from '../../daemon/start-daemon.js';
 import { addCommonOptions } from '../common-options.js';
 import type { CliIo, CommandContext, CommonOptions } from '../io.js';
 import { configPathOf, repositoryDir } from '../print-outcome.js';
@@ -159,6 +160,20 @@ async function withEmulatorIfUnconfigured(
   return { env, close: () => emulator.close() };
 }
 
+/**
+ * Starts the daemon with its first load, begun before (first-load.ts): the daemon's modules are
+ * imported while that load runs. A daemon that does not start (the listen address taken…) stops it.
+ */
+async function startDaemonWith(first: FirstLoad | undefined, options: DaemonOptions): Promise<Daemon> {
+  try {
+    const { startDaemon } = await import('../../daemon/start-daemon.js');
+    return await startDaemon({ ...options, ...(first === undefined ? {} : { firstLoad: first }) });
+  } catch (error) {
+    first?.cancel();
+    throw error;
+  }
+}
+
 async function runWatch(ctx: CommandContext, options: WatchOptions): Promise<void> {
   const { io } = ctx;
   const listen = parseListen(options.listen);
@@ -173,8 +188,10 @@ async function runWatch(ctx: CommandContext, options: WatchOptions): Promise<voi
   const logger = await createDaemonLogger(io, options.logLevel, options.logFormat);
   if (shard !== undefined) logger.info({ shard: `${shard.index}/${shard.count}` }, 'reconciling the targets rendezvous hashing assigns to this replica');
   const local = await withEmulatorIfUnconfigured(io, options);
+  // The first load begins now, and the rest of the daemon is imported while it runs (first-load.ts).
+  const first = gitPullMs === undefined ? beginFirstLoad(repositoryDir(io, options), configPathOf(io, options).configPath) : undefined;
   try {
-    const daemon = await startDaemon({
+    const daemon = await startDaemonWith(first, {
       dir: repositoryDir(io, options),
       ...configPathOf(io, options),
       env: local.env,
