@@ -48,6 +48,22 @@ function recordingLogger(): { logger: Logger; records: { level: number; msg: str
   return { logger, records };
 }
 
+/** The watcher `w`, and `edit` made as its first paths are set: once the first load has read the files, before the watch starts. */
+function editedBeforeTheWatch(w: FileWatcher, edit: () => void): FileWatcher {
+  let first = true;
+  return {
+    setPaths: (paths) => {
+      if (first) edit();
+      first = false;
+      w.setPaths(paths);
+    },
+    pending: () => w.pending(),
+    unbroken: () => w.unbroken(),
+    reports: (f) => w.reports(f),
+    close: () => w.close(),
+  };
+}
+
 async function get(d: Daemon, path: string): Promise<{ status: number; text: string }> {
   const res = await fetch(`${d.url ?? ''}${path}`);
   return { status: res.status, text: await res.text() };
@@ -176,18 +192,10 @@ describe('termsync watch (the daemon)', () => {
     const t = await start({
       watch: (o) => {
         const w = (watcher = watchFiles(o));
-        return {
-          // The first paths come once the first load has read the files: the edit lands after that read, before the watch.
-          setPaths: (paths) => {
-            if (!edited) appendFileSync(file, 'loyalty points\tTreuepunkte\n');
-            edited = true;
-            w.setPaths(paths);
-          },
-          pending: () => w.pending(),
-          unbroken: () => w.unbroken(),
-          reports: (f) => w.reports(f),
-          close: () => w.close(),
-        };
+        return editedBeforeTheWatch(w, () => {
+          appendFileSync(file, 'loyalty points\tTreuepunkte\n');
+          edited = true;
+        });
       },
     });
     const d = t.daemon;
@@ -217,18 +225,10 @@ describe('termsync watch (the daemon)', () => {
             if (kept.length > 0) o.onChange(kept);
           },
         }));
-        return {
-          // The first paths come once the first load has read the files: the edit lands after that read, before the watch.
-          setPaths: (paths) => {
-            if (!edited) appendFileSync(join(dir, missed), 'wish list\tverlanglijst\n');
-            edited = true;
-            w.setPaths(paths);
-          },
-          pending: () => w.pending(),
-          unbroken: () => w.unbroken(),
-          reports: (f) => w.reports(f),
-          close: () => w.close(),
-        };
+        return editedBeforeTheWatch(w, () => {
+          appendFileSync(join(dir, missed), 'wish list\tverlanglijst\n');
+          edited = true;
+        });
       },
     });
     const d = t.daemon;
