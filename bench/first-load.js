@@ -7,6 +7,9 @@
 //     "repository loaded" line of its debug log, and its CPU and peak RSS then (from /proc, read as
 //     soon as the line arrives; /proc counts CPU in ticks of 10 ms). The target's base URL is a
 //     closed port: the load comes before any request, and the daemon is stopped right after it.
+// With --only imports (or imports among others): `termsync watch --help`, the CPU of loading the watch
+// command before its run begins; the daemon's first load begins right after that (the rest of the
+// daemon is imported while the load runs, see src/daemon/first-load.ts).
 // The builds alternate within each round, so that a busy spell of the machine hits them alike; the
 // load average is printed with each round. Build first (npm run build).
 //
@@ -15,7 +18,7 @@
 // files from UTF-8, (3) and split them into lines and fields and look each source term up in a Map
 // (the duplicate check), (4) and parse every YAML file with the yaml library.
 //
-//   node bench/first-load.js [--builds DIR,DIR] [--runs 5] [--only validate,watch,floor]
+//   node bench/first-load.js [--builds DIR,DIR] [--runs 5] [--only validate,watch,imports,floor]
 //                            [--glossaries 1000] [--dictionaries 2] [--entries 1000] [--keep DIR]
 //
 // --builds: folders holding bin/termsync.js and a built dist/ (default: this one). An old build is
@@ -122,7 +125,7 @@ const log = (line) => {
 try {
   if (!existsSync(path.join(repo, 'config', 'termsync.yaml'))) await generateCatalogue(repo, G, D, E);
   log(`first load vs validate, ${G} × ${D} × ${E} — node ${process.version}, ${cpus().length} CPUs, builds: ${builds.join(', ')}`);
-  const results = builds.map(() => ({ validate: [], watch: [] }));
+  const results = builds.map(() => ({ validate: [], watch: [], imports: [] }));
   const floor = FLOOR_STEPS.map(() => []);
   for (let run = 1; run <= RUNS; run++) {
     log(`round ${run}: load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
@@ -138,6 +141,11 @@ try {
         const m = measure(['validate', '--dir', repo], { build });
         results[b].validate.push(m);
         log(`  ${path.basename(build)} validate: ${m.wall.toFixed(2)} s wall, ${m.cpu.toFixed(2)} s CPU, ${m.rssMb.toFixed(0)} MB`);
+      }
+      if (ONLY.includes('imports')) {
+        const m = measure(['watch', '--help'], { build });
+        results[b].imports.push(m);
+        log(`  ${path.basename(build)} watch --help (imports before the first load): ${m.wall.toFixed(2)} s wall, ${m.cpu.toFixed(2)} s CPU, ${m.rssMb.toFixed(0)} MB`);
       }
       if (ONLY.includes('watch')) {
         const m = await firstLoad(build, repo);
@@ -155,7 +163,7 @@ try {
     log(`floor ${k + 1} (${FLOOR_STEPS[k]}), one thread: wall ${fmt(s.wall, 2, ' s')}, CPU ${fmt(s.cpu, 2, ' s')}, peak RSS ${fmt(s.rssMb, 0, ' MB')}`);
   }
   for (const [b, build] of builds.entries()) {
-    for (const kind of ['validate', 'watch']) {
+    for (const kind of ['validate', 'imports', 'watch']) {
       const list = results[b][kind];
       if (list.length === 0) continue;
       const s = { build, kind, wall: stats(list.map((m) => m.wall)), cpu: stats(list.map((m) => m.cpu)), rssMb: stats(list.map((m) => m.rssMb)) };
