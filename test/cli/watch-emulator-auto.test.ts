@@ -35,50 +35,47 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/**
+ * `watch --emulator auto` in this process with no TERMSYNC_* variable set (the `npm start` path),
+ * until its start-up run is on /status: its stderr then, that run, and how it ended (its exit code)
+ * once stopped.
+ */
+async function startUpRun(): Promise<{ stderr: string; run: { trigger: string; result: string }; code: number }> {
+  const stop = new AbortController();
+  let stderr = '';
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('TERMSYNC_')));
+  const io = { stdout: () => undefined, stderr: (t: string) => void (stderr += t), env, cwd: dir, signal: stop.signal };
+  const running = runCli(['watch', '--emulator', 'auto', '--dir', dir, '--listen', '127.0.0.1:0', '--no-verify', '--log-level', 'warn'], io);
+  try {
+    const url = await until('the endpoints', () => /serving .* on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr)?.[1], { timeoutMs: 20_000, context: () => stderr });
+    const run = await until(
+      'the start-up run',
+      async () => ((await (await fetch(`${url}/status`)).json()) as { runs: { trigger: string; result: string }[] }).runs.find((r) => r.trigger === 'startup'),
+      { timeoutMs: 20_000, context: () => stderr },
+    );
+    stop.abort();
+    return { stderr, run, code: await running };
+  } finally {
+    stop.abort();
+  }
+}
+
 describe('watch --emulator auto (npm start)', () => {
   it('reads only the config to start the emulator: the repository is loaded once, by the daemon', async () => {
-    const stop = new AbortController();
-    let stderr = '';
-    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('TERMSYNC_')));
-    const io = { stdout: () => undefined, stderr: (t: string) => void (stderr += t), env, cwd: dir, signal: stop.signal };
-    const running = runCli(['watch', '--emulator', 'auto', '--dir', dir, '--listen', '127.0.0.1:0', '--no-verify', '--log-level', 'warn'], io);
-    try {
-      const url = await until('the endpoints', () => /serving .* on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr)?.[1], { timeoutMs: 20_000, context: () => stderr });
-      expect(stderr).toMatch(/No TERMSYNC_BASE_URL\/TERMSYNC_API_KEY set: started the built-in service emulator/);
-      const first = await until(
-        'the first reconcile',
-        async () => ((await (await fetch(`${url}/status`)).json()) as { runs: { trigger: string; result: string }[] }).runs.find((r) => r.trigger === 'startup'),
-        { timeoutMs: 20_000, context: () => stderr },
-      );
-      // The emulator was found unconfigured and the daemon reconciled with it: 8 resources created.
-      expect(first.result).toBe('changed');
-      expect(loads.dirs).toEqual([dir]);
-    } finally {
-      stop.abort();
-    }
-    expect(await running).toBe(0);
+    const { stderr, run, code } = await startUpRun();
+    expect(stderr).toMatch(/No TERMSYNC_BASE_URL\/TERMSYNC_API_KEY set: started the built-in service emulator/);
+    // The daemon reconciled with that emulator (the example's resources created).
+    expect(run.result).toBe('changed');
+    expect(loads.dirs).toEqual([dir]);
+    expect(code).toBe(0);
   });
 
   it('with a config it cannot use, starts the emulator for the default variables, and the daemon reports the config', async () => {
     await writeFile(join(dir, 'config/termsync.yaml'), 'version: 1\ntargets: [nope\n');
-    const stop = new AbortController();
-    let stderr = '';
-    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('TERMSYNC_')));
-    const io = { stdout: () => undefined, stderr: (t: string) => void (stderr += t), env, cwd: dir, signal: stop.signal };
-    const running = runCli(['watch', '--emulator', 'auto', '--dir', dir, '--listen', '127.0.0.1:0', '--no-verify', '--log-level', 'warn'], io);
-    try {
-      const url = await until('the endpoints', () => /serving .* on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr)?.[1], { timeoutMs: 20_000, context: () => stderr });
-      expect(stderr).toMatch(/No TERMSYNC_BASE_URL\/TERMSYNC_API_KEY set: started the built-in service emulator/);
-      const first = await until(
-        'the first run',
-        async () => ((await (await fetch(`${url}/status`)).json()) as { runs: { trigger: string; result: string }[] }).runs.find((r) => r.trigger === 'startup'),
-        { timeoutMs: 20_000, context: () => stderr },
-      );
-      expect(first.result).toBe('invalid');
-      expect(loads.dirs).toEqual([dir]);
-    } finally {
-      stop.abort();
-    }
-    expect(await running).toBe(0);
+    const { stderr, run, code } = await startUpRun();
+    expect(stderr).toMatch(/No TERMSYNC_BASE_URL\/TERMSYNC_API_KEY set: started the built-in service emulator/);
+    expect(run.result).toBe('invalid');
+    expect(loads.dirs).toEqual([dir]);
+    expect(code).toBe(0);
   });
 });
