@@ -14,6 +14,7 @@ export const PROCESS_SUITES: readonly string[] = [
   'test/cli/bundle.test.ts', // bin/termsync.js, the bundle, as processes
   'test/daemon/watch-process.test.ts', // termsync watch as a process: signals, exit code
   'test/browser/**/*.test.ts', // npm start's daemon and its dashboard in Chromium
+  'test/bench/emulator-large-glossary.test.ts', // the emulator's 10 MiB benchmark as a process: its exit code
 ];
 
 /** The reliability suite has its own config (`npm run test:reliability`). */

@@ -1,9 +1,11 @@
 // Emulator benchmark: creating a 10 MiB glossary (the service's size limit) over real HTTP, reading
 // it back, merging into it, and rejecting a 10 MiB submission whose last entry is a duplicate.
-// Goal: each well under a second (linear parsing, no quadratic duplicate scan).
+// Goal: each well under a second (linear parsing, no quadratic duplicate scan). Exits 1 naming the
+// operations that missed it, as bench/run.js does its targets.
 // Run `npm run build` first; this script imports the compiled emulator from dist/.
 //   node bench/emulator-large-glossary.js          # 5 runs each
 //   RUNS=10 node bench/emulator-large-glossary.js
+//   GOAL_MS=500 node bench/emulator-large-glossary.js   # judged against another goal (default 1000)
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -11,7 +13,7 @@ import { startEmulator } from '../dist/emulator/index.js';
 
 const RUNS = Number(process.env.RUNS ?? 5);
 const LIMIT = 10 * 1024 * 1024;
-const GOAL_MS = 1000;
+const GOAL_MS = Number(process.env.GOAL_MS ?? 1000);
 const OUT = new URL('./out/emulator.txt', import.meta.url);
 const HEADERS = { Authorization: 'Service-Auth-Key bench-key', 'Content-Type': 'application/json' };
 
@@ -113,16 +115,17 @@ const labels = {
   merge: 'PATCH merge 1000 entries into it',
   duplicate: 'POST 10 MiB with a duplicate at the end → 400',
 };
-let allMet = true;
+const missed = [];
 for (const [key, label] of Object.entries(labels)) {
   const med = median(rows[key]);
   const max = Math.max(...rows[key]);
   const met = med < GOAL_MS;
-  allMet &&= met;
+  if (!met) missed.push(`${label}: ${med.toFixed(1)} ms (goal < ${GOAL_MS} ms)`);
   lines.push(`  ${label.padEnd(50)} ${med.toFixed(1).padStart(9)} ${max.toFixed(1).padStart(9)} ${median(cpuRows[key]).toFixed(1).padStart(14)}  ${met ? 'met' : 'MISSED'}`);
 }
-lines.push('', allMet ? 'GOAL MET' : 'GOAL MISSED', '');
+lines.push('', missed.length === 0 ? 'GOAL MET' : `GOAL MISSED: ${missed.length} of ${Object.keys(labels).length} operations — ${missed.join('; ')}`, '');
 const report = lines.join('\n');
 process.stdout.write(report);
 await mkdir(new URL('./out/', import.meta.url), { recursive: true });
 await writeFile(OUT, report);
+process.exitCode = missed.length === 0 ? 0 : 1;

@@ -41,6 +41,7 @@ import { OUT, ROOT, editBigTerms, generateBig, generateMany, generateWorkbookRep
 import { analyseRequests, sendsDuringPauses } from './rate-analysis.js';
 import {
   BIG_PLAN_CHANGES,
+  DAEMON_RSS_MB,
   EDIT_BEYOND,
   EDIT_WINDOW,
   MANY_RATIO,
@@ -615,6 +616,20 @@ try {
             `≤ ${EDIT_BEYOND} s beyond the ${EDIT_WINDOW} s of waits`,
             beyond <= EDIT_BEYOND,
             { on: 'wall (median) less the write-settle and debounce waits', pace: paced(1000, CONCURRENCY), start: warm, how: QUICK ? `quick: ${MG} glossaries, ${Math.max(RUNS, 3)} edits` : '' },
+          );
+          // The edits' RSS is the daemon's peak so far (VmHWM): the last one's is its peak over its life.
+          const daemonPeak = edits.rssMb.max;
+          target(
+            `daemon peak RSS, ${MG} × ${MD} × ${ME}`,
+            `${daemonPeak.toFixed(0)} MB over its life (its first load ${load.rssMb.max.toFixed(0)} MB)`,
+            `< ${DAEMON_RSS_MB} MB`,
+            daemonPeak < DAEMON_RSS_MB,
+            {
+              on: 'peak RSS (VmHWM) of the edit row\'s daemon after its last edit: first load, first reconcile (every dictionary read, nothing to create), the edits',
+              pace: paced(1000, CONCURRENCY),
+              start: warm,
+              how: QUICK ? `quick: ${MG} glossaries, against the full size's budget` : '',
+            },
           );
         } finally {
           await setRate(many, RATE);

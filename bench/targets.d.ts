@@ -21,6 +21,7 @@ export declare const WORKBOOK_RSS_MB: number;
 export declare const FIRST_LOAD: number;
 export declare const EDIT_WINDOW: number;
 export declare const EDIT_BEYOND: number;
+export declare const DAEMON_RSS_MB: number;
 export declare const IDLE_PERCENT: number;
 export declare const bigApplyGoal: string;
 export declare function bigApplyMet(row: Row): boolean;

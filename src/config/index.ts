@@ -1,5 +1,5 @@
 export { type LoadMemo } from './load-memo.js';
-export { loadRepository, parallelFromEnv, type LoadOptions, type LoadResult } from './load-repository.js';
+export { loadProjectConfig, loadRepository, parallelFromEnv, type LoadOptions, type LoadResult } from './load-repository.js';
 export { parseEntries } from '../formats/registry.js';
 export { refreshForFiles, resourcesForFiles } from './resources-for-files.js';
 export { jsonSchemas } from './schemas.js';

@@ -1,6 +1,6 @@
 import { access, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { appendDiagnostics, type Diagnostic, error } from '../lib/diagnostics.js';
+import { appendDiagnostics, type Diagnostic, error, hasErrors } from '../lib/diagnostics.js';
 import { sortDiagnostics } from '../lib/diagnostics.js';
 import type { DesiredGlossary, DesiredState, DesiredStyleRules, ProjectConfig, SourceRef } from '../model/desired.js';
 import { LOAD_THREADS_ENV } from '../lib/defaults.js';
@@ -115,6 +115,72 @@ function yieldToEventLoop(): Promise<void> {
 }
 
 /**
+ * The project config of the repository at `root`: found (`configPath`, else the default paths),
+ * read and validated; its problems are added to `diagnostics` and the file read to `files`.
+ */
+async function readProjectConfig(
+  root: string,
+  rootReal: string,
+  configPath: string | undefined,
+  diagnostics: Diagnostic[],
+  files: Set<string>,
+): Promise<{ config?: ProjectConfig; configYaml?: YamlFile; configFile: string }> {
+  let configAbsolute: string | undefined;
+  if (configPath !== undefined) configAbsolute = path.resolve(configPath);
+  else {
+    for (const candidate of DEFAULT_CONFIG_PATHS) {
+      if (await exists(path.join(root, candidate))) {
+        configAbsolute = path.join(root, candidate);
+        break;
+      }
+    }
+  }
+  let config: ProjectConfig | undefined;
+  let configYaml: YamlFile | undefined;
+  const configFile = configAbsolute === undefined ? (DEFAULT_CONFIG_PATHS[0] as string) : relativePath(root, configAbsolute);
+  if (configAbsolute === undefined || !(await exists(configAbsolute))) {
+    // A --config path is named absolute: relative to the repository (the diagnostic's file) it
+    // would read as `../../x.yaml` next to a prefix relative to the working directory.
+    const message =
+      configAbsolute === undefined || configPath === undefined
+        ? 'no project config: expected config/termsync.yaml or termsync.yaml (`termsync init` writes one; see the contract for the format)'
+        : `no project config: the \`--config\` file ${configAbsolute} does not exist`;
+    diagnostics.push(error('config/not-found', message, configFile, 1, 1));
+  } else if (await linksOutside(root, rootReal, configAbsolute)) {
+    // As for resource and entries files: a file of the repository is never read from elsewhere
+    // through a symbolic link (a `--config` path outside the repository is the caller's choice).
+    diagnostics.push(error('config/outside-repo', 'the project config is a symbolic link that points outside the repository: it is not read', configFile, 1, 1));
+  } else {
+    files.add(configFile);
+    configYaml = readYaml(configAbsolute, configFile, diagnostics);
+    if (configYaml) {
+      const checked = await validateConfig(configYaml);
+      appendDiagnostics(diagnostics, checked.diagnostics);
+      config = checked.config;
+    }
+  }
+  return { ...(config === undefined ? {} : { config }), ...(configYaml === undefined ? {} : { configYaml }), configFile };
+}
+
+/**
+ * The project config alone, valid, without reading any resource or entries file (what the targets
+ * are, before a load of the whole repository); undefined when the repository folder or its config
+ * cannot be used.
+ */
+export async function loadProjectConfig(dir: string, configPath?: string): Promise<ProjectConfig | undefined> {
+  const root = path.resolve(dir);
+  let rootReal: string;
+  try {
+    rootReal = await realpath(root);
+  } catch {
+    return undefined;
+  }
+  const diagnostics: Diagnostic[] = [];
+  const { config } = await readProjectConfig(root, rootReal, configPath, diagnostics, new Set());
+  return hasErrors(diagnostics) ? undefined : config;
+}
+
+/**
  * Reads the repository into one desired state. Never throws for bad repository content: every
  * problem is a diagnostic (sorted by file, line, column). I/O here; the checks are pure functions.
  */
@@ -134,41 +200,7 @@ export async function loadRepository(options: LoadOptions): Promise<LoadResult> 
     return { diagnostics: [error('repository/not-a-folder', `\`--dir\` ${root} is not a folder: give the folder of the repository`, '.', 1, 1)], files: [] };
   }
   const files = new Set<string>();
-
-  let configAbsolute: string | undefined;
-  if (options.configPath !== undefined) configAbsolute = path.resolve(options.configPath);
-  else {
-    for (const candidate of DEFAULT_CONFIG_PATHS) {
-      if (await exists(path.join(root, candidate))) {
-        configAbsolute = path.join(root, candidate);
-        break;
-      }
-    }
-  }
-  let config: ProjectConfig | undefined;
-  let configYaml: YamlFile | undefined;
-  const configFile = configAbsolute === undefined ? (DEFAULT_CONFIG_PATHS[0] as string) : relativePath(root, configAbsolute);
-  if (configAbsolute === undefined || !(await exists(configAbsolute))) {
-    // A --config path is named absolute: relative to the repository (the diagnostic's file) it
-    // would read as `../../x.yaml` next to a prefix relative to the working directory.
-    const message =
-      configAbsolute === undefined || options.configPath === undefined
-        ? 'no project config: expected config/termsync.yaml or termsync.yaml (`termsync init` writes one; see the contract for the format)'
-        : `no project config: the \`--config\` file ${configAbsolute} does not exist`;
-    diagnostics.push(error('config/not-found', message, configFile, 1, 1));
-  } else if (await linksOutside(root, rootReal, configAbsolute)) {
-    // As for resource and entries files: a file of the repository is never read from elsewhere
-    // through a symbolic link (a `--config` path outside the repository is the caller's choice).
-    diagnostics.push(error('config/outside-repo', 'the project config is a symbolic link that points outside the repository: it is not read', configFile, 1, 1));
-  } else {
-    files.add(configFile);
-    configYaml = readYaml(configAbsolute, configFile, diagnostics);
-    if (configYaml) {
-      const checked = await validateConfig(configYaml);
-      appendDiagnostics(diagnostics, checked.diagnostics);
-      config = checked.config;
-    }
-  }
+  const { config, configYaml, configFile } = await readProjectConfig(root, rootReal, options.configPath, diagnostics, files);
 
   const folders = config?.resources ?? declaredResourceFolders(configYaml?.value);
   const foldersAt: SourceRef = configYaml ? { file: configFile, ...positionAt(configYaml, ['resources']) } : { file: configFile, line: 1, column: 1 };

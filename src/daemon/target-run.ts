@@ -79,7 +79,11 @@ export function createTargetRunner(parts: TargetRunParts): (target: string, work
       let run: RunOutcome;
       const refresh = full || files.length === 0 ? { kind: 'all' as const } : { kind: 'changed' as const, files };
       try {
-        const ask = { mode, planOnly: (t: TargetConfig) => loaded.suspended.has(t.name), refresh, lock: false, target };
+        // A daemon's plan is never saved nor shown as JSON: its fingerprints need no entry hashes. A
+        // hash sorts the dictionary's entries and keeps them sorted on the loaded entries, for as long
+        // as the repository stays loaded (on 1,000 × 2 × 1,000 uploaded in the files' order by another
+        // tool, 2,000 sorted copies: the daemon's peak RSS was 560-680 MiB with them, 390 MiB without).
+        const ask = { mode, planOnly: (t: TargetConfig) => loaded.suspended.has(t.name), refresh, lock: false, target, entryHashes: false };
         run = await reconcileDesired(loaded.desired, loaded.diagnostics, ask, parts.service, {
           finished: (outcome) => {
             metrics.recordTarget(trigger, outcome, clock.now());

@@ -3,12 +3,13 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import { appendFile, cp, mkdtemp, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { beginFirstLoad } from '../../src/daemon/first-load.js';
 import type { Daemon, DaemonOptions } from '../../src/daemon/start-daemon.js';
 import { watchFiles, type FileWatcher } from '../../src/daemon/watch-files.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import { createLogger, type Logger } from '../../src/lib/logger.js';
+import { EntriesHasher } from '../../src/plan/fingerprint-live.js';
 import { PROJECT_ROOT, type Emulator } from '../e2e/harness.js';
 import { DEBOUNCE_MS, nextRun, RETRY_BASE_MS, startTestDaemon, whenStatus, type TestDaemon } from './daemon-harness.js';
 import { until } from '../helpers/until.js';
@@ -183,6 +184,26 @@ describe('termsync watch (the daemon)', () => {
     const metrics = (await get(d, '/metrics')).text;
     expect(metrics).toMatch(/termsync_load_files_total\{how="read"\} 34\n/);
     expect(metrics).toMatch(/termsync_load_files_total\{how="reused"\} 0\n/);
+  });
+
+  it('compares the live dictionaries without hashing them: its plans are never saved, and a hash would keep every dictionary sorted while the repository is loaded', async () => {
+    const d = (await start()).daemon;
+    expect(await nextRun(d, 0)).toMatchObject({ trigger: 'startup', result: 'changed' });
+    // A full run over a service that holds everything: every dictionary is read and compared.
+    const digests = vi.spyOn(EntriesHasher.prototype, 'digest');
+    const mark = emulator.requests().length;
+    try {
+      d.trigger('reload');
+      await d.idle();
+      expect(d.status.runs[0]).toMatchObject({ trigger: 'reload', result: 'converged' });
+      expect(requestsSince(mark).filter((r) => r.method === 'GET' && r.path.endsWith('/entries')).length).toBeGreaterThan(0);
+      expect(digests).not.toHaveBeenCalled();
+    } finally {
+      digests.mockRestore();
+    }
+    // The dashboard's history and the endpoints still have the run.
+    expect(d.history.runs()[0]?.targets[0]).toMatchObject({ target: 'default', result: 'converged', plan: { changes: 0 } });
+    expect(JSON.parse((await get(d, '/status')).text)).toMatchObject({ runs: [{ trigger: 'reload', result: 'converged' }, { trigger: 'startup' }] });
   });
 
   it('applies an edit made while its first load ran: the watcher, started after that load, reports it', async () => {

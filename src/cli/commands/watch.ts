@@ -9,7 +9,7 @@ import type { LevelWithSilent } from 'pino';
 import { pino } from 'pino';
 import { DEFAULTS } from '../../lib/defaults.js';
 import { REDACT_PATHS, type Logger } from '../../lib/logger.js';
-import { loadDesired } from '../../reconcile/load-desired.js';
+import { loadProjectConfig } from '../../config/index.js';
 import { parseInterval } from '../../daemon/parse-interval.js';
 import { secretFile } from '../../daemon/hook-routes.js';
 import { parseListen } from '../../daemon/serve-endpoints.js';
@@ -143,8 +143,9 @@ async function withEmulatorIfUnconfigured(
 ): Promise<{ env: Readonly<Record<string, string | undefined>>; close: () => Promise<void> }> {
   const none = { env: io.env, close: () => Promise.resolve() };
   if (options.emulator !== 'auto') return none;
-  const { desired } = await loadDesired(repositoryDir(io, options), configPathOf(io, options).configPath);
-  const targets = desired?.config.targets ?? [{ name: 'default', baseUrlEnv: 'TERMSYNC_BASE_URL', apiKeyEnv: 'TERMSYNC_API_KEY' }];
+  // The config alone tells the targets' variables: the daemon loads the repository itself, once.
+  const config = await loadProjectConfig(repositoryDir(io, options), configPathOf(io, options).configPath);
+  const targets = config?.targets ?? [{ name: 'default', baseUrlEnv: 'TERMSYNC_BASE_URL', apiKeyEnv: 'TERMSYNC_API_KEY' }];
   const names = targets.flatMap((t) => [t.baseUrlEnv, t.apiKeyEnv]);
   if (names.some((n) => (io.env[n] ?? '').trim() !== '') || (io.env['TERMSYNC_API_KEY_FILE'] ?? '').trim() !== '') return none;
   const { startEmulator } = await import('../../emulator/index.js');
