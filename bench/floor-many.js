@@ -14,7 +14,7 @@
 // With --rate N the floor reader and termsync also run with their requests N per second apart, as
 // bench/run.js runs termsync (rate 100): a spread-out run costs more CPU for the same work.
 //
-//   node bench/floor-many.js [--runs 5] [--glossaries 1000] [--rate 100] [--build DIR[,DIR...]] [--state sorted] [--no-floor]
+//   node bench/floor-many.js [--runs 5] [--glossaries 1000] [--rate 100] [--build DIR,...] [--state sorted] [--no-floor]
 //
 // --build names the build(s) measured (default this checkout); with several (comma-separated, e.g.
 // older commits exported and built as bench/compare-plans.js says), each build's plan is a row of
