@@ -14,8 +14,12 @@
 // With --rate N the floor reader and termsync also run with their requests N per second apart, as
 // bench/run.js runs termsync (rate 100): a spread-out run costs more CPU for the same work.
 //
-//   node bench/floor-many.js [--runs 5] [--glossaries 1000] [--rate 100] [--build DIR] [--state sorted]
+//   node bench/floor-many.js [--runs 5] [--glossaries 1000] [--rate 100] [--build DIR,...] [--state sorted] [--no-floor]
 //
+// --build names the build(s) measured (default this checkout); with several (comma-separated, e.g.
+// older commits exported and built as bench/compare-plans.js says), each build's plan is a row of
+// its own in the same rounds, and the first build applies and re-applies. --no-floor leaves out the
+// two floor readers (the script and the plans only: shorter rounds when builds are compared).
 // The service is in the state bench/run.js measures: termsync applied, then the replace-all script
 // rewrote every dictionary in file order. --state sorted skips the script before the first round
 // and between rounds re-applies with termsync, so the service answers sorted (as after termsync's
@@ -29,7 +33,8 @@ const args = parseArgs(process.argv.slice(2));
 const runs = Number(args.runs ?? 5);
 const glossaries = Number(args.glossaries ?? 1000);
 const rate = args.rate === undefined ? undefined : Number(args.rate);
-const build = resolveBuild(args.build);
+const builds = typeof args.build === 'string' ? args.build.split(',').map((dir) => resolveBuild(dir)) : [resolveBuild(undefined)];
+const build = builds[0];
 const sorted = args.state === 'sorted';
 
 const lines = [];
@@ -38,7 +43,7 @@ const log = (line) => {
   console.log(line);
 };
 
-log(`floor of the many-glossaries row — build ${build}, node ${process.version}, ${cpus().length} CPUs, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+log(`floor of the many-glossaries row — build${builds.length > 1 ? 's' : ''} ${builds.join(', ')}, node ${process.version}, ${cpus().length} CPUs, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 log(`date: ${new Date().toISOString()}; ${glossaries} glossaries × 2 × 1,000 entries; ${runs} rounds; service ${sorted ? 'answers sorted (termsync applied last)' : 'answers in file order (the replace-all script wrote last)'}`);
 
 const work = await mkdtemp(path.join(tmpdir(), 'termsync-floor-'));
@@ -54,11 +59,14 @@ try {
   measure(['apply', '--dir', dir], { build, env });
   if (!sorted) measure([path.join(HERE, 'baseline.js'), '--dir', dir], { bare: true, env });
 
-  const kinds = [
-    ['replace-all script (PUT every dictionary)', () => measure([path.join(HERE, 'baseline.js'), '--dir', dir], { bare: true, env })],
+  const floors = [
     ['floor reader (GET every dictionary, sha256 against its file)', () => measure([path.join(HERE, 'floor-reader.js'), '--dir', dir], { bare: true, env })],
     ['receive only (GET every dictionary, body thrown away)', () => measure([path.join(HERE, 'floor-reader.js'), '--dir', dir, '--receive-only'], { bare: true, env })],
-    ['termsync plan, no change (rate 1000)', () => measure(['plan', '--detailed-exitcode', '--dir', dir], { build, env, expect: [0] })],
+  ];
+  const kinds = [
+    ['replace-all script (PUT every dictionary)', () => measure([path.join(HERE, 'baseline.js'), '--dir', dir], { bare: true, env })],
+    ...(args['no-floor'] === true ? [] : floors),
+    ...builds.map((b) => [`termsync plan, no change (rate 1000)${builds.length > 1 ? `, ${b}` : ''}`, () => measure(['plan', '--detailed-exitcode', '--dir', dir], { build: b, env, expect: [0] })]),
   ];
   if (rate !== undefined) {
     kinds.push(
@@ -101,7 +109,7 @@ try {
   log(`load after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   await mkdir(OUT, { recursive: true });
   await writeFile(path.join(OUT, 'floor-many.txt'), `${lines.join('\n')}\n`);
-  await writeFile(path.join(OUT, 'floor-many.json'), `${JSON.stringify({ build, date: new Date().toISOString(), glossaries, runs, rate, sorted, results }, null, 2)}\n`);
+  await writeFile(path.join(OUT, 'floor-many.json'), `${JSON.stringify({ build, builds, date: new Date().toISOString(), glossaries, runs, rate, sorted, results }, null, 2)}\n`);
 } finally {
   await emulator.close();
   await rm(work, { recursive: true, force: true });
