@@ -127,7 +127,7 @@ const plainValidateApart = {
  * the package. Sources import them by exactly these specifiers (the build fails when a file of one
  * of these packages lands in a chunk).
  */
-export const SHARED = ['zod', 'zod/mini', 'zod/v4/locales/en.js', 'yaml', 'csv-parse/sync', 'saxes', 'yauzl', 'picomatch', 'node-cron'];
+export const SHARED = ['zod', 'zod/mini', 'zod/v4/locales/en.js', 'yaml', 'csv-parse/sync', 'saxes', 'yauzl', 'yazl', 'picomatch', 'node-cron'];
 
 function packageOf(specifier) {
   return specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0];
@@ -160,6 +160,20 @@ async function sharedImports() {
   return used;
 }
 
+/** The module an ES module chunk imports in place of `key`: its `names` (and default export) read from plain-validate.cjs's copy. */
+function sharedModule(key, names, withDefault) {
+  return {
+    contents: [
+      "import loader from './plain-validate-loader.cjs';",
+      `const library = loader.sharedLibrary(${JSON.stringify(key)});`,
+      ...(names.length > 0 ? [`export const { ${names.join(', ')} } = library;`] : []),
+      ...(withDefault ? ['export default library.default;'] : []),
+    ].join('\n'),
+    loader: 'js',
+    resolveDir: OUT,
+  };
+}
+
 /** The esbuild plugin that makes each SHARED import of the ES module build a module reading plain-validate.cjs's copy. */
 function sharedFromPlainValidate(used) {
   const pattern = new RegExp(`^(${SHARED.map((s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})$`);
@@ -170,16 +184,32 @@ function sharedFromPlainValidate(used) {
       build.onResolve({ filter: /^\.\/plain-validate-loader\.cjs$/ }, () => ({ path: './plain-validate-loader.cjs', external: true }));
       build.onLoad({ filter: /.*/, namespace: 'shared-library' }, (args) => {
         const { names, default: withDefault } = used.get(args.path);
-        return {
-          contents: [
-            "import loader from './plain-validate-loader.cjs';",
-            `const library = loader.sharedLibrary(${JSON.stringify(args.path)});`,
-            ...(names.size > 0 ? [`export const { ${[...names].join(', ')} } = library;`] : []),
-            ...(withDefault ? ['export default library.default;'] : []),
-          ].join('\n'),
-          loader: 'js',
-          resolveDir: OUT,
-        };
+        return sharedModule(args.path, [...names], withDefault);
+      });
+    },
+  };
+}
+
+/**
+ * The esbuild plugin that makes each import of one of termsync's modules plain-validate.cjs holds
+ * (`own`, paths relative to the root) a module reading plain-validate.cjs's copy; `libraries` is
+ * what plain-validate.cjs exports of them, for their names. Those modules have no `export let`
+ * (the build fails on one): a value read once is the value.
+ */
+function ownFromPlainValidate(own, libraries) {
+  const shared = new Set(own);
+  return {
+    name: 'own-from-plain-validate',
+    setup(build) {
+      build.onResolve({ filter: /^\.\.?\// }, (args) => {
+        if (args.kind === 'entry-point' || args.namespace !== 'file') return undefined;
+        const input = path.relative(ROOT, path.resolve(args.resolveDir, args.path)).split(path.sep).join('/');
+        return shared.has(input) ? { path: input, namespace: 'own-shared' } : undefined;
+      });
+      build.onLoad({ filter: /.*/, namespace: 'own-shared' }, async (args) => {
+        if (/^export\s+let\b/m.test(await readFile(path.join(ROOT, args.path), 'utf8'))) throw new Error(`bundle: ${args.path} exports a \`let\`: a module shared through plain-validate.cjs cannot`);
+        const names = Object.keys(libraries[args.path] ?? {});
+        return sharedModule(args.path, names.filter((name) => name !== 'default'), names.includes('default'));
       });
     },
   };
@@ -203,10 +233,13 @@ const common = {
   external: EXTERNAL.flatMap((name) => [name, `${name}/*`]),
   // CommonJS libraries in an ES module bundle still call require() for Node's own modules.
   banner: { js: "import { createRequire as __termsyncCreateRequire } from 'node:module';\nconst require = __termsyncCreateRequire(import.meta.url);" },
-  // Whitespace and syntax only: names stay as written (libraries read constructor.name, and a
-  // stack trace printed with TERMSYNC_DEBUG stays readable).
+  // Names too (the tarball's target is under 400 kB: names as written made it 521 kB). What users
+  // see never carries a minified name: messages are written out, the libraries' `constructor.name`
+  // reads (zod's received type, commander's error name) meet Node's own classes or are not printed;
+  // a stack trace printed with TERMSYNC_DEBUG has short names, its file and line still point in.
   minifyWhitespace: true,
   minifySyntax: true,
+  minifyIdentifiers: true,
   alias: ALIAS,
   logLevel: 'warning',
 };
@@ -247,11 +280,10 @@ const plainValidateEntry = [
     return `${JSON.stringify(specifier)}: { ${[...(withDefault ? [`default: shared${i}_default`] : []), ...[...names].map((name) => `${name}: shared${i}_${name}`)].join(', ')} }`;
   }).join(', ')} };`,
 ].join('\n');
-await build({
+const plainValidateOptions = {
   ...common,
   outdir: undefined,
   outfile: path.join(OUT, 'plain-validate.cjs'),
-  stdin: { contents: plainValidateEntry, resolveDir: ROOT, sourcefile: 'plain-validate-entry.js', loader: 'js' },
   // CommonJS (a script V8 can cache, see the loader), run by the loader with Node's own require;
   // import.meta.url is a parameter of the loader's wrapper.
   format: 'cjs',
@@ -263,6 +295,45 @@ await build({
   // The function's end, then this build's id, which names its code cache (see the loader).
   footer: { js: `})\n//# termsync-build-id=${randomBytes(12).toString('hex')}` },
   plugins: [lazyBuiltins],
+};
+// termsync's own modules the plain validate loads (the configuration, the entries files' formats)
+// are shared the same way, whole: plain-validate.cjs exports each module's namespace as
+// `sharedLibraries[<its path in dist/>]`, and the ES module chunks take it from there. Bundled in
+// both, they were some 280 kB of the bundle twice. Which modules: a first build's metafile.
+const firstPass = await build({ ...plainValidateOptions, stdin: { contents: plainValidateEntry, resolveDir: ROOT, sourcefile: 'plain-validate-entry.js', loader: 'js' }, write: false, metafile: true });
+// Not those main.js imports statically: every command line loads them, and taken from
+// plain-validate.cjs they would make --version, --help and the like compile all of it (--version:
+// 0.10 -> 0.16 s CPU, 46 -> 57 MB).
+const mainPass = await build({
+  ...common,
+  entryPoints: { termsync: path.join(DIST, 'cli', 'main.js') },
+  splitting: true,
+  write: false,
+  metafile: true,
+  plugins: [lazyBuiltins, plainValidateApart, { name: 'libraries-apart', setup: (b) => b.onResolve({ filter: /^[^./]/ }, (args) => ({ path: args.path, external: true })) }],
+});
+const everyLoad = new Set();
+for (const pending = ['dist/cli/main.js']; pending.length > 0; ) {
+  const input = pending.pop();
+  if (everyLoad.has(input)) continue;
+  everyLoad.add(input);
+  for (const { path: to, kind } of mainPass.metafile.inputs[input]?.imports ?? []) if (kind === 'import-statement') pending.push(to);
+}
+const OWN_SHARED = Object.keys(firstPass.metafile.inputs)
+  .filter((input) => input.startsWith('dist/') && input.endsWith('.js') && !BUILD_FOLDER.test(input.slice('dist/'.length)) && !everyLoad.has(input))
+  .sort();
+await build({
+  ...plainValidateOptions,
+  stdin: {
+    contents: [
+      plainValidateEntry,
+      ...OWN_SHARED.map((input, i) => `import * as own${i} from ${JSON.stringify(path.join(ROOT, input))};`),
+      `Object.assign(sharedLibraries, { ${OWN_SHARED.map((input, i) => `${JSON.stringify(input)}: own${i}`).join(', ')} });`,
+    ].join('\n'),
+    resolveDir: ROOT,
+    sourcefile: 'plain-validate-entry.js',
+    loader: 'js',
+  },
 });
 await copyFile(path.join(ROOT, 'scripts', 'plain-validate-loader.cjs'), path.join(OUT, 'plain-validate-loader.cjs'));
 const loader = createRequire(import.meta.url)(path.join(OUT, 'plain-validate-loader.cjs'));
@@ -273,12 +344,12 @@ const esm = await build({
   entryPoints: { termsync: path.join(DIST, 'cli', 'main.js'), 'load-worker': path.join(DIST, 'config', 'load-worker.js') },
   splitting: true,
   metafile: true,
-  plugins: [lazyBuiltins, plainValidateApart, sharedFromPlainValidate(used)],
+  plugins: [lazyBuiltins, plainValidateApart, sharedFromPlainValidate(used), ownFromPlainValidate(OWN_SHARED, plainValidate.sharedLibraries)],
 });
 const undefinedImports = esm.warnings.filter((warning) => warning.id === 'import-is-undefined');
 if (undefinedImports.length > 0) throw new Error(`bundle: ${undefinedImports.map((warning) => warning.text).join('; ')}`);
 // Each shared library is in the bundle once: in plain-validate.cjs, none of its files in a chunk.
-const twice = Object.keys(esm.metafile.inputs).filter((input) => SHARED.some((specifier) => input.includes(`node_modules/${packageOf(specifier)}/`)));
+const twice = Object.keys(esm.metafile.inputs).filter((input) => OWN_SHARED.includes(input) || SHARED.some((specifier) => input.includes(`node_modules/${packageOf(specifier)}/`)));
 if (twice.length > 0) throw new Error(`bundle: the ES module chunks hold files of shared libraries (${twice.slice(0, 3).join(', ')}): import them by the specifiers of SHARED`);
 // What bin/termsync.js reads of a command line before it knows it is a plain validate.
 await build({ ...common, entryPoints: { 'validate-options': path.join(DIST, 'cli', 'validate-options.js') }, format: 'cjs', outExtension: { '.js': '.cjs' }, banner: {} });

@@ -6,6 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rename, rm, utimes, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -331,11 +332,9 @@ describe('the bundled CLI (bin/termsync.js)', () => {
   });
 
   it("keeps the bundled node-cron's tasks working with node:crypto loaded on first use (task ids)", async () => {
-    const bundle = path.join(ROOT, 'dist', 'bundle');
-    const chunk = (await readdir(bundle)).find((f) => f.startsWith('node-cron-'));
-    expect(chunk).toBeDefined();
-    // The chunk is what the daemon imports of node-cron: createTask, from plain-validate.cjs's copy.
-    const cron = (await import(pathToFileURL(path.join(bundle, chunk as string)).href)) as typeof NodeCron;
+    // What the daemon's chunks import of node-cron (createTask): plain-validate.cjs's copy, through the loader as they take it.
+    const loader = createRequire(import.meta.url)(path.join(ROOT, 'dist', 'bundle', 'plain-validate-loader.cjs')) as { sharedLibrary: (specifier: string) => unknown };
+    const cron = loader.sharedLibrary('node-cron') as typeof NodeCron;
     const task = cron.createTask('0 0 1 1 *', () => undefined);
     try {
       expect(task.id).toMatch(/^[0-9a-f-]{36}$/);
@@ -344,9 +343,12 @@ describe('the bundled CLI (bin/termsync.js)', () => {
     }
   });
 
-  it('--version loads no library at all', async () => {
-    const { run, packages } = await packagesLoaded(['--version']);
+  it('--version loads no library at all, nor plain-validate.cjs (which holds the libraries and the modules the commands share)', async () => {
+    const { run, packages, files } = await packagesLoaded(['--version']);
     expect(run.stdout).toBe('0.1.0\n');
     expect([...packages]).toEqual([]);
+    expect(files.some((f) => f.endsWith('termsync.js')), 'the recorder saw the bundle').toBe(true);
+    // The loader compiles plain-validate.cjs with vm.Script (no module load to record): the loader is what would be loaded.
+    expect(files.filter((f) => /plain-validate(-loader\.cjs|\.js)$/.test(f))).toEqual([]);
   });
 });
