@@ -50,6 +50,13 @@ const DIST = path.join(ROOT, 'dist');
 const BUNDLE = path.join(DIST, 'bundle');
 const OUT = path.join(DIST, `bundle.next-${process.pid}`);
 /** Folders of this build's kind: the bundle, and the ones builds write and set aside (bundle.next-PID, bundle.old-PID). */
+/**
+ * termsync's own modules that both plain-validate.cjs and the ES module chunks use from the start
+ * (main.js imports them statically: the error classes, the exit codes): one CommonJS file both
+ * take them from, so that each class exists once in a process (bundled into both, an error thrown
+ * by a module of one was not an instance of the other's class, and its exit code was lost).
+ */
+const COMMON_FILE = 'common.cjs';
 const BUILD_FOLDER = /^bundle(?:\.(?:next|old)-(\d+))?(?:[\\/]|$)/;
 
 export const EXTERNAL = ['chokidar', 'p-queue', 'pino', 'pino-pretty', 'prom-client', 'undici'];
@@ -160,12 +167,15 @@ async function sharedImports() {
   return used;
 }
 
-/** The module an ES module chunk imports in place of `key`: its `names` (and default export) read from plain-validate.cjs's copy. */
-function sharedModule(key, names, withDefault) {
+/**
+ * The module a build imports in place of `key`: its `names` (and default export) read from the one
+ * copy of it in another file of the bundle. `from` is an expression of that copy's exports:
+ * plain-validate.cjs's (through the loader) or common.cjs's (see COMMON_FILE).
+ */
+function sharedModule(key, names, withDefault, from = 'loader') {
   return {
     contents: [
-      "import loader from './plain-validate-loader.cjs';",
-      `const library = loader.sharedLibrary(${JSON.stringify(key)});`,
+      ...(from === 'loader' ? ["import loader from './plain-validate-loader.cjs';", `const library = loader.sharedLibrary(${JSON.stringify(key)});`] : [`const library = require(${JSON.stringify(`./${COMMON_FILE}`)}).modules[${JSON.stringify(key)}];`]),
       ...(names.length > 0 ? [`export const { ${names.join(', ')} } = library;`] : []),
       ...(withDefault ? ['export default library.default;'] : []),
     ].join('\n'),
@@ -191,25 +201,27 @@ function sharedFromPlainValidate(used) {
 }
 
 /**
- * The esbuild plugin that makes each import of one of termsync's modules plain-validate.cjs holds
- * (`own`, paths relative to the root) a module reading plain-validate.cjs's copy; `libraries` is
- * what plain-validate.cjs exports of them, for their names. Those modules have no `export let`
- * (the build fails on one): a value read once is the value.
+ * The esbuild plugin that makes each import of one of termsync's modules another file of the bundle
+ * holds a module reading that file's copy: `own` maps each such module (its path relative to the
+ * root) to its exports there (for their names) and to where they are read from (`from` of
+ * sharedModule). Those modules have no `export let` (the build fails on one): a value read once is
+ * the value.
  */
-function ownFromPlainValidate(own, libraries) {
-  const shared = new Set(own);
+function ownFromElsewhere(own) {
   return {
-    name: 'own-from-plain-validate',
+    name: 'own-from-elsewhere',
     setup(build) {
       build.onResolve({ filter: /^\.\.?\// }, (args) => {
         if (args.kind === 'entry-point' || args.namespace !== 'file') return undefined;
         const input = path.relative(ROOT, path.resolve(args.resolveDir, args.path)).split(path.sep).join('/');
-        return shared.has(input) ? { path: input, namespace: 'own-shared' } : undefined;
+        return own.has(input) ? { path: input, namespace: 'own-shared' } : undefined;
       });
+      build.onResolve({ filter: new RegExp(`^\\./${COMMON_FILE.replace('.', '\\.')}$`) }, (args) => ({ path: args.path, external: true }));
       build.onLoad({ filter: /.*/, namespace: 'own-shared' }, async (args) => {
-        if (/^export\s+let\b/m.test(await readFile(path.join(ROOT, args.path), 'utf8'))) throw new Error(`bundle: ${args.path} exports a \`let\`: a module shared through plain-validate.cjs cannot`);
-        const names = Object.keys(libraries[args.path] ?? {});
-        return sharedModule(args.path, names.filter((name) => name !== 'default'), names.includes('default'));
+        if (/^export\s+let\b/m.test(await readFile(path.join(ROOT, args.path), 'utf8'))) throw new Error(`bundle: ${args.path} exports a \`let\`: a module shared between files of the bundle cannot`);
+        const { exports, from } = own.get(args.path);
+        const names = Object.keys(exports ?? {});
+        return sharedModule(args.path, names.filter((name) => name !== 'default'), names.includes('default'), from);
       });
     },
   };
@@ -303,7 +315,8 @@ const plainValidateOptions = {
 const firstPass = await build({ ...plainValidateOptions, stdin: { contents: plainValidateEntry, resolveDir: ROOT, sourcefile: 'plain-validate-entry.js', loader: 'js' }, write: false, metafile: true });
 // Not those main.js imports statically: every command line loads them, and taken from
 // plain-validate.cjs they would make --version, --help and the like compile all of it (--version:
-// 0.10 -> 0.16 s CPU, 46 -> 57 MB).
+// 0.10 -> 0.16 s CPU, 46 -> 57 MB). Those the plain validate uses as well (the error classes, the
+// exit codes) are in neither: they are common.cjs (COMMON_FILE), which both take them from.
 const mainPass = await build({
   ...common,
   entryPoints: { termsync: path.join(DIST, 'cli', 'main.js') },
@@ -319,11 +332,32 @@ for (const pending = ['dist/cli/main.js']; pending.length > 0; ) {
   everyLoad.add(input);
   for (const { path: to, kind } of mainPass.metafile.inputs[input]?.imports ?? []) if (kind === 'import-statement') pending.push(to);
 }
-const OWN_SHARED = Object.keys(firstPass.metafile.inputs)
-  .filter((input) => input.startsWith('dist/') && input.endsWith('.js') && !BUILD_FOLDER.test(input.slice('dist/'.length)) && !everyLoad.has(input))
-  .sort();
-await build({
+const plainValidateOwn = Object.keys(firstPass.metafile.inputs).filter((input) => input.startsWith('dist/') && input.endsWith('.js') && !BUILD_FOLDER.test(input.slice('dist/'.length)));
+const OWN_SHARED = plainValidateOwn.filter((input) => !everyLoad.has(input)).sort();
+const COMMON = plainValidateOwn.filter((input) => everyLoad.has(input)).sort();
+const commonBuild = await build({
+  ...common,
+  outdir: undefined,
+  outfile: path.join(OUT, COMMON_FILE),
+  format: 'cjs',
+  banner: {},
+  metafile: true,
+  stdin: {
+    contents: [
+      ...COMMON.map((input, i) => `import * as own${i} from ${JSON.stringify(path.join(ROOT, input))};`),
+      `export const modules = { ${COMMON.map((input, i) => `${JSON.stringify(input)}: own${i}`).join(', ')} };`,
+    ].join('\n'),
+    resolveDir: ROOT,
+    sourcefile: 'common-entry.js',
+    loader: 'js',
+  },
+  plugins: [lazyBuiltins],
+});
+const commonModules = createRequire(import.meta.url)(path.join(OUT, COMMON_FILE)).modules;
+const fromCommon = COMMON.map((input) => [input, { exports: commonModules[input], from: 'common' }]);
+const plainValidateBuild = await build({
   ...plainValidateOptions,
+  metafile: true,
   stdin: {
     contents: [
       plainValidateEntry,
@@ -334,6 +368,7 @@ await build({
     sourcefile: 'plain-validate-entry.js',
     loader: 'js',
   },
+  plugins: [lazyBuiltins, ownFromElsewhere(new Map(fromCommon))],
 });
 await copyFile(path.join(ROOT, 'scripts', 'plain-validate-loader.cjs'), path.join(OUT, 'plain-validate-loader.cjs'));
 const loader = createRequire(import.meta.url)(path.join(OUT, 'plain-validate-loader.cjs'));
@@ -344,13 +379,30 @@ const esm = await build({
   entryPoints: { termsync: path.join(DIST, 'cli', 'main.js'), 'load-worker': path.join(DIST, 'config', 'load-worker.js') },
   splitting: true,
   metafile: true,
-  plugins: [lazyBuiltins, plainValidateApart, sharedFromPlainValidate(used), ownFromPlainValidate(OWN_SHARED, plainValidate.sharedLibraries)],
+  plugins: [
+    lazyBuiltins,
+    plainValidateApart,
+    sharedFromPlainValidate(used),
+    ownFromElsewhere(new Map([...OWN_SHARED.map((input) => [input, { exports: plainValidate.sharedLibraries[input], from: 'loader' }]), ...fromCommon])),
+  ],
 });
 const undefinedImports = esm.warnings.filter((warning) => warning.id === 'import-is-undefined');
 if (undefinedImports.length > 0) throw new Error(`bundle: ${undefinedImports.map((warning) => warning.text).join('; ')}`);
-// Each shared library is in the bundle once: in plain-validate.cjs, none of its files in a chunk.
-const twice = Object.keys(esm.metafile.inputs).filter((input) => OWN_SHARED.includes(input) || SHARED.some((specifier) => input.includes(`node_modules/${packageOf(specifier)}/`)));
-if (twice.length > 0) throw new Error(`bundle: the ES module chunks hold files of shared libraries (${twice.slice(0, 3).join(', ')}): import them by the specifiers of SHARED`);
+// Each module is in the bundle once: a library or a module of termsync in two of its files would
+// be two copies in one process, with two of each class (an error of one copy is no instance of the
+// other's class: the CLI's exit codes go by class) and two of each module's state. The build fails
+// and names them.
+const copies = new Map();
+for (const [file, { metafile }] of [['plain-validate.cjs', plainValidateBuild], [COMMON_FILE, commonBuild], ['the ES module chunks', esm]]) {
+  for (const input of Object.keys(metafile.inputs)) {
+    if (!/^(?:dist|node_modules)\//.test(input)) continue; // the stubs of the namespaces above, the builds' own entries
+    copies.set(input, [...(copies.get(input) ?? []), file]);
+  }
+}
+const twice = [...copies].filter(([, files]) => files.length > 1);
+if (twice.length > 0) {
+  throw new Error(`bundle: modules in more than one file of the bundle (${twice.slice(0, 5).map(([input, files]) => `${input} in ${files.join(' and ')}`).join('; ')}): a library of both plain-validate.cjs and the chunks belongs in SHARED, imported by its specifier`);
+}
 // What bin/termsync.js reads of a command line before it knows it is a plain validate.
 await build({ ...common, entryPoints: { 'validate-options': path.join(DIST, 'cli', 'validate-options.js') }, format: 'cjs', outExtension: { '.js': '.cjs' }, banner: {} });
 // The dashboard's page script, for browsers (the daemon serves it as /assets/dashboard.js, read from
@@ -373,7 +425,7 @@ await writeFile(
   path.join(OUT, 'plain-validate.js'),
   "import { createRequire } from 'node:module';\nexport const { BUILD_ID_MARK, codeCacheFile, compilePlainValidate, runPlainValidate, sharedLibrary, userCacheDirs, writeCodeCache } = createRequire(import.meta.url)('./plain-validate-loader.cjs');\n",
 );
-for (const entry of ['termsync.js', 'load-worker.js', 'plain-validate.js', 'plain-validate-loader.cjs', 'plain-validate.cjs', 'validate-options.cjs', 'dashboard-client.js']) {
+for (const entry of ['termsync.js', 'load-worker.js', COMMON_FILE, 'plain-validate.js', 'plain-validate-loader.cjs', 'plain-validate.cjs', 'validate-options.cjs', 'dashboard-client.js']) {
   if (!existsSync(path.join(OUT, entry))) throw new Error(`bundle: ${entry} was not written to ${OUT}`);
 }
 
@@ -389,7 +441,7 @@ if (nonAscii !== null) {
 }
 for (const file of ['plain-validate.cjs', 'validate-options.cjs']) {
   const text = file === 'plain-validate.cjs' ? cjs : await readFile(path.join(OUT, file), 'utf8');
-  const outside = [...text.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]).filter((id) => !isBuiltin(id));
+  const outside = [...text.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]).filter((id) => !isBuiltin(id) && !(file === 'plain-validate.cjs' && id === `./${COMMON_FILE}`));
   if (outside.length > 0) throw new Error(`bundle: ${file} requires ${[...new Set(outside)].join(', ')}: bundle it into the CommonJS build`);
 }
 
