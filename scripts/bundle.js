@@ -456,19 +456,26 @@ if (existsSync(path.join(ROOT, 'config', 'termsync.yaml'))) {
 }
 if (loader.writeCodeCache(compiled, { beside: true }) === undefined) throw new Error(`bundle: cannot write the code cache next to ${path.join(OUT, 'plain-validate.cjs')}`);
 
-/** The list of the files a bundle carries from the one before it (see carryOldChunks). */
-const CARRIED = '.carried-chunks';
+/**
+ * The list of the files a bundle carries from the one before it (see carryOldChunks): an
+ * .npmignore, so that `npm pack` (and publish) leaves them out. npm reads an .npmignore of a folder
+ * that package.json's `files` includes, and never packs the .npmignore itself: the package holds
+ * exactly this build's files, whatever bundle the folder replaced.
+ */
+const CARRIED = '.npmignore';
 
 /**
  * A command that started on the old bundle loads some chunks only when it reaches them (a command's
  * module, `plan --help`'s): after the swap it looks for them in the new folder. Chunks are named by
  * their content (chunk-XXXXXXXX.js), so the old bundle's chunks that the new one lacks are copied
- * into it, and such a command finds the very files it expects. Only the old bundle's own are carried
- * (not those it carried itself), so they never pile up: a build of unchanged sources carries none.
+ * into it, and such a command finds the very files it expects. They are for such a command only:
+ * listed in CARRIED, never packed. Only the old bundle's own are carried (not those it carried
+ * itself), so they never pile up: the next build drops them, and a build of unchanged sources
+ * carries none.
  */
 async function carryOldChunks() {
   if (!existsSync(BUNDLE)) return;
-  const carriedBefore = new Set((await readFile(path.join(BUNDLE, CARRIED), 'utf8').catch(() => '')).split('\n').filter(Boolean));
+  const carriedBefore = new Set((await readFile(path.join(BUNDLE, CARRIED), 'utf8').catch(() => '')).split('\n').filter((line) => line !== '' && !line.startsWith('#')));
   const fresh = new Set(await readdir(OUT));
   const carried = [];
   for (const name of await readdir(BUNDLE)) {
@@ -476,7 +483,9 @@ async function carryOldChunks() {
     await copyFile(path.join(BUNDLE, name), path.join(OUT, name));
     carried.push(name);
   }
-  if (carried.length > 0) await writeFile(path.join(OUT, CARRIED), `${carried.join('\n')}\n`);
+  if (carried.length > 0) {
+    await writeFile(path.join(OUT, CARRIED), `# Chunks of the bundle this one replaced, for a command that started on it (scripts/bundle.js, carryOldChunks): not part of the package.\n${carried.join('\n')}\n`);
+  }
 }
 
 /**
