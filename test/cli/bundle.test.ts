@@ -190,14 +190,14 @@ describe('the bundled CLI (bin/termsync.js)', () => {
     for (const file of own) expect(await readFile(file.startsWith('file:') ? fileURLToPath(file) : file, 'utf8'), file).not.toContain('node_modules/commander/');
   });
 
-  it('validate with only its own options runs from the CommonJS files of the bundle alone: validate-options.cjs, then plain-validate-loader.cjs, which runs plain-validate.cjs', async () => {
+  it('validate with only its own options runs from the CommonJS files of the bundle alone: validate-options.cjs, then plain-validate-loader.cjs, which runs plain-validate.cjs, which requires common.cjs (the error classes and exit codes the ES module chunks use too)', async () => {
     const { run, files } = await packagesLoaded(['validate', '--dir', ROOT]);
     expect(run.code).toBe(0);
     const bundle = path.join(ROOT, 'dist', 'bundle');
     const loaded = files.filter((f) => f.includes('/dist/bundle/') || f.includes(`${path.sep}dist${path.sep}bundle${path.sep}`)).map((f) => path.basename(f.startsWith('file:') ? fileURLToPath(f) : f));
     // plain-validate.cjs is read as a script (see scripts/plain-validate-loader.cjs): no commander in it either.
     expect(await readFile(path.join(bundle, 'plain-validate.cjs'), 'utf8')).not.toContain('node_modules/commander/');
-    expect([...new Set(loaded)]).toEqual(['validate-options.cjs', 'plain-validate-loader.cjs']);
+    expect([...new Set(loaded)]).toEqual(['validate-options.cjs', 'plain-validate-loader.cjs', 'common.cjs']);
   });
 
   it("validate with only its own options never starts Node's ES module loader; any other command line runs the ES module bundle", async () => {
@@ -322,6 +322,27 @@ describe('the bundled CLI (bin/termsync.js)', () => {
     // A command of the ES module bundle that parses YAML and checks a schema: it answers as the sources do.
     const args = ['validate', '--dir', ROOT, '--'];
     expect(await runBin(args)).toEqual(await runCliCaptured(args));
+  });
+
+  it("termsync's error classes are in one file of the bundle (common.cjs), which plain-validate.cjs and the ES module chunks both take them from: an error is an instance of the class the exit codes go by, whichever file threw it", async () => {
+    const bundle = path.join(ROOT, 'dist', 'bundle');
+    // Chunks a build carried from the bundle before it (for a command still running on it) are not this build's.
+    const carried = (await readFile(path.join(bundle, '.npmignore'), 'utf8').catch(() => '')).split('\n');
+    const files = (await readdir(bundle)).filter((f) => (f.endsWith('.js') || f.endsWith('.cjs')) && !carried.includes(f));
+    // Each class's literal name (the `name` of its errors): identifiers are minified, the names are not.
+    for (const name of ['TermsyncError', 'InputError', 'AuthError']) {
+      const holding = [];
+      for (const file of files) if ((await readFile(path.join(bundle, file), 'utf8')).includes(`"${name}"`)) holding.push(file);
+      expect(holding, name).toEqual(['common.cjs']);
+    }
+    // The same class object: the one the ES module chunks import, the one plain-validate.cjs's modules throw.
+    const require = createRequire(import.meta.url);
+    const common = require(path.join(bundle, 'common.cjs')) as { modules: Record<string, Record<string, unknown>> };
+    const loader = require(path.join(bundle, 'plain-validate-loader.cjs')) as { compilePlainValidate: (o: { cache: boolean }) => { exports: { sharedLibraries: Record<string, Record<string, unknown>> } } };
+    const { loadInterrupted } = loader.compilePlainValidate({ cache: false }).exports.sharedLibraries['dist/config/parallel-load.js'] as { loadInterrupted: (signal: AbortSignal) => Error };
+    const controller = new AbortController();
+    controller.abort(new Error('received SIGTERM'));
+    expect(loadInterrupted(controller.signal)).toBeInstanceOf(common.modules['dist/lib/errors.js']?.['TermsyncError'] as new () => Error);
   });
 
   it("validate of the example loads none of Node's modules that only other commands use: child_process (commander's executable subcommands, node-cron's daemon), crypto (node-cron's task ids), worker_threads (a large repository's second thread)", async () => {
