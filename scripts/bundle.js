@@ -136,10 +136,6 @@ const plainValidateApart = {
  */
 export const SHARED = ['zod', 'zod/mini', 'zod/v4/locales/en.js', 'yaml', 'csv-parse/sync', 'saxes', 'yauzl', 'yazl', 'picomatch', 'node-cron'];
 
-function packageOf(specifier) {
-  return specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0];
-}
-
 /**
  * What the compiled sources (dist/, tsc's output: one import per line) import of each SHARED
  * specifier: its names (`import { a, b as c }`; of `import * as ns`, every `ns.name` of that

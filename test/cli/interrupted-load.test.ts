@@ -9,10 +9,10 @@
  * fs.openSync), so the signal always lands while most of the repository is still to be read.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -96,7 +96,6 @@ function runInterrupted(args: readonly string[], name: string): Promise<Run> {
 }
 
 async function glossariesOpened(): Promise<number> {
-  const { readFile } = await import('node:fs/promises');
   return (await readFile(opened, 'utf8').catch(() => '')).split('\n').filter(Boolean).length;
 }
 
