@@ -32,6 +32,16 @@
 //
 // bin/termsync.js (CommonJS) requires that loader itself, after validate-options.cjs (the third
 // build, cli/validate-options.js alone) has told a plain validate: such a run loads no ES module.
+//
+// Every module is in one file of the bundle only, and the build fails otherwise (it names them):
+// the libraries and termsync's modules the plain validate uses are in plain-validate.cjs, and the
+// ES module chunks take them from there through the loader (SHARED, OWN_SHARED); those that
+// main.js imports statically as well (the error classes, the exit codes and their table: every
+// command line loads them, and taking them from plain-validate.cjs would make --version compile
+// all of it) are in common.cjs, which both plain-validate.cjs and the chunks require. Two copies
+// of a module in one process are two of each of its classes: an error made by one copy is no
+// instance of the other's class, and the CLI's exit codes go by class (once, an interrupted load
+// of `plan` exited 1, "Internal error", instead of 130).
 import { randomBytes } from 'node:crypto';
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import { copyFile, readdir, readFile, rm, writeFile } from 'node:fs/promises';
