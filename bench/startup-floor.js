@@ -6,17 +6,22 @@
 // that a busy spell of the machine hits them alike; each row's ratio to a bare node's median
 // started the same way. Results: bench/out/startup-floor.{txt,json} only.
 //
-//   node bench/startup-floor.js [--runs 15] [--dir DIR] [--instructions]
+//   node bench/startup-floor.js [--runs 15] [--dir DIR] [--instructions] [--before BUILD]
+//
+// --before BUILD: one more row, `termsync validate` of another build (a folder holding
+// bin/termsync.js and a built dist/, e.g. main exported and built as bench/big-before-after.js
+// says), alternating with this build's: a change's before and after on the same machine's load.
 //
 // --instructions: each variant once more under valgrind (callgrind), counting the instructions of
 // the process's main thread: a figure a loaded machine does not blur (wall and CPU seconds do),
 // and the main thread is what a user waits for (V8 optimises on threads of its own). About a
-// minute per variant; skipped when valgrind is not installed.
+// minute per variant; skipped when valgrind is not installed. `--instructions validate`: only the
+// bare node and the `termsync validate` rows (this build's, and --before's).
 import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { fmt, HERE, measure, OUT, parseArgs, ROOT, stats } from './cpu-common.js';
+import { fmt, HERE, measure, OUT, parseArgs, resolveBuild, ROOT, stats } from './cpu-common.js';
 
 const args = parseArgs(process.argv.slice(2));
 const RUNS = Number(args.runs ?? 15);
@@ -37,6 +42,7 @@ const VARIANTS = [
   ['validate bundle loaded with its code cache, nothing run', [FLOOR, 'libraries', DIR]],
   ['validate bundle loaded, the YAML files parsed with its yaml', [FLOOR, 'yaml-bundle', DIR]],
   ['`termsync validate`', [path.join(ROOT, 'bin', 'termsync.js'), 'validate', '--dir', DIR]],
+  ...(typeof args.before === 'string' ? [[`\`termsync validate\` of the build in ${args.before} (before)`, [path.join(resolveBuild(args.before), 'bin', 'termsync.js'), 'validate', '--dir', DIR]]] : []),
 ];
 const CA = [
   ['without NODE_EXTRA_CA_CERTS', { NODE_EXTRA_CA_CERTS: '' }],
@@ -89,7 +95,7 @@ async function mainThreadInstructions(argv, env) {
   }
 }
 
-if (args.instructions === true) {
+if (args.instructions === true || args.instructions === 'validate') {
   if (spawnSync('valgrind', ['--version']).status !== 0) {
     log('--instructions: valgrind is not installed; skipped.');
   } else {
@@ -102,6 +108,7 @@ if (args.instructions === true) {
       log('|---|---|---|');
       let bare;
       for (const [name, argv] of VARIANTS) {
+        if (args.instructions === 'validate' && name !== VARIANTS[0][0] && !name.startsWith('`termsync validate`')) continue;
         const count = await mainThreadInstructions(argv, env);
         bare ??= count;
         log(`| ${name} | ${count === undefined ? 'failed' : (count / 1e6).toFixed(0)} | ${count === undefined || bare === undefined ? '—' : `${(count / bare).toFixed(2)} ×`} |`);

@@ -32,6 +32,16 @@
 //
 // bin/termsync.js (CommonJS) requires that loader itself, after validate-options.cjs (the third
 // build, cli/validate-options.js alone) has told a plain validate: such a run loads no ES module.
+//
+// Every module is in one file of the bundle only, and the build fails otherwise (it names them):
+// the libraries and termsync's modules the plain validate uses are in plain-validate.cjs, and the
+// ES module chunks take them from there through the loader (SHARED, OWN_SHARED); those that
+// main.js imports statically as well (the error classes, the exit codes and their table: every
+// command line loads them, and taking them from plain-validate.cjs would make --version compile
+// all of it) are in common.cjs, which both plain-validate.cjs and the chunks require. Two copies
+// of a module in one process are two of each of its classes: an error made by one copy is no
+// instance of the other's class, and the CLI's exit codes go by class (once, an interrupted load
+// of `plan` exited 1, "Internal error", instead of 130).
 import { randomBytes } from 'node:crypto';
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import { copyFile, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -50,6 +60,13 @@ const DIST = path.join(ROOT, 'dist');
 const BUNDLE = path.join(DIST, 'bundle');
 const OUT = path.join(DIST, `bundle.next-${process.pid}`);
 /** Folders of this build's kind: the bundle, and the ones builds write and set aside (bundle.next-PID, bundle.old-PID). */
+/**
+ * termsync's own modules that both plain-validate.cjs and the ES module chunks use from the start
+ * (main.js imports them statically: the error classes, the exit codes): one CommonJS file both
+ * take them from, so that each class exists once in a process (bundled into both, an error thrown
+ * by a module of one was not an instance of the other's class, and its exit code was lost).
+ */
+const COMMON_FILE = 'common.cjs';
 const BUILD_FOLDER = /^bundle(?:\.(?:next|old)-(\d+))?(?:[\\/]|$)/;
 
 export const EXTERNAL = ['chokidar', 'p-queue', 'pino', 'pino-pretty', 'prom-client', 'undici'];
@@ -127,11 +144,7 @@ const plainValidateApart = {
  * the package. Sources import them by exactly these specifiers (the build fails when a file of one
  * of these packages lands in a chunk).
  */
-export const SHARED = ['zod', 'zod/mini', 'zod/v4/locales/en.js', 'yaml', 'csv-parse/sync', 'saxes', 'yauzl', 'picomatch', 'node-cron'];
-
-function packageOf(specifier) {
-  return specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0];
-}
+export const SHARED = ['zod', 'zod/mini', 'zod/v4/locales/en.js', 'yaml', 'csv-parse/sync', 'saxes', 'yauzl', 'yazl', 'picomatch', 'node-cron'];
 
 /**
  * What the compiled sources (dist/, tsc's output: one import per line) import of each SHARED
@@ -160,6 +173,23 @@ async function sharedImports() {
   return used;
 }
 
+/**
+ * The module a build imports in place of `key`: its `names` (and default export) read from the one
+ * copy of it in another file of the bundle. `from` is an expression of that copy's exports:
+ * plain-validate.cjs's (through the loader) or common.cjs's (see COMMON_FILE).
+ */
+function sharedModule(key, names, withDefault, from = 'loader') {
+  return {
+    contents: [
+      ...(from === 'loader' ? ["import loader from './plain-validate-loader.cjs';", `const library = loader.sharedLibrary(${JSON.stringify(key)});`] : [`const library = require(${JSON.stringify(`./${COMMON_FILE}`)}).modules[${JSON.stringify(key)}];`]),
+      ...(names.length > 0 ? [`export const { ${names.join(', ')} } = library;`] : []),
+      ...(withDefault ? ['export default library.default;'] : []),
+    ].join('\n'),
+    loader: 'js',
+    resolveDir: OUT,
+  };
+}
+
 /** The esbuild plugin that makes each SHARED import of the ES module build a module reading plain-validate.cjs's copy. */
 function sharedFromPlainValidate(used) {
   const pattern = new RegExp(`^(${SHARED.map((s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})$`);
@@ -170,16 +200,34 @@ function sharedFromPlainValidate(used) {
       build.onResolve({ filter: /^\.\/plain-validate-loader\.cjs$/ }, () => ({ path: './plain-validate-loader.cjs', external: true }));
       build.onLoad({ filter: /.*/, namespace: 'shared-library' }, (args) => {
         const { names, default: withDefault } = used.get(args.path);
-        return {
-          contents: [
-            "import loader from './plain-validate-loader.cjs';",
-            `const library = loader.sharedLibrary(${JSON.stringify(args.path)});`,
-            ...(names.size > 0 ? [`export const { ${[...names].join(', ')} } = library;`] : []),
-            ...(withDefault ? ['export default library.default;'] : []),
-          ].join('\n'),
-          loader: 'js',
-          resolveDir: OUT,
-        };
+        return sharedModule(args.path, [...names], withDefault);
+      });
+    },
+  };
+}
+
+/**
+ * The esbuild plugin that makes each import of one of termsync's modules another file of the bundle
+ * holds a module reading that file's copy: `own` maps each such module (its path relative to the
+ * root) to its exports there (for their names) and to where they are read from (`from` of
+ * sharedModule). Those modules have no `export let` (the build fails on one): a value read once is
+ * the value.
+ */
+function ownFromElsewhere(own) {
+  return {
+    name: 'own-from-elsewhere',
+    setup(build) {
+      build.onResolve({ filter: /^\.\.?\// }, (args) => {
+        if (args.kind === 'entry-point' || args.namespace !== 'file') return undefined;
+        const input = path.relative(ROOT, path.resolve(args.resolveDir, args.path)).split(path.sep).join('/');
+        return own.has(input) ? { path: input, namespace: 'own-shared' } : undefined;
+      });
+      build.onResolve({ filter: new RegExp(`^\\./${COMMON_FILE.replace('.', '\\.')}$`) }, (args) => ({ path: args.path, external: true }));
+      build.onLoad({ filter: /.*/, namespace: 'own-shared' }, async (args) => {
+        if (/^export\s+let\b/m.test(await readFile(path.join(ROOT, args.path), 'utf8'))) throw new Error(`bundle: ${args.path} exports a \`let\`: a module shared between files of the bundle cannot`);
+        const { exports, from } = own.get(args.path);
+        const names = Object.keys(exports ?? {});
+        return sharedModule(args.path, names.filter((name) => name !== 'default'), names.includes('default'), from);
       });
     },
   };
@@ -203,10 +251,13 @@ const common = {
   external: EXTERNAL.flatMap((name) => [name, `${name}/*`]),
   // CommonJS libraries in an ES module bundle still call require() for Node's own modules.
   banner: { js: "import { createRequire as __termsyncCreateRequire } from 'node:module';\nconst require = __termsyncCreateRequire(import.meta.url);" },
-  // Whitespace and syntax only: names stay as written (libraries read constructor.name, and a
-  // stack trace printed with TERMSYNC_DEBUG stays readable).
+  // Names too (the tarball's target is under 400 kB: names as written made it 521 kB). What users
+  // see never carries a minified name: messages are written out, the libraries' `constructor.name`
+  // reads (zod's received type, commander's error name) meet Node's own classes or are not printed;
+  // a stack trace printed with TERMSYNC_DEBUG has short names, its file and line still point in.
   minifyWhitespace: true,
   minifySyntax: true,
+  minifyIdentifiers: true,
   alias: ALIAS,
   logLevel: 'warning',
 };
@@ -247,11 +298,10 @@ const plainValidateEntry = [
     return `${JSON.stringify(specifier)}: { ${[...(withDefault ? [`default: shared${i}_default`] : []), ...[...names].map((name) => `${name}: shared${i}_${name}`)].join(', ')} }`;
   }).join(', ')} };`,
 ].join('\n');
-await build({
+const plainValidateOptions = {
   ...common,
   outdir: undefined,
   outfile: path.join(OUT, 'plain-validate.cjs'),
-  stdin: { contents: plainValidateEntry, resolveDir: ROOT, sourcefile: 'plain-validate-entry.js', loader: 'js' },
   // CommonJS (a script V8 can cache, see the loader), run by the loader with Node's own require;
   // import.meta.url is a parameter of the loader's wrapper.
   format: 'cjs',
@@ -263,6 +313,68 @@ await build({
   // The function's end, then this build's id, which names its code cache (see the loader).
   footer: { js: `})\n//# termsync-build-id=${randomBytes(12).toString('hex')}` },
   plugins: [lazyBuiltins],
+};
+// termsync's own modules the plain validate loads (the configuration, the entries files' formats)
+// are shared the same way, whole: plain-validate.cjs exports each module's namespace as
+// `sharedLibraries[<its path in dist/>]`, and the ES module chunks take it from there. Bundled in
+// both, they were some 280 kB of the bundle twice. Which modules: a first build's metafile.
+const firstPass = await build({ ...plainValidateOptions, stdin: { contents: plainValidateEntry, resolveDir: ROOT, sourcefile: 'plain-validate-entry.js', loader: 'js' }, write: false, metafile: true });
+// Not those main.js imports statically: every command line loads them, and taken from
+// plain-validate.cjs they would make --version, --help and the like compile all of it (--version:
+// 0.10 -> 0.16 s CPU, 46 -> 57 MB). Those the plain validate uses as well (the error classes, the
+// exit codes) are in neither: they are common.cjs (COMMON_FILE), which both take them from.
+const mainPass = await build({
+  ...common,
+  entryPoints: { termsync: path.join(DIST, 'cli', 'main.js') },
+  splitting: true,
+  write: false,
+  metafile: true,
+  plugins: [lazyBuiltins, plainValidateApart, { name: 'libraries-apart', setup: (b) => b.onResolve({ filter: /^[^./]/ }, (args) => ({ path: args.path, external: true })) }],
+});
+const everyLoad = new Set();
+for (const pending = ['dist/cli/main.js']; pending.length > 0; ) {
+  const input = pending.pop();
+  if (everyLoad.has(input)) continue;
+  everyLoad.add(input);
+  for (const { path: to, kind } of mainPass.metafile.inputs[input]?.imports ?? []) if (kind === 'import-statement') pending.push(to);
+}
+const plainValidateOwn = Object.keys(firstPass.metafile.inputs).filter((input) => input.startsWith('dist/') && input.endsWith('.js') && !BUILD_FOLDER.test(input.slice('dist/'.length)));
+const OWN_SHARED = plainValidateOwn.filter((input) => !everyLoad.has(input)).sort();
+const COMMON = plainValidateOwn.filter((input) => everyLoad.has(input)).sort();
+const commonBuild = await build({
+  ...common,
+  outdir: undefined,
+  outfile: path.join(OUT, COMMON_FILE),
+  format: 'cjs',
+  banner: {},
+  metafile: true,
+  stdin: {
+    contents: [
+      ...COMMON.map((input, i) => `import * as own${i} from ${JSON.stringify(path.join(ROOT, input))};`),
+      `export const modules = { ${COMMON.map((input, i) => `${JSON.stringify(input)}: own${i}`).join(', ')} };`,
+    ].join('\n'),
+    resolveDir: ROOT,
+    sourcefile: 'common-entry.js',
+    loader: 'js',
+  },
+  plugins: [lazyBuiltins],
+});
+const commonModules = createRequire(import.meta.url)(path.join(OUT, COMMON_FILE)).modules;
+const fromCommon = COMMON.map((input) => [input, { exports: commonModules[input], from: 'common' }]);
+const plainValidateBuild = await build({
+  ...plainValidateOptions,
+  metafile: true,
+  stdin: {
+    contents: [
+      plainValidateEntry,
+      ...OWN_SHARED.map((input, i) => `import * as own${i} from ${JSON.stringify(path.join(ROOT, input))};`),
+      `Object.assign(sharedLibraries, { ${OWN_SHARED.map((input, i) => `${JSON.stringify(input)}: own${i}`).join(', ')} });`,
+    ].join('\n'),
+    resolveDir: ROOT,
+    sourcefile: 'plain-validate-entry.js',
+    loader: 'js',
+  },
+  plugins: [lazyBuiltins, ownFromElsewhere(new Map(fromCommon))],
 });
 await copyFile(path.join(ROOT, 'scripts', 'plain-validate-loader.cjs'), path.join(OUT, 'plain-validate-loader.cjs'));
 const loader = createRequire(import.meta.url)(path.join(OUT, 'plain-validate-loader.cjs'));
@@ -273,13 +385,30 @@ const esm = await build({
   entryPoints: { termsync: path.join(DIST, 'cli', 'main.js'), 'load-worker': path.join(DIST, 'config', 'load-worker.js') },
   splitting: true,
   metafile: true,
-  plugins: [lazyBuiltins, plainValidateApart, sharedFromPlainValidate(used)],
+  plugins: [
+    lazyBuiltins,
+    plainValidateApart,
+    sharedFromPlainValidate(used),
+    ownFromElsewhere(new Map([...OWN_SHARED.map((input) => [input, { exports: plainValidate.sharedLibraries[input], from: 'loader' }]), ...fromCommon])),
+  ],
 });
 const undefinedImports = esm.warnings.filter((warning) => warning.id === 'import-is-undefined');
 if (undefinedImports.length > 0) throw new Error(`bundle: ${undefinedImports.map((warning) => warning.text).join('; ')}`);
-// Each shared library is in the bundle once: in plain-validate.cjs, none of its files in a chunk.
-const twice = Object.keys(esm.metafile.inputs).filter((input) => SHARED.some((specifier) => input.includes(`node_modules/${packageOf(specifier)}/`)));
-if (twice.length > 0) throw new Error(`bundle: the ES module chunks hold files of shared libraries (${twice.slice(0, 3).join(', ')}): import them by the specifiers of SHARED`);
+// Each module is in the bundle once: a library or a module of termsync in two of its files would
+// be two copies in one process, with two of each class (an error of one copy is no instance of the
+// other's class: the CLI's exit codes go by class) and two of each module's state. The build fails
+// and names them.
+const copies = new Map();
+for (const [file, { metafile }] of [['plain-validate.cjs', plainValidateBuild], [COMMON_FILE, commonBuild], ['the ES module chunks', esm]]) {
+  for (const input of Object.keys(metafile.inputs)) {
+    if (!/^(?:dist|node_modules)\//.test(input)) continue; // the stubs of the namespaces above, the builds' own entries
+    copies.set(input, [...(copies.get(input) ?? []), file]);
+  }
+}
+const twice = [...copies].filter(([, files]) => files.length > 1);
+if (twice.length > 0) {
+  throw new Error(`bundle: modules in more than one file of the bundle (${twice.slice(0, 5).map(([input, files]) => `${input} in ${files.join(' and ')}`).join('; ')}): a library of both plain-validate.cjs and the chunks belongs in SHARED, imported by its specifier`);
+}
 // What bin/termsync.js reads of a command line before it knows it is a plain validate.
 await build({ ...common, entryPoints: { 'validate-options': path.join(DIST, 'cli', 'validate-options.js') }, format: 'cjs', outExtension: { '.js': '.cjs' }, banner: {} });
 // The dashboard's page script, for browsers (the daemon serves it as /assets/dashboard.js, read from
@@ -302,7 +431,7 @@ await writeFile(
   path.join(OUT, 'plain-validate.js'),
   "import { createRequire } from 'node:module';\nexport const { BUILD_ID_MARK, codeCacheFile, compilePlainValidate, runPlainValidate, sharedLibrary, userCacheDirs, writeCodeCache } = createRequire(import.meta.url)('./plain-validate-loader.cjs');\n",
 );
-for (const entry of ['termsync.js', 'load-worker.js', 'plain-validate.js', 'plain-validate-loader.cjs', 'plain-validate.cjs', 'validate-options.cjs', 'dashboard-client.js']) {
+for (const entry of ['termsync.js', 'load-worker.js', COMMON_FILE, 'plain-validate.js', 'plain-validate-loader.cjs', 'plain-validate.cjs', 'validate-options.cjs', 'dashboard-client.js']) {
   if (!existsSync(path.join(OUT, entry))) throw new Error(`bundle: ${entry} was not written to ${OUT}`);
 }
 
@@ -318,7 +447,7 @@ if (nonAscii !== null) {
 }
 for (const file of ['plain-validate.cjs', 'validate-options.cjs']) {
   const text = file === 'plain-validate.cjs' ? cjs : await readFile(path.join(OUT, file), 'utf8');
-  const outside = [...text.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]).filter((id) => !isBuiltin(id));
+  const outside = [...text.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]).filter((id) => !isBuiltin(id) && !(file === 'plain-validate.cjs' && id === `./${COMMON_FILE}`));
   if (outside.length > 0) throw new Error(`bundle: ${file} requires ${[...new Set(outside)].join(', ')}: bundle it into the CommonJS build`);
 }
 
@@ -333,19 +462,26 @@ if (existsSync(path.join(ROOT, 'config', 'termsync.yaml'))) {
 }
 if (loader.writeCodeCache(compiled, { beside: true }) === undefined) throw new Error(`bundle: cannot write the code cache next to ${path.join(OUT, 'plain-validate.cjs')}`);
 
-/** The list of the files a bundle carries from the one before it (see carryOldChunks). */
-const CARRIED = '.carried-chunks';
+/**
+ * The list of the files a bundle carries from the one before it (see carryOldChunks): an
+ * .npmignore, so that `npm pack` (and publish) leaves them out. npm reads an .npmignore of a folder
+ * that package.json's `files` includes, and never packs the .npmignore itself: the package holds
+ * exactly this build's files, whatever bundle the folder replaced.
+ */
+const CARRIED = '.npmignore';
 
 /**
  * A command that started on the old bundle loads some chunks only when it reaches them (a command's
  * module, `plan --help`'s): after the swap it looks for them in the new folder. Chunks are named by
  * their content (chunk-XXXXXXXX.js), so the old bundle's chunks that the new one lacks are copied
- * into it, and such a command finds the very files it expects. Only the old bundle's own are carried
- * (not those it carried itself), so they never pile up: a build of unchanged sources carries none.
+ * into it, and such a command finds the very files it expects. They are for such a command only:
+ * listed in CARRIED, never packed. Only the old bundle's own are carried (not those it carried
+ * itself), so they never pile up: the next build drops them, and a build of unchanged sources
+ * carries none.
  */
 async function carryOldChunks() {
   if (!existsSync(BUNDLE)) return;
-  const carriedBefore = new Set((await readFile(path.join(BUNDLE, CARRIED), 'utf8').catch(() => '')).split('\n').filter(Boolean));
+  const carriedBefore = new Set((await readFile(path.join(BUNDLE, CARRIED), 'utf8').catch(() => '')).split('\n').filter((line) => line !== '' && !line.startsWith('#')));
   const fresh = new Set(await readdir(OUT));
   const carried = [];
   for (const name of await readdir(BUNDLE)) {
@@ -353,7 +489,9 @@ async function carryOldChunks() {
     await copyFile(path.join(BUNDLE, name), path.join(OUT, name));
     carried.push(name);
   }
-  if (carried.length > 0) await writeFile(path.join(OUT, CARRIED), `${carried.join('\n')}\n`);
+  if (carried.length > 0) {
+    await writeFile(path.join(OUT, CARRIED), `# Chunks of the bundle this one replaced, for a command that started on it (scripts/bundle.js, carryOldChunks): not part of the package.\n${carried.join('\n')}\n`);
+  }
 }
 
 /**

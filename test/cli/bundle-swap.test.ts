@@ -84,4 +84,42 @@ describe('the build and a running CLI', () => {
     expect(await bundleFiles()).toEqual(before);
     expect(await leftovers()).toEqual([]);
   }, 120_000);
+
+  it('a build over the bundle of other sources keeps the old chunks on disk for a command still running on it, and the package (npm pack) holds exactly the files of a clean build', async () => {
+    const build = (): Promise<{ code: number; stdout: string; stderr: string }> => run([path.join(project, 'scripts', 'bundle.js')]);
+    const packed = async (): Promise<string[]> => {
+      const pack = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+        execFile('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: project, env: { PATH: process.env['PATH'] ?? '', HOME: project, npm_config_update_notifier: 'false' } }, (error, stdout, stderr) => {
+          resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
+        });
+      });
+      expect(pack.code, pack.stderr).toBe(0);
+      const report = JSON.parse(pack.stdout) as { files: { path: string }[] }[];
+      return (report[0]?.files ?? []).map((f) => f.path).filter((f) => f.startsWith('dist/bundle/')).map((f) => f.slice('dist/bundle/'.length)).sort();
+    };
+    await rm(path.join(project, 'dist', 'bundle'), { recursive: true, force: true });
+    expect((await build()).code).toBe(0);
+    const old = (await bundleFiles()).names;
+    // Other sources: plan's command module says one message otherwise, so its chunk has another name.
+    const planModule = path.join(project, 'dist', 'cli', 'commands', 'plan.js');
+    const source = await readFile(planModule, 'utf8');
+    expect(source).toContain('--out saves the plan of one target');
+    await writeFile(planModule, source.replace('--out saves the plan of one target', '--out saves the plan of a single target'));
+    try {
+      expect((await build()).code).toBe(0);
+      // Code caches are named after each build (and never packed): left out of the comparison.
+      const over = (await bundleFiles()).names.filter((name) => !name.endsWith('.cache'));
+      const pack = await packed();
+      // A clean build of the same sources: what the package must hold.
+      await rm(path.join(project, 'dist', 'bundle'), { recursive: true, force: true });
+      expect((await build()).code).toBe(0);
+      const clean = (await bundleFiles()).names.filter((name) => !name.endsWith('.cache'));
+      expect(pack).toEqual(clean);
+      const carried = over.filter((name) => !clean.includes(name) && name !== '.npmignore');
+      expect(carried.length, 'old chunks the new bundle lacks are kept on disk').toBeGreaterThan(0);
+      expect(carried.filter((name) => !old.includes(name) || !/-[A-Z0-9]{8}\.js$/.test(name)), 'only chunks of the old bundle').toEqual([]);
+    } finally {
+      await writeFile(planModule, source);
+    }
+  }, 180_000);
 });

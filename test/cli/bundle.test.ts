@@ -6,6 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rename, rm, utimes, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -189,14 +190,14 @@ describe('the bundled CLI (bin/termsync.js)', () => {
     for (const file of own) expect(await readFile(file.startsWith('file:') ? fileURLToPath(file) : file, 'utf8'), file).not.toContain('node_modules/commander/');
   });
 
-  it('validate with only its own options runs from the CommonJS files of the bundle alone: validate-options.cjs, then plain-validate-loader.cjs, which runs plain-validate.cjs', async () => {
+  it('validate with only its own options runs from the CommonJS files of the bundle alone: validate-options.cjs, then plain-validate-loader.cjs, which runs plain-validate.cjs, which requires common.cjs (the error classes and exit codes the ES module chunks use too)', async () => {
     const { run, files } = await packagesLoaded(['validate', '--dir', ROOT]);
     expect(run.code).toBe(0);
     const bundle = path.join(ROOT, 'dist', 'bundle');
     const loaded = files.filter((f) => f.includes('/dist/bundle/') || f.includes(`${path.sep}dist${path.sep}bundle${path.sep}`)).map((f) => path.basename(f.startsWith('file:') ? fileURLToPath(f) : f));
     // plain-validate.cjs is read as a script (see scripts/plain-validate-loader.cjs): no commander in it either.
     expect(await readFile(path.join(bundle, 'plain-validate.cjs'), 'utf8')).not.toContain('node_modules/commander/');
-    expect([...new Set(loaded)]).toEqual(['validate-options.cjs', 'plain-validate-loader.cjs']);
+    expect([...new Set(loaded)]).toEqual(['validate-options.cjs', 'plain-validate-loader.cjs', 'common.cjs']);
   });
 
   it("validate with only its own options never starts Node's ES module loader; any other command line runs the ES module bundle", async () => {
@@ -323,6 +324,27 @@ describe('the bundled CLI (bin/termsync.js)', () => {
     expect(await runBin(args)).toEqual(await runCliCaptured(args));
   });
 
+  it("termsync's error classes are in one file of the bundle (common.cjs), which plain-validate.cjs and the ES module chunks both take them from: an error is an instance of the class the exit codes go by, whichever file threw it", async () => {
+    const bundle = path.join(ROOT, 'dist', 'bundle');
+    // Chunks a build carried from the bundle before it (for a command still running on it) are not this build's.
+    const carried = (await readFile(path.join(bundle, '.npmignore'), 'utf8').catch(() => '')).split('\n');
+    const files = (await readdir(bundle)).filter((f) => (f.endsWith('.js') || f.endsWith('.cjs')) && !carried.includes(f));
+    // Each class's literal name (the `name` of its errors): identifiers are minified, the names are not.
+    for (const name of ['TermsyncError', 'InputError', 'AuthError']) {
+      const holding = [];
+      for (const file of files) if ((await readFile(path.join(bundle, file), 'utf8')).includes(`"${name}"`)) holding.push(file);
+      expect(holding, name).toEqual(['common.cjs']);
+    }
+    // The same class object: the one the ES module chunks import, the one plain-validate.cjs's modules throw.
+    const require = createRequire(import.meta.url);
+    const common = require(path.join(bundle, 'common.cjs')) as { modules: Record<string, Record<string, unknown>> };
+    const loader = require(path.join(bundle, 'plain-validate-loader.cjs')) as { compilePlainValidate: (o: { cache: boolean }) => { exports: { sharedLibraries: Record<string, Record<string, unknown>> } } };
+    const { loadInterrupted } = loader.compilePlainValidate({ cache: false }).exports.sharedLibraries['dist/config/parallel-load.js'] as { loadInterrupted: (signal: AbortSignal) => Error };
+    const controller = new AbortController();
+    controller.abort(new Error('received SIGTERM'));
+    expect(loadInterrupted(controller.signal)).toBeInstanceOf(common.modules['dist/lib/errors.js']?.['TermsyncError'] as new () => Error);
+  });
+
   it("validate of the example loads none of Node's modules that only other commands use: child_process (commander's executable subcommands, node-cron's daemon), crypto (node-cron's task ids), worker_threads (a large repository's second thread)", async () => {
     const { run, builtins } = await builtinsLoaded(['validate', '--dir', ROOT]);
     expect(run.code).toBe(0);
@@ -331,11 +353,9 @@ describe('the bundled CLI (bin/termsync.js)', () => {
   });
 
   it("keeps the bundled node-cron's tasks working with node:crypto loaded on first use (task ids)", async () => {
-    const bundle = path.join(ROOT, 'dist', 'bundle');
-    const chunk = (await readdir(bundle)).find((f) => f.startsWith('node-cron-'));
-    expect(chunk).toBeDefined();
-    // The chunk is what the daemon imports of node-cron: createTask, from plain-validate.cjs's copy.
-    const cron = (await import(pathToFileURL(path.join(bundle, chunk as string)).href)) as typeof NodeCron;
+    // What the daemon's chunks import of node-cron (createTask): plain-validate.cjs's copy, through the loader as they take it.
+    const loader = createRequire(import.meta.url)(path.join(ROOT, 'dist', 'bundle', 'plain-validate-loader.cjs')) as { sharedLibrary: (specifier: string) => unknown };
+    const cron = loader.sharedLibrary('node-cron') as typeof NodeCron;
     const task = cron.createTask('0 0 1 1 *', () => undefined);
     try {
       expect(task.id).toMatch(/^[0-9a-f-]{36}$/);
@@ -344,9 +364,12 @@ describe('the bundled CLI (bin/termsync.js)', () => {
     }
   });
 
-  it('--version loads no library at all', async () => {
-    const { run, packages } = await packagesLoaded(['--version']);
+  it('--version loads no library at all, nor plain-validate.cjs (which holds the libraries and the modules the commands share)', async () => {
+    const { run, packages, files } = await packagesLoaded(['--version']);
     expect(run.stdout).toBe('0.1.0\n');
     expect([...packages]).toEqual([]);
+    expect(files.some((f) => f.endsWith('termsync.js')), 'the recorder saw the bundle').toBe(true);
+    // The loader compiles plain-validate.cjs with vm.Script (no module load to record): the loader is what would be loaded.
+    expect(files.filter((f) => /plain-validate(-loader\.cjs|\.js)$/.test(f))).toEqual([]);
   });
 });

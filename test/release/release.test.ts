@@ -132,7 +132,7 @@ describe('the release workflow', () => {
     expect(dry.code, dry.stderr).toBe(0);
     const report = JSON.parse(dry.stdout) as { name: string; version: string; files: { path: string }[]; size: number; entryCount: number } | Record<string, { name: string; version: string; files: { path: string }[] }>;
     // npm 10 prints the packed package, npm 11 keys it by name.
-    const packed = ('files' in report ? report : report['termsync']) as { name: string; version: string; files: { path: string }[] };
+    const packed = ('files' in report ? report : report['termsync']) as { name: string; version: string; files: { path: string; size: number }[]; size: number };
     expect(packed).toMatchObject({ name: 'termsync', version: pkg.version });
     const files = packed.files.map((f) => f.path).sort();
     for (const wanted of ['LICENSE', 'CHANGELOG.md', 'README.md', 'package.json', 'bin/termsync.js', 'bin/package.json', 'dist/bundle/termsync.js', 'dist/bundle/plain-validate.cjs', 'dist/bundle/plain-validate-loader.cjs', 'dist/bundle/load-worker.js', 'schema/config.schema.json', 'schema/resource.schema.json']) {
@@ -141,6 +141,10 @@ describe('the release workflow', () => {
     // Only what runs: the bundle and nothing compiled beside it, no build state, no code cache, no maps, no schema generator.
     expect(files.filter((f) => f.startsWith('dist/') && !f.startsWith('dist/bundle/'))).toEqual([]);
     expect(files.filter((f) => /\.(tsbuildinfo|cache|map|ts)$/.test(f) || f.startsWith('src/') || f.startsWith('test/') || f === 'schema/generate.js')).toEqual([]);
+    // The tarball's target (bench/package-size.js): under 400 kB. The bundle grew past it once
+    // (521 kB) with nothing saying so; the largest files name where to look.
+    const largest = [...packed.files].sort((a, b) => b.size - a.size).slice(0, 5).map((f) => `${f.path} ${(f.size / 1000).toFixed(0)} kB`);
+    expect(packed.size, `tarball ${(packed.size / 1000).toFixed(1)} kB; largest files: ${largest.join(', ')}`).toBeLessThan(400_000);
   });
 
   it('the image: amd64 and arm64 with an SBOM and provenance, signed keylessly by digest', () => {
