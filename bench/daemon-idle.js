@@ -17,7 +17,7 @@
 // Build first (`npm run build`). Writes bench/out/daemon-idle.txt and daemon-idle.json only (untracked;
 // bench/run.js reads the JSON).
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -29,11 +29,18 @@ const QUICK = args.quick === true;
 const WINDOW_S = Number(args.window ?? (QUICK ? 10 : 30));
 const RUNS = Number(args.runs ?? (QUICK ? 3 : 5));
 // Seconds left to what the first reconcile leaves behind before measuring: sockets closing, and V8's
-// memory reducer, which collects the run's garbage 8-15 s after it (two Mark-Compact (reduce) of
-// 40-80 ms of CPU in all with 1 target, seen with --trace-gc 12-13 s after the run ended). With
-// 2 s, windows of 10 s after the run held 5, 4, 0, 0, 0, 1, 0, 0, 0 ticks: the collections are the
-// run's cost, not the idle daemon's.
-const SETTLE_S = Number(args.settle ?? 25);
+// memory reducer, which collects the run's garbage and gives back the heap it grew (two or three
+// Mark-Compact (reduce) half a second apart, on the main thread and V8's four helper threads). It
+// starts once V8 judges the allocation rate low, and V8 judges it over its last ten collections'
+// intervals, the run's among them: the larger the run, the later. With 1 target 8-15 s after the
+// run (--trace-gc: 12-13 s, 40-80 ms of CPU); with 200 targets 70-105 s after it (--trace-gc-verbose:
+// "Memory reducer: high alloc" every 8 s until 73 s, then three collections, 32.8 -> 19.5 MB, the
+// committed heap 65 -> 22 MB, 13-14 ticks of 10 ms on five threads), and at the latest 100 s after
+// the run's last full collection (V8's watchdog). In windows from 25 s after the run that one
+// collection was 14 of the 20 ticks of 150 s (0.093 % of 0.133 %), while the daemon itself woke only
+// for the root check every 2 s (async_hooks: nothing else ran in 30 s; no timer of any target).
+// 110 s: past the watchdog. The collections are the run's cost, not the idle daemon's.
+const SETTLE_S = Number(args.settle ?? 110);
 const TARGETS = String(args.targets ?? '1,200').split(',').map(Number);
 const CLK_TCK = 100;
 const BIN = path.join(resolveBuild(args.build), 'bin', 'termsync.js');
@@ -75,6 +82,25 @@ export async function usage(pid) {
   const cpu = (Number(stat[11]) + Number(stat[12])) / CLK_TCK;
   const rss = Number(/VmRSS:\s+(\d+)/.exec(await readFile(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;
   return { cpu, rss };
+}
+
+/**
+ * CPU ticks of the process's main thread (JavaScript, timers, and the collector's own share) and of
+ * its other threads together (V8's helpers, which a collection puts to work, and libuv's pool), from
+ * /proc/PID/task: which side a window's ticks fall on says whether a collection made them.
+ */
+async function threadTicks(pid) {
+  let main = 0;
+  let others = 0;
+  for (const tid of await readdir(`/proc/${pid}/task`)) {
+    const stat = await readFile(`/proc/${pid}/task/${tid}/stat`, 'utf8').catch(() => undefined);
+    if (stat === undefined) continue;
+    const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    if (tid === String(pid)) main += ticks;
+    else others += ticks;
+  }
+  return { main, others };
 }
 
 /** Starts `termsync watch` on `dir`; resolves once its endpoints answer. */
@@ -120,12 +146,15 @@ async function idleOf(targets) {
     // Let what the first reconcile left (sockets closing, a collection) settle first.
     await sleep(SETTLE_S * 1000);
     const cpus = [];
+    const threads = { main: 0, others: 0 };
     let rss = 0;
     for (let run = 0; run < RUNS; run++) {
-      const before = await usage(watch.child.pid);
+      const [before, beforeThreads] = [await usage(watch.child.pid), await threadTicks(watch.child.pid)];
       await sleep(WINDOW_S * 1000);
-      const after = await usage(watch.child.pid);
+      const [after, afterThreads] = [await usage(watch.child.pid), await threadTicks(watch.child.pid)];
       cpus.push(after.cpu - before.cpu);
+      threads.main += afterThreads.main - beforeThreads.main;
+      threads.others += afterThreads.others - beforeThreads.others;
       rss = after.rss;
     }
     const percents = cpus.map((cpu) => (cpu / WINDOW_S) * 100);
@@ -134,9 +163,10 @@ async function idleOf(targets) {
     log(
       `idle daemon, ${targets} target${targets === 1 ? '' : 's'}: ${all.percent.toFixed(3)} % of a core over ${RUNS} windows of ${WINDOW_S} s ` +
         `(${all.ticks} ticks of 10 ms in ${all.seconds} s; resolution ${all.resolution.toFixed(3)} %) ` +
-        `(target < ${IDLE_PERCENT} %: ${all.met ? 'met' : 'MISSED'}); windows: min ${s.min.toFixed(3)} %, median ${s.median.toFixed(3)} %, max ${s.max.toFixed(3)} %; RSS ${(rss / 1048576).toFixed(0)} MiB`,
+        `(target < ${IDLE_PERCENT} %: ${all.met ? 'met' : 'MISSED'}); windows: min ${s.min.toFixed(3)} %, median ${s.median.toFixed(3)} %, max ${s.max.toFixed(3)} %; ` +
+        `ticks of the main thread ${threads.main}, of the other threads (V8's helpers, libuv's pool) ${threads.others}; RSS ${(rss / 1048576).toFixed(0)} MiB; settled ${SETTLE_S} s after the first reconcile`,
     );
-    return { targets, overall: all.percent, ticks: all.ticks, resolution: all.resolution, percent: s, windows: percents, rssMb: rss / 1e6, windowSeconds: WINDOW_S, met: all.met };
+    return { targets, overall: all.percent, ticks: all.ticks, threadTicks: threads, settleSeconds: SETTLE_S, resolution: all.resolution, percent: s, windows: percents, rssMb: rss / 1e6, windowSeconds: WINDOW_S, met: all.met };
   } finally {
     watch.child.kill('SIGTERM');
     await watch.exited;

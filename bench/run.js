@@ -994,13 +994,15 @@ async function manyTargetsRows() {
 
 /** bench/daemon-idle.js: the share of a core of a daemon with nothing to do, 1 and 200 targets. */
 async function idleRows() {
-  // --quick: the two daemons side by side, three windows of 20 s once 25 s have passed since their
-  // first reconcile (bench/daemon-idle.js: the collections V8's memory reducer makes after a run,
-  // 8-15 s after it, are the run's cost, not the idle daemon's). /proc counts CPU
-  // in ticks of 10 ms, charged to whoever runs when one falls: over one window of 15 s one tick is
-  // 0.067 % of a core, and a median of such windows was decided by where a tick or two fell. The
-  // verdict rests on the windows' CPU summed (bench/daemon-idle.js): over 60 s one tick is 0.017 %.
-  const m = await benchScript('daemon-idle.js', QUICK ? ['--quick', '--runs', '3', '--window', '20', '--settle', '25', '--together'] : [], 'daemon-idle.json');
+  // --quick: the two daemons side by side, three windows of 15 s once 20 s have passed since their
+  // first reconcile. The collections V8's memory reducer makes after a run are the run's cost, not
+  // the idle daemon's (bench/daemon-idle.js): with 1 target 8-15 s after it, with 200 targets
+  // 70-105 s after it. The full run settles 110 s, past both; the quick one, within its two
+  // minutes, measures between them (20-65 s after the run). /proc counts CPU in ticks of 10 ms,
+  // charged to whoever runs when one falls: over one window of 15 s one tick is 0.067 % of a core,
+  // and a median of such windows was decided by where a tick or two fell. The verdict rests on the
+  // windows' CPU summed (bench/daemon-idle.js): over 45 s one tick is 0.022 %.
+  const m = await benchScript('daemon-idle.js', QUICK ? ['--quick', '--runs', '3', '--window', '15', '--settle', '20', '--together'] : [], 'daemon-idle.json');
   const start = 'warm (the daemon, its first reconcile done)';
   for (const c of m.measured) {
     const windows = `${c.windows.length} windows of ${c.windowSeconds} s`;
