@@ -32,15 +32,15 @@ const RUNS = Number(args.runs ?? (QUICK ? 3 : 5));
 // memory reducer, which collects the run's garbage and gives back the heap it grew (two or three
 // Mark-Compact (reduce) half a second apart, on the main thread and V8's four helper threads). It
 // starts once V8 judges the allocation rate low, and V8 judges it over its last ten collections'
-// intervals, the run's among them: the larger the run, the later. With 1 target 8-15 s after the
-// run (--trace-gc: 12-13 s, 40-80 ms of CPU); with 200 targets 70-105 s after it (--trace-gc-verbose:
-// "Memory reducer: high alloc" every 8 s until 73 s, then three collections, 32.8 -> 19.5 MB, the
-// committed heap 65 -> 22 MB, 13-14 ticks of 10 ms on five threads), and at the latest 100 s after
-// the run's last full collection (V8's watchdog). In windows from 25 s after the run that one
-// collection was 14 of the 20 ticks of 150 s (0.093 % of 0.133 %), while the daemon itself woke only
-// for the root check every 2 s (async_hooks: nothing else ran in 30 s; no timer of any target).
-// 110 s: past the watchdog. The collections are the run's cost, not the idle daemon's.
-const SETTLE_S = Number(args.settle ?? 110);
+// intervals, the run's among them; its watchdog starts it anyway 100 s after the last full
+// collection (checked every 8 s). Seen with --trace-gc-verbose: with 1 target 12-13 s after the run
+// on a quiet machine, 106 s on a busy one; with 200 targets ("Memory reducer: high alloc" every 8 s
+// until then) 66-107 s after the run's last full collection, three collections, heap 32 -> 19.5 MB,
+// committed 66 -> 22 MB, 13-14 ticks of 10 ms on five threads. In windows from 25 s after the run
+// that one collection was 14 of the 20 ticks of 150 s (0.093 % of 0.133 %), while the daemon itself
+// woke only for the root check every 2 s (async_hooks: nothing else ran in 30 s; no timer of any
+// target). 120 s: past the watchdog. The collections are the run's cost, not the idle daemon's.
+const SETTLE_S = Number(args.settle ?? 120);
 const TARGETS = String(args.targets ?? '1,200').split(',').map(Number);
 const CLK_TCK = 100;
 const BIN = path.join(resolveBuild(args.build), 'bin', 'termsync.js');
