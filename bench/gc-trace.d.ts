@@ -1,0 +1,3 @@
+export declare function isGcLine(line: string): boolean;
+export declare function isCollection(line: string): boolean;
+export declare function reducerDone(lines: readonly string[]): boolean;
