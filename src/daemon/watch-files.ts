@@ -29,6 +29,7 @@ export interface FileWatcher {
   unbroken(): number | undefined;
   /** Whether a change of this repository-relative file (forward slashes) is reported: under a watched path, and not one ignored. */
   reports(file: string): boolean;
+  /** Stops for good: `setPaths` starts nothing afterwards (a run that was loading when the daemon stopped follows its config after this). */
   close(): Promise<void>;
 }
 
@@ -74,6 +75,8 @@ export function watchFiles(options: WatchOptions): FileWatcher {
   /** The current watch (see `unbroken`): counted up at each new watcher and each folder added or removed; `ready` once the current watcher is, until an error. */
   let watch = 0;
   let ready = false;
+  /** Closed for good: no watcher starts again (its handles would keep the stopped daemon's process alive) and nothing more is reported. */
+  let closed = false;
   /** The catch-up watch's number (the first watch's, with WatchOptions.changedSince) until something breaks it: `unbroken` answers it before that watch is ready. */
   let catchUpWatch = options.changedSince === undefined ? undefined : 1;
   /** The watched paths relative to the root (forward slashes), for `reports`: computed again when either changes. */
@@ -97,6 +100,7 @@ export function watchFiles(options: WatchOptions): FileWatcher {
     add(file);
   };
   const add = (file: string): void => {
+    if (closed) return;
     const root = options.root();
     const rel = path.relative(root, path.resolve(root, file)).split(path.sep).join('/');
     // A file of a checkout the root no longer points at (a swapped link) is not the repository's.
@@ -163,6 +167,7 @@ export function watchFiles(options: WatchOptions): FileWatcher {
   };
   return {
     setPaths: (paths) => {
+      if (closed) return;
       const next = [...paths].sort();
       if (next.length === watched.length && next.every((p, i) => p === watched[i])) return;
       watched = next;
@@ -181,6 +186,7 @@ export function watchFiles(options: WatchOptions): FileWatcher {
       return prefixes.relative.some((p) => p === '' || file === p || file.startsWith(`${p}/`));
     },
     close: async () => {
+      closed = true;
       quiet?.cancel();
       deadline?.cancel();
       await watcher?.close();
