@@ -12,6 +12,13 @@ const RELEVANT = new RegExp(`\\.(ya?ml|${ENTRIES_EXTENSIONS.map((e) => e.slice(1
 /** Editor swap and backup files, and files written next to the repository by termsync itself. */
 const NOISE = /(^|[\\/])(\.git|node_modules)([\\/]|$)|(^|[\\/])(\.#[^\\/]*|#[^\\/]*#|4913|\.DS_Store|\.termsync\.lock[^\\/]*)$|(\.swp|\.swx|\.swo|~|\.tmp|\.bak)$/;
 
+/**
+ * What a closed watcher watches, for good: `setPaths` starts no watcher again (a run that was loading
+ * when the daemon stopped follows its config afterwards; a new watcher's handles would keep the
+ * stopped daemon's process alive) and `reports` covers no file.
+ */
+const CLOSED: readonly string[] = [];
+
 export interface FileWatcher {
   /** Watches exactly these paths (absolute): the resource folders and the config file. */
   setPaths(paths: readonly string[]): void;
@@ -75,8 +82,6 @@ export function watchFiles(options: WatchOptions): FileWatcher {
   /** The current watch (see `unbroken`): counted up at each new watcher and each folder added or removed; `ready` once the current watcher is, until an error. */
   let watch = 0;
   let ready = false;
-  /** Closed for good: no watcher starts again (its handles would keep the stopped daemon's process alive) and nothing more is reported. */
-  let closed = false;
   /** The catch-up watch's number (the first watch's, with WatchOptions.changedSince) until something breaks it: `unbroken` answers it before that watch is ready. */
   let catchUpWatch = options.changedSince === undefined ? undefined : 1;
   /** The watched paths relative to the root (forward slashes), for `reports`: computed again when either changes. */
@@ -100,7 +105,6 @@ export function watchFiles(options: WatchOptions): FileWatcher {
     add(file);
   };
   const add = (file: string): void => {
-    if (closed) return;
     const root = options.root();
     const rel = path.relative(root, path.resolve(root, file)).split(path.sep).join('/');
     // A file of a checkout the root no longer points at (a swapped link) is not the repository's.
@@ -167,9 +171,8 @@ export function watchFiles(options: WatchOptions): FileWatcher {
   };
   return {
     setPaths: (paths) => {
-      if (closed) return;
       const next = [...paths].sort();
-      if (next.length === watched.length && next.every((p, i) => p === watched[i])) return;
+      if (watched === CLOSED || (next.length === watched.length && next.every((p, i) => p === watched[i]))) return;
       watched = next;
       const old = watcher;
       start(next);
@@ -186,7 +189,7 @@ export function watchFiles(options: WatchOptions): FileWatcher {
       return prefixes.relative.some((p) => p === '' || file === p || file.startsWith(`${p}/`));
     },
     close: async () => {
-      closed = true;
+      watched = CLOSED;
       quiet?.cancel();
       deadline?.cancel();
       await watcher?.close();

@@ -5,6 +5,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type * as Chokidar from 'chokidar';
 import type { FSWatcher } from 'chokidar';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fileClockNow } from '../../src/daemon/file-clock.js';
@@ -17,7 +18,7 @@ import { copyExample, startTestDaemon, whenStatus } from './daemon-harness.js';
 /** Every chokidar watcher the daemon starts, to see whether each is closed once it has stopped. */
 const started = vi.hoisted(() => [] as FSWatcher[]);
 vi.mock('chokidar', async (importOriginal) => {
-  const chokidar = await importOriginal<typeof import('chokidar')>();
+  const chokidar = await importOriginal<typeof Chokidar>();
   return {
     ...chokidar,
     watch: (...args: Parameters<typeof chokidar.watch>) => {
