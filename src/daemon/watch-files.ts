@@ -12,6 +12,13 @@ const RELEVANT = new RegExp(`\\.(ya?ml|${ENTRIES_EXTENSIONS.map((e) => e.slice(1
 /** Editor swap and backup files, and files written next to the repository by termsync itself. */
 const NOISE = /(^|[\\/])(\.git|node_modules)([\\/]|$)|(^|[\\/])(\.#[^\\/]*|#[^\\/]*#|4913|\.DS_Store|\.termsync\.lock[^\\/]*)$|(\.swp|\.swx|\.swo|~|\.tmp|\.bak)$/;
 
+/**
+ * What a closed watcher watches, for good: `setPaths` starts no watcher again (a run that was loading
+ * when the daemon stopped follows its config afterwards; a new watcher's handles would keep the
+ * stopped daemon's process alive) and `reports` covers no file.
+ */
+const CLOSED: readonly string[] = [];
+
 export interface FileWatcher {
   /** Watches exactly these paths (absolute): the resource folders and the config file. */
   setPaths(paths: readonly string[]): void;
@@ -29,6 +36,7 @@ export interface FileWatcher {
   unbroken(): number | undefined;
   /** Whether a change of this repository-relative file (forward slashes) is reported: under a watched path, and not one ignored. */
   reports(file: string): boolean;
+  /** Stops for good: `setPaths` starts nothing afterwards (a run that was loading when the daemon stopped follows its config after this). */
   close(): Promise<void>;
 }
 
@@ -164,7 +172,7 @@ export function watchFiles(options: WatchOptions): FileWatcher {
   return {
     setPaths: (paths) => {
       const next = [...paths].sort();
-      if (next.length === watched.length && next.every((p, i) => p === watched[i])) return;
+      if (watched === CLOSED || (next.length === watched.length && next.every((p, i) => p === watched[i]))) return;
       watched = next;
       const old = watcher;
       start(next);
@@ -181,6 +189,7 @@ export function watchFiles(options: WatchOptions): FileWatcher {
       return prefixes.relative.some((p) => p === '' || file === p || file.startsWith(`${p}/`));
     },
     close: async () => {
+      watched = CLOSED;
       quiet?.cancel();
       deadline?.cancel();
       await watcher?.close();
