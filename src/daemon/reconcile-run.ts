@@ -1,5 +1,6 @@
 import type { LoadMemo } from '../config/index.js';
 import type { Clock } from '../lib/clock.js';
+import { isTermsyncError } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
 import type { DesiredState, TargetConfig } from '../model/desired.js';
 import { loadDesired, type LoadedRepository, type ReconcileMode, type RunOutcome } from '../reconcile/index.js';
@@ -51,6 +52,8 @@ export interface RunParts {
   readonly watch?: Pick<FileWatcher, 'unbroken' | 'reports'>;
   /** The first load, already begun (DaemonOptions.firstLoad): the first run takes it. */
   readonly firstLoad?: Promise<LoadedRepository>;
+  /** The daemon's stop: a load in progress stops after the file in hand, and its run ends there (logged, not a failed run). */
+  readonly signal?: AbortSignal;
   /** Hands the loaded repository to the targets' runs: each target this daemon owns runs the request. */
   readonly fanOut: (request: RunRequest, loaded: LoadedDesired, mode: ReconcileMode) => void;
 }
@@ -130,7 +133,7 @@ export function createRunner(parts: RunParts): (request: RunRequest) => Promise<
     const begun = first;
     first = undefined;
     const watching = begun === undefined ? parts.watch?.unbroken() : begun.watch;
-    const loaded = await (begun?.loaded ?? loadDesired(parts.dir, parts.configPath, undefined, { remember: true, ...(previous === undefined ? {} : { previous }), ...(unchanged === undefined ? {} : { vouched: unchanged }) }));
+    const loaded = await (begun?.loaded ?? loadDesired(parts.dir, parts.configPath, parts.signal, { remember: true, ...(previous === undefined ? {} : { previous }), ...(unchanged === undefined ? {} : { vouched: unchanged }) }));
     memo = loaded.memo;
     memoWatch = watching;
     if (memo !== undefined) {
@@ -193,6 +196,10 @@ export function createRunner(parts: RunParts): (request: RunRequest) => Promise<
     try {
       const files = parts.git === undefined ? [...request.files] : await parts.git.prepare(request);
       if (files !== undefined) await reconcileFiles(request, files);
+    } catch (error) {
+      // The daemon is stopping (SIGTERM/SIGINT) and its load heard it: the run ends here, not a failed one.
+      if (!(parts.signal?.aborted === true && isTermsyncError(error) && error.code === 'interrupted')) throw error;
+      log.info({ trigger: request.trigger }, 'stopped while reading the repository: the run ended before any target, nothing was sent');
     } finally {
       status.update({ running: undefined });
     }
