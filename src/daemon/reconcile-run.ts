@@ -69,6 +69,11 @@ function vouched(watch: RunParts['watch'], changed: ReadonlySet<string> | undefi
   return (file) => !changed.has(file) && watch.reports(file);
 }
 
+/** Whether `error` ends a load that the daemon's stop (`signal`: SIGTERM/SIGINT) interrupted: the run ends there, not a failed run. */
+function stoppedLoad(signal: AbortSignal | undefined, error: unknown): boolean {
+  return signal?.aborted === true && isTermsyncError(error) && error.code === 'interrupted';
+}
+
 /** What suspends `target` (`--suspend`, the config's `suspend: true`, the target's), if anything does. */
 export function suspensionOf(desired: DesiredState, target: TargetConfig, flag: boolean): SuspendedTarget['by'] | undefined {
   if (flag) return 'flag';
@@ -197,8 +202,7 @@ export function createRunner(parts: RunParts): (request: RunRequest) => Promise<
       const files = parts.git === undefined ? [...request.files] : await parts.git.prepare(request);
       if (files !== undefined) await reconcileFiles(request, files);
     } catch (error) {
-      // The daemon is stopping (SIGTERM/SIGINT) and its load heard it: the run ends here, not a failed one.
-      if (!(parts.signal?.aborted === true && isTermsyncError(error) && error.code === 'interrupted')) throw error;
+      if (!stoppedLoad(parts.signal, error)) throw error;
       log.info({ trigger: request.trigger }, 'stopped while reading the repository: the run ended before any target, nothing was sent');
     } finally {
       status.update({ running: undefined });
