@@ -12,8 +12,8 @@ export interface FirstLoad {
   readonly startedAt: number;
   /** The load, with the daemon's options (the memo kept for the next one). */
   readonly loaded: Promise<LoadedRepository>;
-  /** Stops the load: the daemon did not start. */
-  cancel(): void;
+  /** Stops the load (after the file in hand): the daemon did not start, or is stopping (`reason`). */
+  cancel(reason?: Error): void;
 }
 
 /**
@@ -30,5 +30,5 @@ export function beginFirstLoad(dir: string, configPath?: string): FirstLoad {
   })();
   // Awaited by the start-up run; a daemon that failed to start cancels it and never awaits it.
   loaded.catch(() => undefined);
-  return { startedAt, loaded, cancel: () => stop.abort(new Error('the daemon did not start')) };
+  return { startedAt, loaded, cancel: (reason) => stop.abort(reason ?? new Error('the daemon did not start')) };
 }

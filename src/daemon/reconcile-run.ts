@@ -1,5 +1,6 @@
 import type { LoadMemo } from '../config/index.js';
 import type { Clock } from '../lib/clock.js';
+import { isTermsyncError } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
 import type { DesiredState, TargetConfig } from '../model/desired.js';
 import { loadDesired, type LoadedRepository, type ReconcileMode, type RunOutcome } from '../reconcile/index.js';
@@ -51,6 +52,8 @@ export interface RunParts {
   readonly watch?: Pick<FileWatcher, 'unbroken' | 'reports'>;
   /** The first load, already begun (DaemonOptions.firstLoad): the first run takes it. */
   readonly firstLoad?: Promise<LoadedRepository>;
+  /** The daemon's stop: a load in progress stops after the file in hand, and its run ends there (logged, not a failed run). */
+  readonly signal?: AbortSignal;
   /** Hands the loaded repository to the targets' runs: each target this daemon owns runs the request. */
   readonly fanOut: (request: RunRequest, loaded: LoadedDesired, mode: ReconcileMode) => void;
 }
@@ -64,6 +67,11 @@ export interface RunParts {
 function vouched(watch: RunParts['watch'], changed: ReadonlySet<string> | undefined, since: number | undefined): ((file: string) => boolean) | undefined {
   if (watch === undefined || changed === undefined || since === undefined || watch.unbroken() !== since) return undefined;
   return (file) => !changed.has(file) && watch.reports(file);
+}
+
+/** Whether `error` ends a load that the daemon's stop (`signal`: SIGTERM/SIGINT) interrupted: the run ends there, not a failed run. */
+function stoppedLoad(signal: AbortSignal | undefined, error: unknown): boolean {
+  return signal?.aborted === true && isTermsyncError(error) && error.code === 'interrupted';
 }
 
 /** What suspends `target` (`--suspend`, the config's `suspend: true`, the target's), if anything does. */
@@ -130,7 +138,7 @@ export function createRunner(parts: RunParts): (request: RunRequest) => Promise<
     const begun = first;
     first = undefined;
     const watching = begun === undefined ? parts.watch?.unbroken() : begun.watch;
-    const loaded = await (begun?.loaded ?? loadDesired(parts.dir, parts.configPath, undefined, { remember: true, ...(previous === undefined ? {} : { previous }), ...(unchanged === undefined ? {} : { vouched: unchanged }) }));
+    const loaded = await (begun?.loaded ?? loadDesired(parts.dir, parts.configPath, parts.signal, { remember: true, ...(previous === undefined ? {} : { previous }), ...(unchanged === undefined ? {} : { vouched: unchanged }) }));
     memo = loaded.memo;
     memoWatch = watching;
     if (memo !== undefined) {
@@ -193,6 +201,9 @@ export function createRunner(parts: RunParts): (request: RunRequest) => Promise<
     try {
       const files = parts.git === undefined ? [...request.files] : await parts.git.prepare(request);
       if (files !== undefined) await reconcileFiles(request, files);
+    } catch (error) {
+      if (!stoppedLoad(parts.signal, error)) throw error;
+      log.info({ trigger: request.trigger }, 'stopped while reading the repository: the run ended before any target, nothing was sent');
     } finally {
       status.update({ running: undefined });
     }

@@ -190,6 +190,7 @@ function createRun(shared: Shared, root: RepositoryRoot, watcher: FileWatcher, f
     // With --git-pull the watcher's events start no run (only commits are applied).
     ...(options.gitPullMs === undefined ? { watch: watcher } : {}),
     ...(options.firstLoad === undefined ? {} : { firstLoad: options.firstLoad.loaded }),
+    signal: service.stop,
     follow,
     ended,
     quiesce: () => targets.idle(),
@@ -422,13 +423,15 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     },
     stop: async () => {
       if (queue.shuttingDown) return;
-      // What is queued is dropped, a waiting retry too; the run in progress is let finish.
+      // What is queued is dropped, a waiting retry too; the run in progress is let finish, but for
+      // its load: a load in progress stops after the file in hand (its run ends, nothing sent).
       queue.shutDown();
+      drain.abort(new Error('stopping'));
+      options.firstLoad?.cancel(new Error('stopping'));
       gitTimer?.cancel();
       rootTimer.cancel();
       schedule.stop();
       await watcher.close();
-      drain.abort(new Error('stopping'));
       // A load in progress hands its targets over first; the target runs that started then finish
       // (or stop before their next operation), and what is still queued is dropped.
       const finished = (async () => {

@@ -500,7 +500,8 @@ describe('termsync watch (the daemon)', () => {
   it('stops on request: lets the running apply finish, releases the lock, and reconciles nothing more', async () => {
     const t = await start();
     const d = t.daemon;
-    await whenStatus(d, 'the first run to start', () => d.status.running);
+    // Past its load (a stop during the load ends the run there, see stop-while-loading.test.ts): a target's run.
+    await whenStatus(d, "the first run's target run to start", () => d.status.targets.firstRunning());
     await d.stop();
     daemon = undefined;
     // The run was finished (or stopped between operations), not abandoned: it is on record.
