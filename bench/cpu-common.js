@@ -213,6 +213,7 @@ export async function startEmulatorProcess({ latency = '20-40', extra = [] } = {
   };
   return {
     url,
+    pid: child.pid,
     reset: () => control('reset'),
     faults: (spec) => control('faults', { spec }),
     async log() {

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Many accounts in one daemon: 200 targets (each its own key on one emulator, which runs in its own
-// process with 20-40 ms latency and is not measured) × 50 glossaries × 2 dictionaries × 200 entries.
+// process with 20-40 ms latency; only its CPU is measured, for the floor) × 50 glossaries × 2 dictionaries × 200 entries.
 // One emulator for the whole bench; the first daemon's first reconcile creates everything there.
 // Then, for each configuration, a daemon of its own: its first reconcile (with nothing to create),
 // then --runs full reconciles of every target (every target reads and compares all its
@@ -13,11 +13,13 @@
 // and those of its main thread alone (/proc/PID/task/PID/stat: the JavaScript thread, on which all
 // of a target's work but the garbage collector's helpers and the TLS/zlib pool runs), its peak
 // memory during the runs (VmHWM, reset before them) and over its whole life.
-// The floor: the work is CPU-bound in one JavaScript thread, so no number of targets at once makes
-// the full reconcile shorter than the main thread's CPU seconds (nor than the daemon's CPU ÷ the
-// cores, nor than one target's own reconcile with nothing else running, "alone": a daemon with
-// --target reconciling one target, measured the same way). Each run's floor is the largest of the
-// three; its wall ÷ floor says how close the daemon comes to it. On a shared machine the wall is
+// The floor: no number of targets at once makes the full reconcile shorter than the largest of
+// (1) one target's own reconcile with nothing else running ("alone": a daemon with --target
+// reconciling one target, measured the same way); (2) ⌈targets ÷ at once⌉ × that, the waves the
+// setting makes; (3) the daemon's main thread's CPU seconds (all of a target's work runs on that
+// one JavaScript thread); (4) the CPU seconds of the daemon and of the emulator that serves it
+// (one machine: its cores serve both) ÷ the cores. Each run's floor is the largest of the four;
+// its wall ÷ floor says how close the daemon comes to it. On a shared machine the wall is
 // taken less the seconds the main thread waited, runnable, for a core (/proc/PID/task/PID/schedstat):
 // an approximation (the emulator, slowed by the same load, is not corrected for), said beside the
 // wall itself. While a run goes on the bench asks the daemon only /readyz.
@@ -127,12 +129,14 @@ async function reloadRuns(endpoint, pid, targets, afterMs, timeoutMs = 1_800_000
 }
 
 /** One full reconcile of `targets` on a daemon whose earlier runs are over, started with SIGHUP. */
-async function fullReconcile(watch, targets) {
+async function fullReconcile(watch, targets, emulatorPid) {
   const pid = watch.child.pid;
   const startedAt = Date.now();
+  const emulatorBefore = await cpuOf(emulatorPid);
   watch.child.kill('SIGHUP');
   const { runs, cpuAtStart } = await reloadRuns(watch.endpoint, pid, targets, startedAt - 1000);
   const cpuAfter = await cpuOf(pid);
+  const emulatorAfter = await cpuOf(emulatorPid);
   const starts = [...runs.values()].map((r) => Date.parse(r.at) - r.durationMs);
   const ends = [...runs.values()].map((r) => Date.parse(r.at));
   const durations = [...runs.values()].map((r) => r.durationMs / 1000);
@@ -148,6 +152,8 @@ async function fullReconcile(watch, targets) {
     sum: durations.reduce((a, b) => a + b, 0),
     cpu: cpuAfter.process - cpuAtStart.process,
     mainCpu: cpuAfter.main - cpuAtStart.main,
+    // The emulator's CPU over the run (from before the SIGHUP: the reload sends it nothing): it serves the run on the same cores.
+    emulatorCpu: emulatorAfter.process - emulatorBefore.process,
     results,
   };
 }
@@ -160,7 +166,7 @@ async function alone(repo, emulator, target) {
   try {
     await settled(watch.endpoint, 600_000);
     const runs = [];
-    for (let i = 0; i < RUNS; i++) runs.push(await fullReconcile(watch, [target]));
+    for (let i = 0; i < RUNS; i++) runs.push(await fullReconcile(watch, [target], emulator.pid));
     const d = stats(runs.map((r) => r.wall));
     const own = stats(runs.map((r) => r.ownWall));
     log(`  ${target} alone (--target ${target}): duration ${d.median.toFixed(2)} s (${d.min.toFixed(2)}–${d.max.toFixed(2)}), less the main thread's waits for a core ${own.median.toFixed(2)} s (${own.min.toFixed(2)}–${own.max.toFixed(2)}); CPU ${stats(runs.map((r) => r.cpu)).median.toFixed(2)} s, main thread ${stats(runs.map((r) => r.mainCpu)).median.toFixed(2)} s; results ${[...new Set(runs.flatMap((r) => r.results))].join(', ')}`);
@@ -186,7 +192,7 @@ async function measure(repo, emulator, { name, parallel }) {
     await writeFile(`/proc/${watch.child.pid}/clear_refs`, '5');
     const runs = [];
     for (let i = 0; i < RUNS; i++) {
-      const r = await fullReconcile(watch, repo.names);
+      const r = await fullReconcile(watch, repo.names, emulator.pid);
       runs.push(r);
       log(
         `  run ${i + 1}: results ${r.results.join(', ')}; wall ${r.wall.toFixed(2)} s; slowest target ${r.slowest.toFixed(2)} s; sum ${r.sum.toFixed(1)} s; ` +
@@ -243,7 +249,7 @@ function judge(m) {
   if (m.name === 'default') {
     targets.push({
       row: 'wall ÷ floor, default parallel_targets',
-      on: 'wall of the full reconcile (first target start → last end) less the main thread\'s waits for a core (schedstat), ÷ the largest of the slowest target alone, the main thread\'s CPU seconds and the CPU seconds ÷ cores (median of the runs)',
+      on: 'wall of the full reconcile (first target start → last end) less the main thread\'s waits for a core (schedstat), ÷ the largest of the slowest target alone, ⌈targets ÷ at once⌉ × that, the main thread\'s CPU seconds and the CPU seconds of the daemon and the emulator ÷ cores (median of the runs)',
       measured: `${m.wallOverFloor.median.toFixed(2)} × (${m.wallOverFloor.min.toFixed(2)}–${m.wallOverFloor.max.toFixed(2)})`,
       goal: `≤ ${WALL_FLOOR_TARGET} ×`,
       met: m.wallOverFloor.median <= WALL_FLOOR_TARGET,
@@ -276,13 +282,14 @@ log(`the slowest single target alone (median of its runs, less the main thread's
 const show = (s, d = 2) => `${s.median.toFixed(d)} (${s.min.toFixed(d)}–${s.max.toFixed(d)})`;
 for (const m of measured) {
   if (m.failed !== undefined) continue;
-  for (const r of m.runs) r.floor = Math.max(floorAlone, r.mainCpu, r.cpu / CORES);
+  // With P at once the targets' waits on the service alone take ⌈N ÷ P⌉ × one target alone.
+  m.waves = Math.ceil(TARGETS / m.parallel) * floorAlone;
+  m.emulatorCpu = stats(m.runs.map((r) => r.emulatorCpu));
+  for (const r of m.runs) r.floor = Math.max(floorAlone, m.waves, r.mainCpu, (r.cpu + r.emulatorCpu) / CORES);
   m.floor = stats(m.runs.map((r) => r.floor));
   m.wallOverFloor = stats(m.runs.map((r) => r.ownWall / r.floor));
-  // With P at once the targets' waits on the service alone take ⌈N ÷ P⌉ × one target alone: where that nears the CPU floor the two overlap imperfectly.
-  m.waves = Math.ceil(TARGETS / m.parallel) * floorAlone;
   log(
-    `${m.parallel} at once${m.name === 'default' ? ' (default)' : ''}: wall ${show(m.wall)} s, less the main thread's waits for a core ${show(m.ownWall)} s; CPU ${show(m.cpu)} s, main thread ${show(m.mainCpu)} s; ` +
+    `${m.parallel} at once${m.name === 'default' ? ' (default)' : ''}: wall ${show(m.wall)} s, less the main thread's waits for a core ${show(m.ownWall)} s; CPU ${show(m.cpu)} s, main thread ${show(m.mainCpu)} s, the emulator ${show(m.emulatorCpu)} s; ` +
       `floor ${show(m.floor)} s; wall (less the waits) ÷ floor ${show(m.wallOverFloor)}; ⌈targets ÷ at once⌉ × one alone ${m.waves.toFixed(1)} s; slowest target ${show(m.slowest)} s; peak memory ${m.runPeakMb.toFixed(0)} MB (whole life ${m.lifePeakMb.toFixed(0)} MB)`,
   );
 }

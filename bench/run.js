@@ -990,7 +990,7 @@ async function benchScript(script, scriptArgs, jsonName) {
   return JSON.parse(await readFile(path.join(OUT, jsonName), 'utf8'));
 }
 
-/** bench/many-targets.js: full reconciles of every target at several parallel_targets, against the floor (the slowest target alone, the main thread's CPU). */
+/** bench/many-targets.js: full reconciles of every target at several parallel_targets, against the floor (the slowest target alone, the waves of the setting, the main thread's CPU, the daemon's and the emulator's CPU ÷ cores). */
 async function manyTargetsRows() {
   const m = await benchScript('many-targets.js', QUICK ? ['--quick'] : [], 'many-targets.json');
   const size = `${m.targets} targets × ${m.glossaries} glossaries × 2 × ${m.entries} entries, one daemon`;
