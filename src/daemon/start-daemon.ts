@@ -28,7 +28,8 @@ import { createTargetRunner } from './target-run.js';
 import { createTargetRuns, type TargetRuns } from './target-runs.js';
 import { mergeRequests, requestFor, webhookRequest, type RunRequest, type Trigger } from './triggers.js';
 import type { FirstLoad } from './first-load.js';
-import { fileClockNow, fileClockPast, watchFiles, type FileWatcher, type WatchOptions } from './watch-files.js';
+import { fileClockNow, fileClockPast } from './file-clock.js';
+import { watchFiles, type FileWatcher, type WatchOptions } from './watch-files.js';
 import { createWorkQueue, exponentialBackoff, processQueue } from './work-queue.js';
 
 export interface DaemonOptions {

@@ -5,8 +5,6 @@ import { systemClock, type ClockTimer, type TimerClock } from '../lib/clock.js';
 import { ENTRIES_EXTENSIONS } from '../formats/registry.js';
 import type { Logger } from '../lib/logger.js';
 
-export { fileClockNow, fileClockPast } from './file-clock.js';
-
 /** Files a change of which can change what termsync does: resources, entries (every format's extension) and the config. */
 const RELEVANT = new RegExp(`\\.(ya?ml|${ENTRIES_EXTENSIONS.map((e) => e.slice(1).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`, 'i');
 /** Editor swap and backup files, and files written next to the repository by termsync itself. */

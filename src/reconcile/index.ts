@@ -1,13 +1,12 @@
 export { openClient, type Env, type ServiceContext } from './open-client.js';
 export { isSuccess, planOf, resultOf, type RunOutcome, type TargetFailure, type TargetOutcome, type TargetOutcomeKind } from './outcome.js';
 export { failureOf, planTarget, reconcileTarget, withTargetClient, type ReconcileMode, type ReconcileObserver, type TargetRequest } from './reconcile-target.js';
+export { loadDesired, type LoadedRepository } from './load-desired.js';
 export {
-  loadDesired,
   reconcile,
   reconcileDesired,
   refreshSelection,
   selectTargets,
-  type LoadedRepository,
   type ReconcileRequest,
   type RefreshRequest,
 } from './run-reconcile.js';

@@ -13,7 +13,7 @@ import { createDrift, dictionariesToPull, ENTRIES_WRITERS, planFileEdits, rewrit
 import type { ServiceContext } from './open-client.js';
 import type { TargetFailure } from './outcome.js';
 import { withTargetClient } from './reconcile-target.js';
-import { loadDesired } from './run-reconcile.js';
+import { loadDesired } from './load-desired.js';
 
 /** What `pull` did for one target: values, no exit codes. */
 export type PullOutcome =

@@ -11,8 +11,6 @@ import type { RunOutcome, TargetOutcome } from './outcome.js';
 import { reconcileTarget, type ReconcileMode, type ReconcileObserver } from './reconcile-target.js';
 import { loadDesired, type LoadedRepository } from './load-desired.js';
 
-export { loadDesired, loadThreads, type LoadDesiredOptions, type LoadedRepository } from './load-desired.js';
-
 /** Which entries a run re-reads: all of them, or only those of the resources whose files changed. */
 export type RefreshRequest = { readonly kind: 'all' } | { readonly kind: 'changed'; readonly files: readonly string[] };
 

@@ -279,7 +279,7 @@ describe('an entries file changed while the run lasts', () => {
 
 describe('threads reading the repository', () => {
   it('plan and apply read it on one thread unless TERMSYNC_LOAD_THREADS says 2; other commands decide per load; a bad value is refused', async () => {
-    const { loadThreads } = await import('../../src/reconcile/run-reconcile.js');
+    const { loadThreads } = await import('../../src/reconcile/load-desired.js');
     expect(loadThreads({}, true)).toBe(false);
     expect(loadThreads({ TERMSYNC_LOAD_THREADS: 'auto' }, true)).toBe(false);
     expect(loadThreads({ TERMSYNC_LOAD_THREADS: '2' }, true)).toBe(true);
