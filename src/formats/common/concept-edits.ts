@@ -223,16 +223,28 @@ function planWith<T>(
   const bySource = new Map<string, Map<string, number>>();
   const filled = new Set<number>();
   const grown: ConceptEdit<T>[] = [];
+  const fresh: Map<string, string>[] = [];
+  /** The terms of each concept filled, as filled (canonical): language and text → concept. */
+  const grownTerms = new Map<string, number>();
   for (const [key, terms] of added) {
     const lang = key.slice(0, key.indexOf('\u0000'));
     const concept = fill ? conceptToFill(concepts, bySource, lang, terms.get(lang) as string, terms, busy, filled) : undefined;
     if (concept === undefined) {
-      grown.push({ kind: 'add', terms: order(terms) });
+      fresh.push(terms);
       continue;
     }
     filled.add(concept);
+    for (const [l, t] of (concepts[concept] as ConceptSpot<T>).terms) if (t.text.trim() !== '') grownTerms.set(`${l}\u0000${canonicalPhrase(t.text)}`, concept);
+    for (const [l, text] of terms) grownTerms.set(`${l}\u0000${text}`, concept);
     terms.delete(lang);
     grown.push({ kind: 'fill', concept, terms: order(terms) });
+  }
+  // An entry a filled concept now gives (through another dictionary of the file) needs no concept of its own.
+  for (const terms of fresh) {
+    const [lang, source] = [...terms][0] as [string, string];
+    const concept = grownTerms.get(`${lang}\u0000${source}`);
+    if (concept !== undefined && [...terms].every(([l, text]) => grownTerms.get(`${l}\u0000${text}`) === concept)) continue;
+    grown.push({ kind: 'add', terms: order(terms) });
   }
   const edits: ConceptEdit<T>[] = [...sets.values(), ...removes.values(), ...grown];
   // Read back as the loader would: every dictionary must hold the service's entries, but for those refused.
