@@ -4,6 +4,7 @@
 // the last one; every other part of the package has the same content, name and order, and in the
 // sheet only those cells and rows differ. The file read back holds the service's entries.
 import { afterEach, describe, expect, it } from 'vitest';
+import { createWorkbook } from '../../src/formats/xlsx/create-workbook.js';
 import { inflatePart, listEntries, localHeader, openZip } from '../../src/formats/xlsx/zip-parts.js';
 import { toolWorkbook, type Tool } from '../fixtures/tool-workbooks.js';
 import { loadGlossary, pullInto, removeTemps } from './concepts-round-trip.js';
@@ -93,5 +94,16 @@ describe('pull writes into workbooks', () => {
       .replace('</sheetData>', `<row r="6">${inline('A6', 'tax')}${inline('C6', 'taxe').replace(style, '')}</row></sheetData>`)
       .replace('<dimension ref="A1:D5"/>', '<dimension ref="A1:D6"/>');
     expect((await parts(Buffer.from(out.bytes))).find((p) => p.name === sheet)?.content).toBe(expected);
+  });
+
+  it('a cell added to a row of terms is styled as the terms of its column, not as the header row (a workbook `import` wrote, its header bold)', async () => {
+    const bytes = await createWorkbook({ sheet: 'Terms', rows: [['en', 'de', 'fr'], ['invoice', 'Rechnung', null], ['receipt', 'Quittung', 'reçu']] });
+    const old = (await parts(bytes)).find((p) => p.name === 'xl/worksheets/sheet1.xml')?.content as string;
+    expect(old).toMatch(/<c r="C1" s="1"/);
+    const out = await pullInto(resource('en, de, fr'), 'terms.xlsx', bytes, { 'en-fr': { receipt: 'reçu', invoice: 'facture' } });
+    expect(out.refused).toEqual([]);
+    const sheet = (await parts(Buffer.from(out.bytes))).find((p) => p.name === 'xl/worksheets/sheet1.xml')?.content as string;
+    const row2 = /<row r="2"[^>]*>.*?<\/row>/.exec(old)?.[0] as string;
+    expect(sheet).toBe(old.replace(row2, row2.replace('</row>', '<c r="C2" t="inlineStr"><is><t xml:space="preserve">facture</t></is></c></row>')));
   });
 });

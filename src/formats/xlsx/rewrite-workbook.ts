@@ -19,7 +19,8 @@ import { inflatePart } from './zip-parts.js';
  *   rows below keep their numbers: it reads as a blank row);
  * - an added entry: its terms as inline strings in the empty cells of the row whose source term it
  *   is (the only row with that term, empty in every language added), each styled as it was, or a
- *   missing cell added in column order, styled as the nearest cell of its column; else a row after
+ *   missing cell added in column order, styled as the nearest term cell of its column (else as its
+ *   left neighbour); else a row after
  *   the last one, its terms as inline strings in their language columns, styled as the cells above
  *   them; the sheet's `dimension` grows to hold it.
  * A cell holding a formula is never written (the entry is named and left as it is). Every other part
@@ -151,16 +152,22 @@ interface Splice {
   readonly text: string;
 }
 
-/** The style of the cell of `column` nearest to row `row` (above first), if any. */
-function nearestStyle(sheet: SheetXml, row: number, column: number): string | undefined {
-  let best: { distance: number; style: string } | undefined;
-  for (const [number, other] of sheet.rows) {
-    const style = other.cells.get(column)?.style;
-    if (number === row || style === undefined) continue;
+/**
+ * The style of a cell added at `column` of row `row`: that of the nearest cell of its column in
+ * another row of terms (above first; no style is the default one), else that of the nearest cell
+ * to its left in the row.
+ */
+function neighbourStyle(sheet: SheetXml, termRows: ReadonlySet<number>, row: number, column: number): string | undefined {
+  let best: { distance: number; cell: CellXml } | undefined;
+  for (const number of termRows) {
+    const cell = sheet.rows.get(number)?.cells.get(column);
+    if (number === row || cell === undefined) continue;
     const distance = number < row ? 2 * (row - number) : 2 * (number - row) + 1;
-    if (best === undefined || distance < best.distance) best = { distance, style };
+    if (best === undefined || distance < best.distance) best = { distance, cell };
   }
-  return best?.style;
+  if (best !== undefined) return best.cell.style;
+  const left = [...(sheet.rows.get(row)?.cells ?? [])].filter(([c]) => c < column).sort((a, b) => b[0] - a[0])[0];
+  return left?.[1].style;
 }
 
 /** The splices of the sheet's XML that make the edits, and the entries left as they are (formula cells). */
@@ -181,6 +188,7 @@ function sheetSplices(xml: string, sheet: SheetXml, concepts: readonly ConceptSp
     return true;
   };
   const filled = new Set<number>();
+  const termRows = new Set(concepts.flatMap((c) => [...c.terms.values()].map((t) => t.at.row)));
   for (const e of edits) {
     if (e.kind === 'set') edit(e.term.at, e.text);
     if (e.kind !== 'fill') continue;
@@ -196,7 +204,7 @@ function sheetSplices(xml: string, sheet: SheetXml, concepts: readonly ConceptSp
       // No cell there: one added before the first cell to its right, or at the end of the row.
       const right = [...rowXml.cells].filter(([c]) => c > column).sort((a, b) => a[0] - b[0])[0]?.[1];
       const at = right?.start ?? xml.lastIndexOf('</', rowXml.end - 1);
-      inserted.push({ start: at, end: at, column, text: inlineCell(`${columnLetters(column)}${row}`, nearestStyle(sheet, row, column), text) });
+      inserted.push({ start: at, end: at, column, text: inlineCell(`${columnLetters(column)}${row}`, neighbourStyle(sheet, termRows, row, column), text) });
     }
   }
   for (const e of edits) {
