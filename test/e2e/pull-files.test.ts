@@ -153,4 +153,80 @@ describe('pull into the files of record', () => {
     expect(check.code).toBe(2);
     expect(check.stdout).toContain('~ "water bottle": "Trinkflasche" → "Feldflasche"');
   });
+
+  it('an entry added to a dictionary goes into the one concept or row that has its source term and nothing in its language: language sections in the declared order, a filled cell', async () => {
+    const tbx = [
+      '<?xml version="1.0" encoding="UTF-8"?>',
+      '<martif type="TBX" xml:lang="en">',
+      '  <text>',
+      '    <body>',
+      '      <termEntry id="c1">',
+      '        <langSet xml:lang="en">',
+      '          <tig>',
+      '            <term>invoice</term>',
+      '          </tig>',
+      '        </langSet>',
+      '        <langSet xml:lang="de">',
+      '          <tig>',
+      '            <term>Rechnung</term>',
+      '          </tig>',
+      '        </langSet>',
+      '      </termEntry>',
+      '      <termEntry id="c2">',
+      '        <langSet xml:lang="en">',
+      '          <tig>',
+      '            <term>receipt</term>',
+      '          </tig>',
+      '        </langSet>',
+      '        <langSet xml:lang="de">',
+      '          <tig>',
+      '            <term>Quittung</term>',
+      '          </tig>',
+      '        </langSet>',
+      '        <langSet xml:lang="fr">',
+      '          <tig>',
+      '            <term>reçu</term>',
+      '          </tig>',
+      '        </langSet>',
+      '      </termEntry>',
+      '    </body>',
+      '  </text>',
+      '</martif>',
+      '',
+    ];
+    await world.write('glossaries/billing.yaml', 'kind: glossary\nname: Billing\nentries_file: billing.tbx\nlanguages: [en, de, fr, es]\n');
+    await world.write('glossaries/billing.tbx', tbx.join('\n').replace('<term>reçu</term>', '<term>reçu</term>\n          </tig>\n        </langSet>\n        <langSet xml:lang="es">\n          <tig>\n            <term>recibo</term>'));
+    await world.write('glossaries/ledger.yaml', 'kind: glossary\nname: Ledger\nentries_file: ledger.csv\nlanguages: [en, de, fr]\n');
+    await world.write('glossaries/ledger.csv', 'en,de,fr,Notes\ninvoice,Rechnung,,\nreceipt,Quittung,reçu,paper\n');
+    await world.write('glossaries/accounts.yaml', 'kind: glossary\nname: Accounts\nentries_file: accounts.xlsx\nlanguages: [en, de, fr]\n');
+    await writeFile(join(world.dir, 'glossaries', 'accounts.xlsx'), await toolWorkbook('libreoffice', [{ name: 'Terms', rows: [['en', 'de', 'fr'], ['invoice', 'Rechnung'], ['receipt', 'Quittung', 'reçu']] }]));
+    git('add', '.');
+    git('commit', '--quiet', '-m', 'billing');
+    expect((await world.cli(['apply', '--ids-out', 'ids.json'])).code).toBe(0);
+    await editOnService('Billing', 'en', 'fr', 'receipt\treçu\ninvoice\tfacture');
+    await editOnService('Billing', 'en', 'es', 'receipt\trecibo\ninvoice\tfactura');
+    await editOnService('Ledger', 'en', 'fr', 'receipt\treçu\ninvoice\tfacture, payée');
+    await editOnService('Accounts', 'en', 'fr', 'receipt\treçu\ninvoice\tfacture');
+    const pull = await world.cli(['pull']);
+    expect(pull.stderr).not.toMatch(/error|Warning: pull/);
+    expect(pull.code).toBe(0);
+    expect(changedLines('glossaries/billing.tbx')).toEqual([
+      '+        <langSet xml:lang="fr">',
+      '+          <tig>',
+      '+            <term>facture</term>',
+      '+          </tig>',
+      '+        </langSet>',
+      '+        <langSet xml:lang="es">',
+      '+          <tig>',
+      '+            <term>factura</term>',
+      '+          </tig>',
+      '+        </langSet>',
+    ]);
+    expect(await world.read('glossaries/billing.tbx')).toContain(['            <term>Rechnung</term>', '          </tig>', '        </langSet>', '        <langSet xml:lang="fr">'].join('\n'));
+    expect(changedLines('glossaries/ledger.csv')).toEqual(['-invoice,Rechnung,,', '+invoice,Rechnung,"facture, payée",']);
+    const sheet = (await zipParts(await readFile(join(world.dir, 'glossaries', 'accounts.xlsx')))).get('xl/worksheets/sheet1.xml') as string;
+    expect(sheet).toContain('<c r="B2" s="1" t="s"><v>4</v></c><c r="C2" s="1" t="inlineStr"><is><t xml:space="preserve">facture</t></is></c></row>');
+    expect(sheet).not.toContain('<row r="4"');
+    await expectClean();
+  });
 });

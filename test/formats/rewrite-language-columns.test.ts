@@ -58,4 +58,15 @@ describe('pull writes into CSV and TSV files with language columns', () => {
       'id\ten\tde\tfr\n1\ttent\tZelt\ttente\n\n2\tstove\tCampingkocher\tréchaud\n\tmap\t\tcarte\n',
     );
   });
+
+  it('an added entry whose source is in exactly one row, empty in the languages added, fills that row\'s cells (quoted as needed, fields a short row lacks added); otherwise a row', async () => {
+    const csv = Buffer.from('en,de,fr,Notes\r\n"invoice","",facture,paid\r\nreceipt,Quittung\r\ntax,,,first\r\ntax,,,second\r\n');
+    const live = { 'en-de': { invoice: 'Rechnung', receipt: 'Quittung', tax: 'Steuer' }, 'en-fr': { invoice: 'facture', receipt: 'reçu, caisse' } };
+    expect(await roundTrip('terms.csv', 'en, de, fr', csv, live)).toBe('en,de,fr,Notes\r\n"invoice","Rechnung",facture,paid\r\nreceipt,Quittung,"reçu, caisse"\r\ntax,,,first\r\ntax,,,second\r\ntax,Steuer,,\r\n');
+    // Two dictionaries adding the same source: both terms in its one row, whose removed term leaves the source in place.
+    const tsv = Buffer.from('en\tde\tfr\tes\ninvoice\tRechnung\t\t\nbag\tTasche\tsac\tbolsa\n');
+    expect(await roundTrip('terms.tsv', 'en, de, fr, es', tsv, { 'en-de': { bag: 'Tasche' }, 'en-fr': { bag: 'sac', invoice: 'facture' }, 'en-es': { bag: 'bolsa', invoice: 'factura' } })).toBe(
+      'en\tde\tfr\tes\ninvoice\t\tfacture\tfactura\nbag\tTasche\tsac\tbolsa\n',
+    );
+  });
 });

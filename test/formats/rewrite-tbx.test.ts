@@ -148,4 +148,76 @@ describe('pull writes into TBX files with the smallest change', () => {
     expect(changedHunks(bytes.toString('utf8'), Buffer.from(out.bytes).toString('utf8'))).toEqual([{ removed: ['<term>Zeltstange</term>'], added: ['<term>Zeltstab</term>'] }]);
     expect((await loadGlossary(perDictionary, 't.tbx', Buffer.from(out.bytes))).dictionaries['en-de']).toEqual(live);
   });
+
+  describe('an added entry whose source term is in exactly one concept without a term in the languages added', () => {
+    const resource3 = 'kind: glossary\nname: T\nentries_file: t.tbx\nlanguages: [en, de, fr]\n';
+    const tig = (lang: string, term: string, note = ''): string[] => [`        <langSet xml:lang="${lang}">`, '          <tig>', `            <term>${term}</term>`, ...(note === '' ? [] : [`            ${note}`]), '          </tig>', '        </langSet>'];
+    const entry = (id: string, ...sections: string[][]): string[] => [`      <termEntry id="${id}">`, ...sections.flat(), '      </termEntry>'];
+    const file = (...entries: string[][]): string => ['<?xml version="1.0" encoding="UTF-8"?>', '<martif type="TBX" xml:lang="en">', '  <text>', '    <body>', ...entries.flat(), '    </body>', '  </text>', '</martif>', ''].join('\n');
+    const deprecated = '<termNote type="administrativeStatus">deprecatedTerm-admn-sts</termNote>';
+    const originals = [
+      entry('c1', tig('en-US', 'invoice'), tig('fr-FR', 'facture')),
+      entry('c2', tig('en-US', 'receipt'), tig('de-DE', 'Quittung')),
+      entry('c3', tig('en-US', 'credit note'), tig('fr-FR', 'note de crédit', deprecated)),
+      entry('c4', tig('en-US', 'tax')),
+      entry('c5', tig('en-US', 'tax')),
+    ];
+    const before = file(...originals);
+
+    it('gets the terms as language sections of that concept, in the file\'s shape and xml:lang spelling, in the order of the declared languages', async () => {
+      const bytes = Buffer.from(before);
+      const { dictionaries, errors } = await loadGlossary(resource3, 't.tbx', bytes);
+      expect(errors).toEqual([]);
+      const live = { 'en-de': { ...dictionaries['en-de'], invoice: 'Rechnung' }, 'en-fr': { ...dictionaries['en-fr'], receipt: 'reçu & co' } };
+      const out = await pullInto(resource3, 't.tbx', bytes, live);
+      expect(out.refused).toEqual([]);
+      const expected = file(
+        entry('c1', tig('en-US', 'invoice'), tig('de-DE', 'Rechnung'), tig('fr-FR', 'facture')),
+        entry('c2', tig('en-US', 'receipt'), tig('de-DE', 'Quittung'), tig('fr-FR', 'reçu &amp; co')),
+        ...originals.slice(2),
+      );
+      expect(Buffer.from(out.bytes).toString('utf8')).toBe(expected);
+      expect((await loadGlossary(resource3, 't.tbx', Buffer.from(out.bytes))).dictionaries).toEqual(live);
+    });
+
+    it('the same source added to two dictionaries: both terms in one concept, a new one when its source is in two concepts or the concept has only deprecated terms in a language added', async () => {
+      const bytes = Buffer.from(before);
+      const live = { 'en-de': { receipt: 'Quittung', tax: 'Steuer', 'credit note': 'Gutschrift', gift: 'Geschenk' }, 'en-fr': { invoice: 'facture', 'credit note': 'avoir', tax: 'taxe', gift: 'cadeau' } };
+      const out = await pullInto(resource3, 't.tbx', bytes, live);
+      expect(out.refused).toEqual([]);
+      const after = Buffer.from(out.bytes).toString('utf8');
+      // c3 has only a deprecated fr term, c4 and c5 share their source: each added entry a new concept, in one concept per source.
+      const expected = file(
+        ...originals,
+        entry('c6', tig('en-US', 'tax'), tig('de-DE', 'Steuer'), tig('fr-FR', 'taxe')),
+        entry('c7', tig('en-US', 'credit note'), tig('de-DE', 'Gutschrift'), tig('fr-FR', 'avoir')),
+        entry('c8', tig('en-US', 'gift'), tig('de-DE', 'Geschenk'), tig('fr-FR', 'cadeau')),
+      );
+      expect(after).toBe(expected);
+      expect((await loadGlossary(resource3, 't.tbx', Buffer.from(out.bytes))).dictionaries).toEqual(live);
+      // Once c5 is gone, c4 alone has "tax": both of its new terms go into it.
+      const single = Buffer.from(before.replace(entry('c5', tig('en-US', 'tax')).join('\n') + '\n', ''));
+      const filled = await pullInto(resource3, 't.tbx', single, { 'en-de': { receipt: 'Quittung', tax: 'Steuer' }, 'en-fr': { invoice: 'facture', tax: 'taxe' } });
+      expect(Buffer.from(filled.bytes).toString('utf8')).toContain(entry('c4', tig('en-US', 'tax'), tig('de-DE', 'Steuer'), tig('fr-FR', 'taxe')).join('\n'));
+      expect(changedHunks(single.toString('utf8'), Buffer.from(filled.bytes).toString('utf8'))).toHaveLength(1);
+    });
+
+    it('in a TBX 3 file with namespaced fields, placed after the concept\'s last section, a removed one taken into account', async () => {
+      const bytes = await readFile(join(TBX, 'tbx-basic-v3-dct.tbx'));
+      const out = await pullInto(resource3, 't.tbx', bytes, { 'en-de': { 'belay device': 'Sicherungsgerät' }, 'en-fr': { 'rope bag': 'sac à corde' } });
+      expect(out.refused).toEqual([]);
+      const after = Buffer.from(out.bytes).toString('utf8');
+      const section = (lang: string, lines: string[]): string => [`        <langSec xml:lang="${lang}">`, '          <termSec>', ...lines.map((l) => `            ${l}`), '          </termSec>', '        </langSec>'].join('\n');
+      expect(after).toBe(bytes.toString('utf8').replace(section('de', ['<term>Seilsack</term>', '<basic:administrativeStatus>admittedTerm-admn-sts</basic:administrativeStatus>']), section('fr', ['<term>sac à corde</term>'])));
+      expect((await loadGlossary(resource3, 't.tbx', Buffer.from(out.bytes))).dictionaries).toEqual({ 'en-de': { 'belay device': 'Sicherungsgerät' }, 'en-fr': { 'rope bag': 'sac à corde' } });
+    });
+
+    it('on one line, a concept written without line breaks gets its section without any', async () => {
+      const bytes = Buffer.from('<martif type="TBX"><text><body><termEntry id="a"><langSet xml:lang="en"><tig><term>invoice</term></tig></langSet><langSet xml:lang="fr"><tig><term>facture</term></tig></langSet></termEntry></body></text></martif>');
+      const out = await pullInto(resource3, 't.tbx', bytes, { 'en-de': { invoice: 'Rechnung' } });
+      expect(Buffer.from(out.bytes).toString('utf8')).toBe(
+        '<martif type="TBX"><text><body><termEntry id="a"><langSet xml:lang="en"><tig><term>invoice</term></tig></langSet><langSet xml:lang="de"><tig><term>Rechnung</term></tig></langSet><langSet xml:lang="fr"><tig><term>facture</term></tig></langSet></termEntry></body></text></martif>',
+      );
+    });
+  });
 });

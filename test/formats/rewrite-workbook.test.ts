@@ -4,6 +4,7 @@
 // the last one; every other part of the package has the same content, name and order, and in the
 // sheet only those cells and rows differ. The file read back holds the service's entries.
 import { afterEach, describe, expect, it } from 'vitest';
+import { createWorkbook } from '../../src/formats/xlsx/create-workbook.js';
 import { inflatePart, listEntries, localHeader, openZip } from '../../src/formats/xlsx/zip-parts.js';
 import { toolWorkbook, type Tool } from '../fixtures/tool-workbooks.js';
 import { loadGlossary, pullInto, removeTemps } from './concepts-round-trip.js';
@@ -69,5 +70,40 @@ describe('pull writes into workbooks', () => {
     expect(out.refused).toEqual([]);
     const sheet = (await parts(Buffer.from(out.bytes))).find((p) => p.name === 'xl/worksheets/sheet1.xml')?.content;
     expect(sheet).toContain('<row r="3" spans="1:3"><c r="A3"/><c r="B3"/><c r="C3"><f>LEN(A3)</f><v>7</v></c></row>');
+  });
+
+  it.each(['excel', 'libreoffice'] as Tool[])('%s: an added entry whose source is in exactly one row, empty in the languages added, fills that row (an empty cell keeps its style, a missing one is added in column order, styled as its column); otherwise a row', async (tool) => {
+    const rows = [['en', 'de', 'fr', 'Notes'], ['invoice', '', 'facture'], ['receipt', null, null, 'paper'], ['tax', 'Steuer'], ['tax']];
+    const bytes = await toolWorkbook(tool, [{ name: 'Terms', rows }]);
+    const live = { 'en-de': { invoice: 'Rechnung', receipt: 'Quittung & Beleg', tax: 'Steuer' }, 'en-fr': { invoice: 'facture', receipt: 'reçu', tax: 'taxe' } };
+    const out = await pullInto(resource('en, de, fr'), 'terms.xlsx', bytes, live);
+    expect(out.refused).toEqual([]);
+    const again = await loadGlossary(resource('en, de, fr'), 'terms.xlsx', Buffer.from(out.bytes));
+    expect(again.errors).toEqual([]);
+    expect(again.dictionaries).toEqual(live);
+    const sheet = 'xl/worksheets/sheet1.xml';
+    const old = (await parts(bytes)).find((p) => p.name === sheet)?.content as string;
+    const style = tool === 'libreoffice' ? ' s="1"' : '';
+    const inline = (ref: string, text: string): string => `<c r="${ref}"${style} t="inlineStr"><is><t xml:space="preserve">${text}</t></is></c>`;
+    const cell = (ref: string): string => (new RegExp(`<c r="${ref}"[^>]*>.*?</c>`).exec(old)?.[0] ?? '');
+    // "tax" is in two rows: its fr term is a new row.
+    const expected = old
+      .replace(cell('B2'), inline('B2', 'Rechnung'))
+      .replace(cell('D3'), `${inline('B3', 'Quittung &amp; Beleg')}${inline('C3', 'reçu')}${cell('D3')}`)
+      // (A new row's cells are styled as the last row's, which has no C.)
+      .replace('</sheetData>', `<row r="6">${inline('A6', 'tax')}${inline('C6', 'taxe').replace(style, '')}</row></sheetData>`)
+      .replace('<dimension ref="A1:D5"/>', '<dimension ref="A1:D6"/>');
+    expect((await parts(Buffer.from(out.bytes))).find((p) => p.name === sheet)?.content).toBe(expected);
+  });
+
+  it('a cell added to a row of terms is styled as the terms of its column, not as the header row (a workbook `import` wrote, its header bold)', async () => {
+    const bytes = await createWorkbook({ sheet: 'Terms', rows: [['en', 'de', 'fr'], ['invoice', 'Rechnung', null], ['receipt', 'Quittung', 'reçu']] });
+    const old = (await parts(bytes)).find((p) => p.name === 'xl/worksheets/sheet1.xml')?.content as string;
+    expect(old).toMatch(/<c r="C1" s="1"/);
+    const out = await pullInto(resource('en, de, fr'), 'terms.xlsx', bytes, { 'en-fr': { receipt: 'reçu', invoice: 'facture' } });
+    expect(out.refused).toEqual([]);
+    const sheet = (await parts(Buffer.from(out.bytes))).find((p) => p.name === 'xl/worksheets/sheet1.xml')?.content as string;
+    const row2 = /<row r="2"[^>]*>.*?<\/row>/.exec(old)?.[0] as string;
+    expect(sheet).toBe(old.replace(row2, row2.replace('</row>', '<c r="C2" t="inlineStr"><is><t xml:space="preserve">facture</t></is></c></row>')));
   });
 });

@@ -85,6 +85,11 @@ export class ConceptCollector {
     }
   }
 
+  /** The language of each language column of a table (column number → language), once its header row is read; nothing by default (pull's workbook writer takes it). */
+  languageColumns(columns: ReadonlyMap<number, string>): void {
+    void columns;
+  }
+
   private warnMissing(missing: readonly string[], refused: ReadonlyMap<string, string>, line: number, column: number, id: string | undefined): void {
     if (this.missingWarnings >= MAX_MISSING_TERM_WARNINGS) {
       if (this.missingSuppressed++ === 0) this.firstSuppressed = { line, column };

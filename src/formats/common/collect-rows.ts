@@ -191,5 +191,6 @@ export class RowsToConcepts {
     }
     this.columns = columns;
     this.header = line;
+    this.collector.languageColumns(columns);
   }
 }

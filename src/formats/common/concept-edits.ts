@@ -27,6 +27,8 @@ export interface ConceptSpot<T> {
   readonly terms: ReadonlyMap<string, TermSpot<T>>;
   /** How messages name it: `concept "c3"`, `row 12`. */
   readonly name: string;
+  /** Languages in which it has terms, all refused by their usage status (forbidden, deprecated): no term is added there. */
+  readonly refused?: ReadonlySet<string>;
 }
 
 export type ConceptEdit<T> =
@@ -35,7 +37,9 @@ export type ConceptEdit<T> =
   /** The term of `lang` goes (the pair's `source` term is the other one of the entry). */
   | { readonly kind: 'remove'; readonly concept: number; readonly lang: string; readonly term: TermSpot<T>; readonly source: string }
   /** A new concept with these terms, language → text, in the order of the declared languages. */
-  | { readonly kind: 'add'; readonly terms: ReadonlyMap<string, string> };
+  | { readonly kind: 'add'; readonly terms: ReadonlyMap<string, string> }
+  /** Terms added to an existing concept in languages where it has none, language → text, in the order of the declared languages. */
+  | { readonly kind: 'fill'; readonly concept: number; readonly terms: ReadonlyMap<string, string> };
 
 /** The entries a dictionary of the file must hold once written. */
 export interface DictionaryTarget {
@@ -78,6 +82,7 @@ function simulate<T>(concepts: readonly ConceptSpot<T>[], edits: readonly Concep
   for (const edit of edits) {
     if (edit.kind === 'set') model[edit.concept]?.set(edit.lang, edit.text);
     else if (edit.kind === 'remove') model[edit.concept]?.delete(edit.lang);
+    else if (edit.kind === 'fill') for (const [lang, text] of edit.terms) model[edit.concept]?.set(lang, text);
     else model.push(new Map(edit.terms));
   }
   return pairs.map((pair) => {
@@ -98,22 +103,63 @@ function sameEntries(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, stri
 }
 
 /**
+ * The concept an added entry's terms go into: the one concept whose `lang` term is `source`, when it
+ * has no term, not even a refused one, in any of the languages added (undefined otherwise: a new
+ * concept). Not one whose `lang` term an edit changes or removes, nor one already filled.
+ */
+function conceptToFill<T>(concepts: readonly ConceptSpot<T>[], bySource: Map<string, Map<string, number>>, lang: string, source: string, terms: ReadonlyMap<string, string>, busy: ReadonlySet<string>, filled: ReadonlySet<number>): number | undefined {
+  let index = bySource.get(lang);
+  if (index === undefined) {
+    const made = new Map<string, number>();
+    concepts.forEach((c, i) => {
+      const term = c.terms.get(lang);
+      if (term === undefined || term.text.trim() === '') return;
+      const key = canonicalPhrase(term.text);
+      made.set(key, made.has(key) ? -1 : i);
+    });
+    bySource.set(lang, made);
+    index = made;
+  }
+  const concept = index.get(source);
+  if (concept === undefined || concept === -1 || filled.has(concept) || busy.has(`${concept}\u0000${lang}`)) return undefined;
+  const spot = concepts[concept] as ConceptSpot<T>;
+  for (const added of terms.keys()) if (added !== lang && (spot.terms.has(added) || spot.refused?.has(added) === true)) return undefined;
+  return concept;
+}
+
+/**
  * The edits that make every dictionary of the file hold `dictionaries[i].live` (pure):
  * - a changed target: its term set to the new text (never when another term of the language has
  *   the same status: which one the service changed cannot be told);
  * - a removed entry: its target term removed (never when another term of the language would take
  *   its place); a removal that the change of its source term (through another dictionary of the
  *   file) explains is no edit of its own;
- * - an added entry: a new concept, one per source phrase and source language, with a term in each
- *   language the service added it to.
+ * - an added entry: its terms added to the concept that has its source term, when exactly one
+ *   concept has it and that concept has no term (none refused by its usage status either) in the
+ *   languages added, one term in each language the service added it to; otherwise a new concept,
+ *   one per source phrase and source language.
  * The concepts as edited are read back as the loader reads them; when a dictionary would then
- * differ from what it must hold (beyond the entries refused), nothing of the file is edited.
+ * differ from what it must hold (beyond the entries refused), the added entries go into new
+ * concepts instead of existing ones, and when it still differs, nothing of the file is edited.
  */
 export function planConceptEdits<T>(concepts: readonly ConceptSpot<T>[], languages: readonly string[], dictionaries: readonly DictionaryTarget[], file: string): ConceptEditPlan<T> {
+  const indexes = dictionaries.map((d) => entriesOf(concepts, d.pair));
+  const filling = planWith(concepts, languages, dictionaries, file, indexes, true);
+  if (filling.ok || !filling.edits.some((e) => e.kind === 'fill')) return filling.plan;
+  return planWith(concepts, languages, dictionaries, file, indexes, false).plan;
+}
+
+function planWith<T>(
+  concepts: readonly ConceptSpot<T>[],
+  languages: readonly string[],
+  dictionaries: readonly DictionaryTarget[],
+  file: string,
+  indexes: readonly Map<string, FileEntry<T>>[],
+  fill: boolean,
+): { ok: boolean; edits: readonly ConceptEdit<T>[]; plan: ConceptEditPlan<T> } {
   const refused: string[] = [];
   /** Per dictionary: sources left as the file has them (refused entries). */
   const kept = dictionaries.map(() => new Set<string>());
-  const indexes = dictionaries.map((d) => entriesOf(concepts, d.pair));
   const sets = new Map<string, ConceptEdit<T> & { kind: 'set' }>();
   const refuse = (i: number, source: string, why: string): void => {
     kept[i]?.add(source);
@@ -173,7 +219,34 @@ export function planConceptEdits<T>(concepts: readonly ConceptSpot<T>[], languag
     }
   });
   const order = (terms: Map<string, string>): Map<string, string> => new Map(languages.filter((l) => terms.has(l)).map((l) => [l, terms.get(l) as string]));
-  const edits: ConceptEdit<T>[] = [...sets.values(), ...removes.values(), ...[...added.values()].map((terms): ConceptEdit<T> => ({ kind: 'add', terms: order(terms) }))];
+  const busy = new Set([...sets.keys(), ...removes.keys()]);
+  const bySource = new Map<string, Map<string, number>>();
+  const filled = new Set<number>();
+  const grown: ConceptEdit<T>[] = [];
+  const fresh: Map<string, string>[] = [];
+  /** The terms of each concept filled, as filled (canonical): language and text → concept. */
+  const grownTerms = new Map<string, number>();
+  for (const [key, terms] of added) {
+    const lang = key.slice(0, key.indexOf('\u0000'));
+    const concept = fill ? conceptToFill(concepts, bySource, lang, terms.get(lang) as string, terms, busy, filled) : undefined;
+    if (concept === undefined) {
+      fresh.push(terms);
+      continue;
+    }
+    filled.add(concept);
+    for (const [l, t] of (concepts[concept] as ConceptSpot<T>).terms) if (t.text.trim() !== '') grownTerms.set(`${l}\u0000${canonicalPhrase(t.text)}`, concept);
+    for (const [l, text] of terms) grownTerms.set(`${l}\u0000${text}`, concept);
+    terms.delete(lang);
+    grown.push({ kind: 'fill', concept, terms: order(terms) });
+  }
+  // An entry a filled concept now gives (through another dictionary of the file) needs no concept of its own.
+  for (const terms of fresh) {
+    const [lang, source] = [...terms][0] as [string, string];
+    const concept = grownTerms.get(`${lang}\u0000${source}`);
+    if (concept !== undefined && [...terms].every(([l, text]) => grownTerms.get(`${l}\u0000${text}`) === concept)) continue;
+    grown.push({ kind: 'add', terms: order(terms) });
+  }
+  const edits: ConceptEdit<T>[] = [...sets.values(), ...removes.values(), ...grown];
   // Read back as the loader would: every dictionary must hold the service's entries, but for those refused.
   const after = simulate(concepts, edits, dictionaries.map((d) => d.pair));
   const wrong = dictionaries.filter((d, i) => {
@@ -187,7 +260,8 @@ export function planConceptEdits<T>(concepts: readonly ConceptSpot<T>[], languag
   });
   if (wrong.length > 0) {
     const pairs = wrong.map((d) => pairKey(d.pair)).join(', ');
-    return { edits: [], refused: [`pull cannot write the service's edits into ${file} faithfully: its concepts would then give other dictionaries (${pairs}) than the service holds (a term shared by several dictionaries changed in only some of them); left as it is`] };
+    const plan = { edits: [], refused: [`pull cannot write the service's edits into ${file} faithfully: its concepts would then give other dictionaries (${pairs}) than the service holds (a term shared by several dictionaries changed in only some of them); left as it is`] };
+    return { ok: false, edits, plan };
   }
-  return { edits, refused };
+  return { ok: true, edits, plan: { edits, refused } };
 }

@@ -13,7 +13,9 @@ import { detectDelimiter } from './parse-language-columns.js';
  * - a changed term: its cell only, quoted as it was (quotes added only where the text needs them);
  * - a removed entry: its target cell emptied, and its source cell too when no other language of
  *   the row keeps a term; a row left with nothing in it goes (with its line break);
- * - an added entry: a row appended, its terms in their language columns, the others empty.
+ * - an added entry: its terms in the empty cells of the row whose source term it is (the only row
+ *   with that term, empty in every language added; fields the row lacks are added), else a row
+ *   appended, its terms in their language columns, the others empty.
  * Every other byte as it was: the byte order mark, the line breaks (a last line without one
  * keeps none unless a row is appended), other columns, blank lines, rows above the header.
  */
@@ -90,14 +92,22 @@ function conceptsOf(rows: readonly Row[], header: { index: number; columns: Map<
 }
 
 /** The new text of each cell edited (row → field → text), and the rows that go. */
-function cellEdits(concepts: readonly ConceptSpot<Cell>[], edits: readonly ConceptEdit<Cell>[], rows: readonly Row[]): { cells: Map<number, Map<number, string>>; gone: Set<number> } {
+function cellEdits(concepts: readonly ConceptSpot<Cell>[], edits: readonly ConceptEdit<Cell>[], rows: readonly Row[], byLanguage: ReadonlyMap<string, number>): { cells: Map<number, Map<number, string>>; gone: Set<number> } {
   const cells = new Map<number, Map<number, string>>();
   const set = (cell: Cell, text: string): void => {
     cells.set(cell.row, (cells.get(cell.row) ?? new Map<number, string>()).set(cell.field, text));
   };
-  for (const edit of edits) if (edit.kind === 'set' || edit.kind === 'remove') set(edit.term.at, edit.kind === 'set' ? edit.text : '');
+  const filled = new Set<number>();
   for (const edit of edits) {
-    if (edit.kind !== 'remove') continue;
+    if (edit.kind === 'set' || edit.kind === 'remove') set(edit.term.at, edit.kind === 'set' ? edit.text : '');
+    else if (edit.kind === 'fill') {
+      filled.add(edit.concept);
+      const row = [...(concepts[edit.concept]?.terms.values() ?? [])][0]?.at.row as number;
+      for (const [lang, text] of edit.terms) set({ row, field: byLanguage.get(lang) as number }, text);
+    }
+  }
+  for (const edit of edits) {
+    if (edit.kind !== 'remove' || filled.has(edit.concept)) continue;
     // A source term no other language of the row pairs with any more goes too.
     const left = [...(concepts[edit.concept]?.terms.values() ?? [])].filter((t) => cells.get(t.at.row)?.get(t.at.field) !== '');
     if (left.length === 1) set((left[0] as { at: Cell }).at, '');
@@ -123,7 +133,8 @@ export function rewriteLanguageColumns(content: Buffer, format: 'csv' | 'tsv', r
   const concepts = conceptsOf(rows, header);
   const plan = planConceptEdits(concepts, languages, request.dictionaries, request.file);
   if (plan.edits.length === 0) return { bytes: content, refused: plan.refused };
-  const { cells, gone } = cellEdits(concepts, plan.edits, rows);
+  const byLanguage = new Map([...header.columns].map(([i, lang]) => [lang, i]));
+  const { cells, gone } = cellEdits(concepts, plan.edits, rows, byLanguage);
   const field = (value: string, quoted: boolean): string => (format === 'csv' ? csvField(value, quoted, delimiter) : value);
   const lines: Line[] = [];
   rows.forEach((row, index) => {
@@ -141,10 +152,13 @@ export function rewriteLanguageColumns(content: Buffer, format: 'csv' | 'tsv', r
       out += row.record.text.slice(at, span.start) + field(value, span.quoted);
       at = span.end;
     }
-    lines.push({ text: out + row.record.text.slice(at), eol: row.record.eol });
+    out += row.record.text.slice(at);
+    // A term filled into a column the row's record stops short of: the fields up to it added.
+    const beyond = Math.max(-1, ...[...edited.keys()].filter((i) => i >= row.spans.length));
+    for (let i = row.spans.length; i <= beyond; i++) out += delimiter + field(edited.get(i) ?? '', false);
+    lines.push({ text: out, eol: row.record.eol });
   });
   const width = (rows[header.index] as Row).fields.length;
-  const byLanguage = new Map([...header.columns].map(([i, lang]) => [lang, i]));
   const added = plan.edits.flatMap((edit) => {
     if (edit.kind !== 'add') return [];
     const fields = Array.from({ length: width }, () => '');

@@ -64,8 +64,26 @@ export interface SectionSpan {
   terms: number;
 }
 
+/** How a concept nests a term: the names from the language section down, and each level's indentation (concept, section, groups…, term). */
+export interface TbxShape {
+  readonly section: string;
+  readonly groups: readonly string[];
+  readonly term: string;
+  /** Undefined: on the line of its parent. */
+  readonly indents: readonly (string | undefined)[];
+}
+
+/** A concept's place in the text: its extent, its language sections (each with its glossary language, if any) and how it nests a term. */
+export interface TbxPlace {
+  readonly span: Span;
+  readonly sections: readonly { readonly lang: string | undefined; readonly span: SectionSpan }[];
+  readonly shape: TbxShape | undefined;
+}
+
 export interface LocatedTbx {
   readonly concepts: ConceptSpot<TbxTerm>[];
+  /** `places[i]` is where `concepts[i]` is. */
+  readonly places: TbxPlace[];
   readonly layout: TbxLayout | undefined;
 }
 
@@ -93,10 +111,13 @@ function indentOf(text: string, start: number): string | undefined {
 /** Builds the located concepts as saxes reports the document (see locateTbx). */
 class Locator {
   readonly concepts: ConceptSpot<TbxTerm>[] = [];
+  readonly places: TbxPlace[] = [];
   private readonly stack: Open[] = [];
   private root: SaxesTagPlain | undefined;
   private minDialect = false;
-  private concept: { open: Open; id: string | undefined; langs: Map<string, (Candidate & { spot: TbxTerm })[]>; shape?: { section: string; groups: string[]; term: string; opens: Open[] } } | undefined;
+  private concept:
+    | { open: Open; id: string | undefined; langs: Map<string, (Candidate & { spot: TbxTerm })[]>; sections: { lang: string | undefined; span: SectionSpan }[]; shape?: { section: string; groups: string[]; term: string; opens: Open[] } }
+    | undefined;
   private section: { open: Open; code: string | undefined; span: SectionSpan } | undefined;
   private group: GroupState | undefined;
   private lastConcept: { span: Span; name: string; id: string | undefined; shape: { section: string; groups: string[]; term: string; opens: Open[] } | undefined } | undefined;
@@ -125,12 +146,13 @@ class Locator {
     if ((name === 'termEntry' || name === 'conceptEntry' || (name === 'entry' && this.minDialect)) && this.concept === undefined) {
       const id = typeof tag.attributes['id'] === 'string' ? tag.attributes['id'] : undefined;
       if (id !== undefined) this.ids.add(id);
-      this.concept = { open, id, langs: new Map() };
+      this.concept = { open, id, langs: new Map(), sections: [] };
     } else if ((name === 'langSet' || name === 'langSec' || name === 'langGroup') && this.concept !== undefined) {
       const raw = String(tag.attributes['xml:lang'] ?? '');
       const code = glossaryLanguageOf(raw);
       if (code !== undefined) this.codes.set(code, raw.trim());
       this.section = { open, code, span: { start: open.start, end: -1, terms: 0 } };
+      this.concept.sections.push({ lang: code, span: this.section.span });
     } else if ((name === 'tig' || name === 'ntig' || name === 'termSec' || name === 'termGroup') && this.section !== undefined) {
       this.group ??= { open, usage: 'none', statusDepth: -1 };
     } else if (this.group !== undefined && name !== 'term') this.openField(name, tag);
@@ -200,15 +222,21 @@ class Locator {
     const concept = this.concept;
     if (concept === undefined) return;
     const terms = new Map<string, TermSpot<TbxTerm>>();
+    const refused = new Set<string>();
     for (const [lang, candidates] of concept.langs) {
       const { term } = chooseTerm(candidates, this.terms);
       const chosen = candidates.find((c) => c === term);
-      if (chosen === undefined) continue;
+      if (chosen === undefined) {
+        refused.add(lang);
+        continue;
+      }
       const others = candidates.filter((c) => c !== chosen && c.usage !== 'refused');
       const rivals = others.length === 0 ? 'none' : others.some((c) => c.usage === chosen.usage) ? 'equal' : 'lower';
       terms.set(lang, { text: decodeText(chosen.text), rivals, at: chosen.spot });
     }
-    this.concepts.push({ terms, name: concept.id === undefined ? `the concept at offset ${span.start}` : `concept ${JSON.stringify(concept.id)}` });
+    this.concepts.push({ terms, name: concept.id === undefined ? `the concept at offset ${span.start}` : `concept ${JSON.stringify(concept.id)}`, ...(refused.size === 0 ? {} : { refused }) });
+    const shape = concept.shape;
+    this.places.push({ span, sections: concept.sections, shape: shape === undefined ? undefined : { section: shape.section, groups: shape.groups, term: shape.term, indents: shape.opens.map((o) => indentOf(this.text, o.start)) } });
     this.lastConcept = { span, name, id: concept.id, shape: concept.shape };
     this.concept = undefined;
   }
@@ -261,5 +289,5 @@ export function locateTbx(text: string, terms: TermChoice): LocatedTbx {
   parser.on('closetag', (tag) => locator.closeTag(tag));
   parser.write(text);
   parser.close();
-  return { concepts: locator.concepts, layout: locator.layout() };
+  return { concepts: locator.concepts, places: locator.places, layout: locator.layout() };
 }

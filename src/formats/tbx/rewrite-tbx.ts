@@ -1,6 +1,6 @@
 import { planConceptEdits, type ConceptEdit } from '../common/concept-edits.js';
 import type { ConceptsRewrite, ConceptsRewritten } from '../entries-format.js';
-import { locateTbx, type LocatedTbx, type TbxLayout, type TbxTerm } from './locate-tbx.js';
+import { locateTbx, type LocatedTbx, type SectionSpan, type TbxLayout, type TbxPlace, type TbxShape, type TbxTerm } from './locate-tbx.js';
 
 /*
  * pull's writer of TBX files: the service's edits written into the file with the smallest change,
@@ -99,16 +99,47 @@ function idMaker(layout: TbxLayout): () => string | undefined {
   };
 }
 
+/** The line break and indentation before a level of a shape (0: the concept), or nothing when that level stands on its parent's line. */
+function leadOf(shape: TbxShape, newline: string, level: number): string {
+  const indent = shape.indents[level];
+  return indent === undefined ? '' : `${newline}${indent}`;
+}
+
+/** A language section holding one term, in a concept's shape (element names, nesting, indentation), without the line break before it. */
+function sectionText(shape: TbxShape, newline: string, code: string, term: string): string {
+  const names = ['', shape.section, ...shape.groups, shape.term];
+  const { indents } = shape;
+  const close = (i: number): string => (indents[i + 1] === undefined ? '' : `${newline}${indents[i] ?? ''}`);
+  const inner = (i: number): string => (i === names.length - 1 ? escapeXml(term) : `${leadOf(shape, newline, i + 1)}<${names[i + 1] as string}>${inner(i + 1)}${close(i + 1)}</${names[i + 1] as string}>`);
+  return `<${shape.section} xml:lang="${escapeXml(code)}">${inner(1)}${close(1)}</${shape.section}>`;
+}
+
 /** A new concept in the shape of the file's last one. */
 function conceptText(layout: TbxLayout, terms: ReadonlyMap<string, string>, id: string | undefined): string {
-  const names = [layout.last.name, layout.section, ...layout.groups, layout.term];
-  const { indents, newline } = layout;
-  const lead = (i: number): string => (indents[i] === undefined ? '' : `${newline}${indents[i]}`);
-  const close = (i: number): string => (indents[i + 1] === undefined ? '' : `${newline}${indents[i] ?? ''}`);
-  const inner = (i: number, term: string): string => (i === names.length - 1 ? escapeXml(term) : `${lead(i + 1)}<${names[i + 1] as string}>${inner(i + 1, term)}${close(i + 1)}</${names[i + 1] as string}>`);
-  const sections = [...terms].map(([lang, term]) => `${lead(1)}<${layout.section} xml:lang="${escapeXml(layout.codes.get(lang) ?? lang)}">${inner(1, term)}${close(1)}</${layout.section}>`);
+  const { newline } = layout;
+  const sections = [...terms].map(([lang, term]) => `${leadOf(layout, newline, 1)}${sectionText(layout, newline, layout.codes.get(lang) ?? lang, term)}`);
   const attributes = id === undefined ? '' : ` id="${escapeXml(id)}"`;
-  return `${lead(0)}<${layout.last.name}${attributes}>${sections.join('')}${close(0)}</${layout.last.name}>`;
+  const close = layout.indents[1] === undefined ? '' : `${newline}${layout.indents[0] ?? ''}`;
+  return `${leadOf(layout, newline, 0)}<${layout.last.name}${attributes}>${sections.join('')}${close}</${layout.last.name}>`;
+}
+
+/**
+ * A concept's new language sections, in its own shape: each before the first of its sections (not
+ * removed) whose language comes later in the declared languages, else after its last one.
+ */
+function fillSplices(text: string, place: TbxPlace, terms: ReadonlyMap<string, string>, languages: readonly string[], codes: ReadonlyMap<string, string>, gone: ReadonlySet<SectionSpan>, newline: string): Splice[] | undefined {
+  const shape = place.shape;
+  const sections = place.sections.filter((s) => !gone.has(s.span) && s.span.end > s.span.start);
+  const last = sections.at(-1);
+  if (shape === undefined || last === undefined) return undefined;
+  const rank = (lang: string | undefined): number => (lang === undefined ? -1 : languages.indexOf(lang));
+  return [...terms].map(([lang, term]): Splice => {
+    const section = sectionText(shape, newline, codes.get(lang) ?? lang, term);
+    const next = sections.find((s) => rank(s.lang) > rank(lang));
+    if (next === undefined) return { start: last.span.end, end: last.span.end, text: `${leadOf(shape, newline, 1)}${section}` };
+    const indent = indentBefore(text, next.span.start);
+    return { start: next.span.start, end: next.span.start, text: indent === undefined ? section : `${section}${newline}${indent}` };
+  });
 }
 
 /** The splices that make the edits, and the edits that cannot be made here (each with why). */
@@ -119,6 +150,9 @@ function splices(text: string, located: LocatedTbx, edits: readonly ConceptEdit<
   const newline = layout?.newline ?? (text.includes('\r\n') ? '\r\n' : '\n');
   const added: string[] = [];
   const nextId = layout === undefined ? undefined : idMaker(layout);
+  // Language sections removed as a whole: a new one is never placed against them.
+  const gone = new Set<SectionSpan>();
+  if (request.tbxRemoved === 'remove') for (const edit of edits) if (edit.kind === 'remove' && edit.term.at.section.terms === 1) gone.add(edit.term.at.section);
   for (const edit of edits) {
     if (edit.kind === 'set') out.push({ start: edit.term.at.content.start, end: edit.term.at.content.end, text: escapeXml(edit.text) });
     else if (edit.kind === 'remove') {
@@ -132,6 +166,11 @@ function splices(text: string, located: LocatedTbx, edits: readonly ConceptEdit<
       }
       const element = term.section.terms === 1 && term.section.end > term.section.start ? term.section : (term.group ?? term.element);
       out.push({ ...withItsLine(text, element.start, element.end), text: '' });
+    } else if (edit.kind === 'fill') {
+      const place = located.places[edit.concept];
+      const made = place === undefined ? undefined : fillSplices(text, place, edit.terms, request.source.languages, layout?.codes ?? new Map(), gone, newline);
+      if (made === undefined) refused.push(`pull cannot add the ${[...edit.terms.keys()].join(', ')} terms of ${located.concepts[edit.concept]?.name ?? 'a concept'} to ${request.file}: it has no term to take their shape from; left out`);
+      else out.push(...made);
     } else if (layout === undefined || nextId === undefined) {
       refused.push(`pull cannot add the entry ${JSON.stringify([...edit.terms.values()][0] ?? '')} to ${request.file}: the file has no concept to take the shape of a new one from; left out`);
     } else added.push(conceptText(layout, edit.terms, nextId()));

@@ -17,8 +17,12 @@ import { inflatePart } from './zip-parts.js';
  * - a removed entry: its target cell emptied (its style kept), its source cell too when no other
  *   language of the row keeps a term; a row left with nothing in it is removed from the sheet (the
  *   rows below keep their numbers: it reads as a blank row);
- * - an added entry: a row after the last one, its terms as inline strings in their language
- *   columns, styled as the cells above them; the sheet's `dimension` grows to hold it.
+ * - an added entry: its terms as inline strings in the empty cells of the row whose source term it
+ *   is (the only row with that term, empty in every language added), each styled as it was, or a
+ *   missing cell added in column order, styled as the nearest term cell of its column (else as its
+ *   left neighbour); else a row after
+ *   the last one, its terms as inline strings in their language columns, styled as the cells above
+ *   them; the sheet's `dimension` grows to hold it.
  * A cell holding a formula is never written (the entry is named and left as it is). Every other part
  * of the package (styles, shared strings, other sheets, comments, column widths) keeps its bytes;
  * see copy-workbook.ts.
@@ -57,6 +61,8 @@ interface SheetXml {
 /** The concepts of the sheet as the loader reads them, each term with its row and column. */
 class CaptureConcepts extends ConceptCollector {
   found: { terms: Map<string, TermAt>; line: number }[] = [];
+  /** Each language's column (number), from the header row. */
+  readonly columns = new Map<string, number>();
 
   constructor(file: string, languages: readonly string[]) {
     super(file, [], [], languages, 'row', 'row');
@@ -68,6 +74,10 @@ class CaptureConcepts extends ConceptCollector {
 
   override discard(): void {
     this.found = [];
+  }
+
+  override languageColumns(columns: ReadonlyMap<number, string>): void {
+    for (const [column, lang] of columns) this.columns.set(lang, column);
   }
 }
 
@@ -142,9 +152,28 @@ interface Splice {
   readonly text: string;
 }
 
+/**
+ * The style of a cell added at `column` of row `row`: that of the nearest cell of its column in
+ * another row of terms (above first; no style is the default one), else that of the nearest cell
+ * to its left in the row.
+ */
+function neighbourStyle(sheet: SheetXml, termRows: ReadonlySet<number>, row: number, column: number): string | undefined {
+  let best: { distance: number; cell: CellXml } | undefined;
+  for (const number of termRows) {
+    const cell = sheet.rows.get(number)?.cells.get(column);
+    if (number === row || cell === undefined) continue;
+    const distance = number < row ? 2 * (row - number) : 2 * (number - row) + 1;
+    if (best === undefined || distance < best.distance) best = { distance, cell };
+  }
+  if (best !== undefined) return best.cell.style;
+  const left = [...(sheet.rows.get(row)?.cells ?? [])].filter(([c]) => c < column).sort((a, b) => b[0] - a[0])[0];
+  return left?.[1].style;
+}
+
 /** The splices of the sheet's XML that make the edits, and the entries left as they are (formula cells). */
-function sheetSplices(sheet: SheetXml, concepts: readonly ConceptSpot<Cell>[], edits: readonly ConceptEdit<Cell>[], file: string): { splices: Splice[]; refused: string[] } {
+function sheetSplices(xml: string, sheet: SheetXml, concepts: readonly ConceptSpot<Cell>[], edits: readonly ConceptEdit<Cell>[], columns: ReadonlyMap<string, number>, file: string): { splices: Splice[]; refused: string[] } {
   const refused: string[] = [];
+  const inserted: (Splice & { column: number })[] = [];
   const cleared = new Set<CellXml>();
   const written = new Map<CellXml, string>();
   const xmlOf = (at: Cell): CellXml | undefined => sheet.rows.get(at.row)?.cells.get(at.column);
@@ -158,9 +187,29 @@ function sheetSplices(sheet: SheetXml, concepts: readonly ConceptSpot<Cell>[], e
     written.set(xml, text === '' ? `<c r="${xml.ref}"${xml.style === undefined ? '' : ` s="${xml.style}"`}/>` : inlineCell(xml.ref, xml.style, text));
     return true;
   };
-  for (const e of edits) if (e.kind === 'set') edit(e.term.at, e.text);
+  const filled = new Set<number>();
+  const termRows = new Set(concepts.flatMap((c) => [...c.terms.values()].map((t) => t.at.row)));
+  for (const e of edits) {
+    if (e.kind === 'set') edit(e.term.at, e.text);
+    if (e.kind !== 'fill') continue;
+    filled.add(e.concept);
+    const row = [...(concepts[e.concept]?.terms.values() ?? [])][0]?.at.row as number;
+    const rowXml = sheet.rows.get(row);
+    for (const [lang, text] of e.terms) {
+      const column = columns.get(lang) as number;
+      if (xmlOf({ row, column }) !== undefined || rowXml === undefined) {
+        edit({ row, column }, text);
+        continue;
+      }
+      // No cell there: one added before the first cell to its right, or at the end of the row.
+      const right = [...rowXml.cells].filter(([c]) => c > column).sort((a, b) => a[0] - b[0])[0]?.[1];
+      const at = right?.start ?? xml.lastIndexOf('</', rowXml.end - 1);
+      inserted.push({ start: at, end: at, column, text: inlineCell(`${columnLetters(column)}${row}`, neighbourStyle(sheet, termRows, row, column), text) });
+    }
+  }
   for (const e of edits) {
     if (e.kind !== 'remove' || !edit(e.term.at, '')) continue;
+    if (filled.has(e.concept)) continue;
     const left = [...(concepts[e.concept]?.terms.values() ?? [])].filter((t: TermSpot<Cell>) => !cleared.has(xmlOf(t.at) as CellXml));
     if (left.length === 1) edit((left[0] as TermSpot<Cell>).at, '');
   }
@@ -171,6 +220,7 @@ function sheetSplices(sheet: SheetXml, concepts: readonly ConceptSpot<Cell>[], e
     if ([...row.cells.values()].every((c) => cleared.has(c) || (!c.value && !c.formula))) splices.push({ start: row.start, end: row.end, text: '' });
     else for (const c of row.cells.values()) if (written.has(c)) splices.push({ start: c.start, end: c.end, text: written.get(c) as string });
   }
+  splices.push(...inserted.sort((a, b) => a.column - b.column).map(({ start, end, text }) => ({ start, end, text })));
   return { splices, refused };
 }
 
@@ -223,10 +273,8 @@ export async function rewriteWorkbook(content: Buffer, request: ConceptsRewrite)
   const bom = raw.startsWith('\uFEFF') ? '\uFEFF' : '';
   const xml = raw.slice(bom.length);
   const sheet = locateSheet(xml);
-  // Each language's column: where its terms are.
-  const columns = new Map<string, number>();
-  for (const c of concepts) for (const [lang, t] of c.terms) columns.set(lang, t.at.column);
-  const made = sheetSplices(sheet, concepts, plan.edits, request.file);
+  const columns = capture.columns;
+  const made = sheetSplices(xml, sheet, concepts, plan.edits, columns, request.file);
   const added = addedRows(sheet, plan.edits, columns);
   const splices = [...made.splices];
   if (added.text !== '') {
