@@ -193,6 +193,7 @@ export class DaemonStatus {
   #nextRetry: () => number | undefined = () => undefined;
   #nextScheduled: () => number | undefined = () => undefined;
   #lastRunId = 0;
+  #version = 0;
   readonly #listeners = new Set<() => void>();
 
   constructor(now: number, shard?: Shard) {
@@ -210,8 +211,18 @@ export class DaemonStatus {
     return () => void this.#listeners.delete(listener);
   }
 
+  /**
+   * How many times the state has changed since the daemon started: a view drawn at version N shows
+   * every change up to the Nth, and one that follows the state from there (the dashboard's event
+   * stream) misses none of the later ones.
+   */
+  get version(): number {
+    return this.#version;
+  }
+
   /** Tells the subscribers that the state changed. */
   changed(): void {
+    this.#version++;
     for (const listener of [...this.#listeners]) listener();
   }
 

@@ -40,7 +40,9 @@ describe('the dashboard in Chromium', () => {
     const overview = page.locator('#overview');
     await overview.locator('table.runs tbody tr', { hasText: 'start-up' }).waitFor({ timeout: 30_000 });
     await expect(overview.locator('h2', { hasText: 'Target default' }).count()).resolves.toBe(1);
-    // The run is recorded before the daemon marks itself idle: the page follows both changes.
+    // The run is recorded before the daemon marks itself idle: the page follows both changes, also
+    // when they come between the drawing of the page and the opening of its event stream (the
+    // order dashboard-catch-up.test.ts makes certain).
     await page.locator('#readiness', { hasText: /ready\s+the last reconcile ended changed/ }).waitFor({ timeout: 30_000 });
     await expect(overview.locator('dd', { hasText: '8 resources' }).textContent()).resolves.toContain('8 in sync');
 

@@ -106,7 +106,9 @@ function send(req: IncomingMessage, res: ServerResponse, status: number, type: s
 /**
  * The dashboard as routes of the daemon's endpoint table: read-only pages drawn from the daemon's
  * state on each request, their stylesheet and script, and `/events` (server-sent events: one
- * `change` each time the state changes; the page's script then fetches the page again).
+ * `change` each time the state changes, its data the state's version; the page's script then
+ * fetches the page again). A page names the version it was drawn at (`/events?since=N`): its stream
+ * starts with a `change` when the state changed since.
  */
 export function dashboardRoutes(options: DashboardOptions): Route[] {
   const read = ['GET', 'HEAD'];
@@ -183,7 +185,7 @@ export function dashboardRoutes(options: DashboardOptions): Route[] {
     {
       path: EVENTS_PATH,
       methods: ['GET'],
-      handle: guarded((req, res) => {
+      handle: guarded((req, res, url) => {
         if (streams >= MAX_EVENT_STREAMS) {
           send(req, res, 503, 'text/plain; charset=utf-8', `More than ${MAX_EVENT_STREAMS} pages follow the daemon already.\n`, { 'retry-after': '30' });
           return;
@@ -191,7 +193,7 @@ export function dashboardRoutes(options: DashboardOptions): Route[] {
         streams++;
         res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/event-stream; charset=utf-8', 'x-accel-buffering': 'no' });
         res.write('retry: 3000\n\n');
-        let sequence = 0;
+        const tell = (): void => void (res.destroyed || res.write(`event: change\ndata: ${options.status.version}\n\n`));
         let queued = false;
         // A burst of changes (a run records its result, then its verify, then ends) is one event.
         const unsubscribe = options.status.subscribe(() => {
@@ -199,9 +201,13 @@ export function dashboardRoutes(options: DashboardOptions): Route[] {
           queued = true;
           setImmediate(() => {
             queued = false;
-            if (!res.destroyed) res.write(`event: change\ndata: ${++sequence}\n\n`);
+            tell();
           });
         });
+        // The page was drawn at change `since` of the state, and its script opened this stream
+        // after: what changed meanwhile (the end of a run, with nothing after it) is told at once.
+        const since = url.searchParams.get('since');
+        if (since !== null && since !== String(options.status.version)) tell();
         const keepalive = repeatEvery(options.clock, KEEPALIVE_MS, () => void (res.destroyed || res.write(': keep-alive\n\n')), { unref: true });
         res.on('close', () => {
           streams--;

@@ -19,8 +19,12 @@ export interface PageParts {
   readonly title: string;
   /** Which navigation entry is current (the run page is under Runs). */
   readonly section: (typeof PAGES)[number]['path'];
-  /** The readiness line in the header (live). */
-  readonly readiness: { readonly ready: boolean; readonly reason: string };
+  /**
+   * The readiness line in the header (live), and the change of the daemon's state it was read at
+   * (DaemonStatus.version): the page's event stream starts from there, so that a change made
+   * between the drawing of the page and the opening of its stream is not missed.
+   */
+  readonly readiness: { readonly ready: boolean; readonly reason: string; readonly version: number };
   readonly body: Html;
 }
 
@@ -32,7 +36,7 @@ export interface PageParts {
  */
 export function renderPage(parts: PageParts): string {
   const nav = PAGES.map((p) => html`<li><a href="${p.path}"${p.path === parts.section ? html` aria-current="page"` : ''}>${p.title}</a></li>`);
-  const { ready, reason } = parts.readiness;
+  const { ready, reason, version } = parts.readiness;
   const state = ready ? html`<span class="badge ok">ready</span>` : html`<span class="badge bad">not ready</span>`;
   return html`<!doctype html>
 <html lang="en">
@@ -44,7 +48,7 @@ export function renderPage(parts: PageParts): string {
 <link rel="stylesheet" href="${STYLESHEET_PATH}">
 <script src="${SCRIPT_PATH}" defer></script>
 </head>
-<body data-events="${EVENTS_PATH}">
+<body data-events="${EVENTS_PATH}?since=${version}">
 <a class="skip" href="#main">Skip to content</a>
 <header class="top">
 <span class="brand">termsync</span>

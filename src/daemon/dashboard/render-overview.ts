@@ -15,9 +15,9 @@ const OVERVIEW_PROBLEMS = 10;
 /** What suspended a target. */
 const SUSPENDED_BY: Readonly<Record<SuspendedTarget['by'], string>> = { flag: '--suspend', config: 'suspend: true in the config', target: "the target's suspend: true" };
 
-/** The header's readiness line of every page. */
+/** The header's readiness line of every page, and the change of the daemon's state it was read at. */
 export function readinessOf(state: DashboardState): PageParts['readiness'] {
-  return state.status.readiness();
+  return { ...state.status.readiness(), version: state.status.version };
 }
 
 function daemonLine(state: DashboardState): Html {

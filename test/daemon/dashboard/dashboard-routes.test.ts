@@ -216,9 +216,50 @@ describe("the daemon's dashboard", () => {
       text += Buffer.from(value).toString('utf8');
     }
     expect(text).toMatch(/^retry: 3000\n\n/);
-    expect(text).toMatch(/event: change\ndata: 1\n\n/);
+    expect(text).toMatch(/event: change\ndata: \d+\n\n/);
     controller.abort();
     await d.idle();
+  });
+
+  /** The first `change` event of a stream (its data: the state's version it tells of). */
+  async function firstChange(stream: Response): Promise<number> {
+    const reader = (stream.body as ReadableStream<Uint8Array>).getReader();
+    let text = '';
+    for (;;) {
+      const event = /event: change\ndata: (\d+)\n\n/.exec(text);
+      if (event !== null) return Number(event[1]);
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`the stream ended before a change: ${text}`);
+      text += Buffer.from(value).toString('utf8');
+    }
+  }
+
+  it('a page’s event stream starts with a change when the state changed between the drawing of the page and the opening of the stream, and only then', async () => {
+    const d = (await start()).daemon;
+    const drawnAt = (text: string): string => /<body data-events="\/events\?since=(\d+)">/.exec(text)?.[1] ?? 'none';
+    const page = await get(d, '/');
+    expect(drawnAt(page.text)).toBe(String(d.status.version));
+    // A run starts and ends (the daemon then idles) before the page's script opens its stream.
+    d.trigger('reload');
+    await nextRun(d, 1);
+    await d.idle();
+    const after = d.status.version;
+    expect(after).toBeGreaterThan(Number(drawnAt(page.text)));
+    const controller = new AbortController();
+    const late = await fetch(`${d.url ?? ''}/events?since=${drawnAt(page.text)}`, { signal: controller.signal });
+    // One more change once the stream is open: its event tells of version after + 1, the catch-up of `after`.
+    d.status.changed();
+    await expect(firstChange(late)).resolves.toBe(after);
+    controller.abort();
+
+    // A page drawn at the current state: its stream tells of the next change only.
+    const current = await get(d, '/runs');
+    expect(drawnAt(current.text)).toBe(String(d.status.version));
+    const second = new AbortController();
+    const onTime = await fetch(`${d.url ?? ''}/events?since=${drawnAt(current.text)}`, { signal: second.signal });
+    d.status.changed();
+    await expect(firstChange(onTime)).resolves.toBe(Number(drawnAt(current.text)) + 1);
+    second.abort();
   });
 
   it('keeps ui.keep_runs runs; the located error of a broken file, the resources it makes invalid and "not ready"', async () => {
