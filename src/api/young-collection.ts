@@ -17,18 +17,21 @@ import type * as Vm from 'node:vm';
  * that compares the answers' bytes with its files without decoding them allocates far fewer objects
  * than it receives bytes. So `plan` with no change on 1,000 glossaries × 2 × 1,000 entries (138 MB
  * received, a heap of ~20 MB whose limit leaves ~24 MB of room) ran 9-14 mark-compacts, about one
- * every 8 MB received (`node bench/plan-gc.js`), each freeing mostly those buffers.
+ * every 8 MB received (`node bench/plan-gc.js`): `--trace-incremental-marking` shows each begun by a
+ * task while the old generation's objects alone left 23-58 MB of room, and the scavenges asked for
+ * here take them away.
  *
  * The trigger is the external memory itself (v8.getHeapStatistics().external_memory, V8's own
  * count, read once per MiB received): where the process allocates enough for scavenges to come by
  * themselves, they keep it low and none is asked for. A scavenge asked for every 4 MiB received,
- * whatever the external memory did, cut those mark-compacts to one, but on 300 glossaries answered
- * at once (no latency), where scavenges came often anyway, it moved objects still in use to the old
- * generation and added two mark-compacts. `node --max-semi-space-size=4` also cut them to one, but
+ * whatever the external memory did, cut those mark-compacts to one, but on 300 glossaries, where
+ * scavenges came often enough anyway, it moved objects still in use to the old generation and
+ * added one to three mark-compacts. `node --max-semi-space-size=4` also cut them to one, but
  * is a flag of the process only (V8 sizes the young generation when the heap is set up:
  * v8.setFlagsFromString later changes nothing) and slowed the 10 MiB plan, whose decoding does
  * allocate. `--minor-gc-task-trigger` (the scavenge task's threshold, read at run time) counts
- * JavaScript objects, not external bytes: at 5 % it tripled the scavenges and left 8 mark-compacts.
+ * JavaScript objects, not external bytes: at 5 % it ran six times the scavenges and left 8
+ * mark-compacts.
  *
  * The collection runs on the next turn of the event loop (setImmediate), not in the middle of an
  * answer: by then the answer counted has been read and its buffers are dead, so they are freed
