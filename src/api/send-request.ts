@@ -6,6 +6,7 @@ import type { BaseUrl } from './check-base-url.js';
 import { hideKey } from './hide-key.js';
 import { jsonBody } from './json-body.js';
 import { keepParserOnBaselineTier } from './parser-tier.js';
+import { countReceived } from './young-collection.js';
 
 export interface HttpRequest {
   readonly method: HttpMethod;
@@ -418,6 +419,8 @@ class Exchange implements Dispatcher.DispatchHandler {
       return;
     }
     if (!this.settle()) return;
+    // The answer is read: its socket reads die with it (see young-collection.ts).
+    countReceived(this.progress.received);
     try {
       const bytes = joinChunks(this.chunks, this.kept);
       const success = this.status >= 200 && this.status < 300;
