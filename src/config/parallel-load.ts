@@ -34,11 +34,31 @@ export interface MachineState {
   readonly cpus: number;
   readonly load: number;
   /**
-   * CPUs idle on average since the load started (system-wide CPU time counters), when measured
-   * over long enough to tell; it is what a worker thread would actually get, where the load
-   * average lags by a minute.
+   * CPUs that other processes and this process's main thread left on average since the load
+   * started (freeBesideMain), when measured over long enough to tell; it is what a worker thread
+   * would actually get, where the load average lags by a minute.
    */
   readonly free?: number;
+}
+
+/** CPU time counters, in milliseconds: every CPU's idle time summed (system-wide), and this process's CPU time (all its threads). */
+export interface CpuCounters {
+  readonly idleMs: number;
+  readonly ownMs: number;
+}
+
+/**
+ * CPUs left for a worker thread on average between two readings `elapsedMs` apart, on a machine of
+ * `cpus` CPUs: those that other processes did not use, less the one the main thread keeps busy.
+ * What this process itself used beside its main thread (V8's compiler and garbage collector
+ * threads, a few tenths of a CPU while a large load runs) is not counted as taken: a worker shares
+ * those CPUs with work of this very load. Counted as taken (as idle time alone would count it), it
+ * read as 0.6-0.7 CPUs on an otherwise idle two-CPU machine, below MIN_FREE_CPUS, and a large load
+ * ran on one thread there.
+ */
+export function freeBesideMain(cpus: number, before: CpuCounters, after: CpuCounters, elapsedMs: number): number {
+  const others = Math.max(0, cpus * elapsedMs - (after.idleMs - before.idleMs) - (after.ownMs - before.ownMs)) / elapsedMs;
+  return Math.max(0, cpus - others - 1);
 }
 
 /**
@@ -68,22 +88,29 @@ export function monotonicMs(): number {
 
 /**
  * The machine as the decision sees it: the first call takes a snapshot of the CPU time counters,
- * each later one measures the idle CPUs since then.
+ * each later one measures the CPUs left for a worker since then (freeBesideMain).
  */
-function machineSampler(now: () => number): () => MachineState {
-  let start: { readonly at: number; readonly idle: number } | undefined;
-  const idleMs = (): number => cpus().reduce((sum, cpu) => sum + cpu.times.idle, 0);
+export function machineSampler(now: () => number, counters: () => CpuCounters & { readonly cpus: number } = cpuCounters): () => MachineState {
+  let start: { readonly at: number; readonly counters: CpuCounters } | undefined;
   return () => {
     const state = { cpus: availableParallelism(), load: loadavg()[0] ?? 0 };
     const at = now();
     if (start === undefined) {
-      start = { at, idle: idleMs() };
+      start = { at, counters: counters() };
       return state;
     }
     const elapsed = at - start.at;
     if (elapsed < MIN_IDLE_WINDOW_MS) return state;
-    return { ...state, free: Math.max(0, idleMs() - start.idle) / elapsed };
+    const read = counters();
+    return { ...state, free: Math.min(state.cpus - 1, freeBesideMain(read.cpus, start.counters, read, elapsed)) };
   };
+}
+
+/** The machine's CPU time counters now (see CpuCounters), with its number of CPUs (all of them: the idle times are of all). */
+function cpuCounters(): CpuCounters & { readonly cpus: number } {
+  const all = cpus();
+  const own = process.cpuUsage();
+  return { cpus: all.length, idleMs: all.reduce((sum, cpu) => sum + cpu.times.idle, 0), ownMs: (own.user + own.system) / 1000 };
 }
 
 /** Within a batch of slow resource files, the main thread listens for a signal after each file once this much time has passed. */
@@ -281,8 +308,9 @@ export async function loadResources(repo: RepositoryRoot, files: readonly string
       if (!undecided || now() < nextAsk) return;
       const left = workLeft();
       if (left === undefined) return;
-      nextAsk = now() + ASK_AGAIN_MS;
       const { cpus, load, free } = machineState();
+      // Too early to measure the CPUs left, the load average said no: asked again as soon as they can be measured.
+      nextAsk = free === undefined ? 0 : now() + ASK_AGAIN_MS;
       if (!worthAWorker(left, cpus, load, free)) return;
       undecided = false;
     }

@@ -367,3 +367,46 @@ describe('entries across threads (properties)', () => {
     expect(decodeUtf8Files(files)).toEqual(files.map((b) => b.toString('utf8')));
   });
 });
+
+describe('the CPUs left for a worker', () => {
+  it('counts what this process uses beside its main thread as its own, not as taken by other processes', async () => {
+    const { machineSampler, worthAWorker, PARALLEL_MIN_WORK_MS } = await fromDist<ParallelLoad>('parallel-load.js');
+    const sample = (idleMs: number, ownMs: number): { free: number | undefined } => {
+      let at = 0;
+      let read = { cpus: 2, idleMs: 0, ownMs: 0 };
+      const machine = machineSampler(
+        () => at,
+        () => read,
+      );
+      machine();
+      at = 1000;
+      read = { cpus: 2, idleMs, ownMs };
+      return { free: machine().free };
+    };
+    const much = PARALLEL_MIN_WORK_MS * 3;
+    // An otherwise idle two-CPU machine: the main thread busy, V8's own threads 0.3 CPU, 0.7 CPU idle.
+    const quiet = sample(700, 1300);
+    expect(quiet.free).toBeCloseTo(1, 5);
+    expect(worthAWorker(much, 2, 1, quiet.free)).toBe(true);
+    // Another process keeps a CPU busy: the main thread and V8's threads share the other.
+    const shared = sample(0, 1000);
+    expect(shared.free).toBeCloseTo(0, 5);
+    expect(worthAWorker(much, 2, 1, shared.free)).toBe(false);
+    // Another process takes half a CPU: what is left beside the main thread is half a CPU.
+    const half = sample(200, 1300);
+    expect(half.free).toBeCloseTo(0.5, 5);
+    expect(worthAWorker(much, 2, 1, half.free)).toBe(false);
+  });
+
+  it('measures nothing over less than a tenth of a second (the counters tick every 10 ms)', async () => {
+    const { machineSampler } = await fromDist<ParallelLoad>('parallel-load.js');
+    let at = 0;
+    const machine = machineSampler(
+      () => at,
+      () => ({ cpus: 2, idleMs: 0, ownMs: 0 }),
+    );
+    machine();
+    at = 50;
+    expect(machine().free).toBeUndefined();
+  });
+});
