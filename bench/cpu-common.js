@@ -3,7 +3,7 @@
 // system CPU seconds and peak RSS from /usr/bin/time, wall time). Nothing here writes outside the
 // temporary folders it is given and bench/out/.
 import { execFile, spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { Buffer } from 'node:buffer';
@@ -306,6 +306,10 @@ export function resolveBuild(dir) {
 
 /** `--name value` and `--flag` of argv. */
 export function parseArgs(argv) {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(usageOf(process.argv[1]));
+    process.exit(0);
+  }
   const out = {};
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -318,6 +322,21 @@ export function parseArgs(argv) {
     }
   }
   return out;
+}
+
+/**
+ * What a bench script does and how it is called: the comment at the head of its file (every script
+ * opens with one, its usage line among it), without the comment marks. `--help` prints it instead of
+ * starting a run that can take half an hour.
+ */
+export function usageOf(script) {
+  const lines = readFileSync(script, 'utf8').split('\n');
+  const head = [];
+  for (const line of lines.slice(lines[0]?.startsWith('#!') ? 1 : 0)) {
+    if (!line.startsWith('//')) break;
+    head.push(line.replace(/^\/\/ ?/, ''));
+  }
+  return `${head.join('\n')}\n`;
 }
 
 /** The bytes and the number of the files under a folder (their sizes, not the blocks they take on disk). */
