@@ -1,5 +1,6 @@
 // Reading V8's --trace-gc-verbose output (bench/daemon-idle.js): which lines are collections or
-// steps of the memory reducer, and whether the reducer has finished what a run started.
+// steps of the memory reducer, and whether the reducer has finished what a run started; and
+// (bench/plan-gc.js, the plan's tests) which are full collections and which scavenges were asked for.
 
 /** A collection, or the memory reducer starting or finishing one. */
 export function isGcLine(line) {
@@ -9,6 +10,16 @@ export function isGcLine(line) {
 /** A collection (not a step of the reducer). */
 export function isCollection(line) {
   return isGcLine(line) && !line.includes('Memory reducer:');
+}
+
+/** A full collection (`--trace-gc`). */
+export function isMarkCompact(line) {
+  return / Mark-Compact /.test(line);
+}
+
+/** A scavenge the process asked for (V8 names a collection the embedder asked for "testing"). */
+export function isAskedScavenge(line) {
+  return / Scavenge .*testing/.test(line);
 }
 
 /**

@@ -22,6 +22,7 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fmt, generateBig, generateMany, HERE, measure, OUT, resolveBuild, startEmulatorProcess, stats } from './cpu-common.js';
+import { isMarkCompact } from './gc-trace.js';
 
 const argv = process.argv.slice(2);
 const arg = (name) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
@@ -64,7 +65,7 @@ try {
     for (const [i, variant] of order) {
       const m = measure(['--trace-gc', '--trace-incremental-marking', ...flagsOf(variant), path.join(build, 'bin', 'termsync.js'), 'plan', '--detailed-exitcode', '--dir', dir], { bare: true, env, expect: [0] });
       const out = m.stdout.split('\n');
-      const markCompacts = out.filter((l) => / Mark-Compact /.test(l)).length;
+      const markCompacts = out.filter(isMarkCompact).length;
       const scavenges = out.filter((l) => / Scavenge /.test(l)).length;
       // `... Mark-Compact 22.2 (54.1) -> 18.9 (54.1) MB, 2.78 / 0.23 ms  (+ 12.5 ms in 57 steps ...`
       const msOf = (kind) =>

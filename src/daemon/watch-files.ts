@@ -127,9 +127,6 @@ export function watchFiles(options: WatchOptions): FileWatcher {
       if (watcher === w) watch++;
       if (scanning && !NOISE.test(dir)) add(dir);
     });
-    w.on('unlinkDir', () => {
-      if (watcher === w) watch++;
-    });
   };
   let since = options.changedSince;
   const start = (paths: readonly string[]): void => {
@@ -152,14 +149,12 @@ export function watchFiles(options: WatchOptions): FileWatcher {
       if (watcher === started) ready = true;
     });
     // A folder added or removed as a whole: its files' events are reported one by one, but what a
-    // load took as unchanged before is not vouched for across it (the catch-up watch: see catchUp).
-    if (catchingUp === undefined) {
-      for (const event of ['addDir', 'unlinkDir'] as const) {
-        started.on(event, () => {
-          if (watcher === started) watch++;
-        });
-      }
-    }
+    // load took as unchanged before is not vouched for across it (a folder the catch-up scan finds: see catchUp).
+    const broken = (): void => {
+      if (watcher === started) watch++;
+    };
+    if (catchingUp === undefined) started.on('addDir', broken);
+    started.on('unlinkDir', broken);
     started.on('error', (error) => {
       // A change may have gone unreported (a path no longer watched): nothing is vouched for until new paths are watched.
       if (watcher === started) ready = false;

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { isAskedScavenge } from '../../bench/gc-trace.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const MODULE = JSON.stringify(path.join(ROOT, 'dist', 'api', 'young-collection.js'));
@@ -12,7 +13,7 @@ const MODULE = JSON.stringify(path.join(ROOT, 'dist', 'api', 'young-collection.j
  */
 async function traced(script: string): Promise<{ asked: number; stdout: string }> {
   const { stdout } = await promisify(execFile)(process.execPath, ['--trace-gc', '--input-type=module', '-e', script], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
-  return { asked: stdout.split('\n').filter((l) => / Scavenge .*testing/.test(l)).length, stdout };
+  return { asked: stdout.split('\n').filter(isAskedScavenge).length, stdout };
 }
 
 // 40 MiB of answers in 64 KiB socket reads, each read then dropped, as the client's exchanges do;

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateMany, HERE, ROOT, startEmulatorProcess } from '../../bench/cpu-common.js';
+import { isAskedScavenge, isMarkCompact } from '../../bench/gc-trace.js';
 
 // `termsync plan` with no change receives every dictionary and compares its bytes with the files
 // without decoding them: it receives far more bytes (socket reads: ArrayBuffers outside V8's heap)
@@ -47,9 +48,8 @@ describe('plan of many dictionaries: full collections', () => {
     const plan = run(['plan', '--detailed-exitcode'], ['--trace-gc']);
     expect(plan.code, plan.stderr).toBe(0); // no change
     const lines = plan.stdout.split('\n');
-    const markCompacts = lines.filter((l) => / Mark-Compact /.test(l));
-    // Scavenges asked for by the process (V8 says "testing" for a collection the embedder asked for).
-    const asked = lines.filter((l) => / Scavenge .*testing/.test(l));
+    const markCompacts = lines.filter(isMarkCompact);
+    const asked = lines.filter(isAskedScavenge);
     // One while the command starts (its modules and the repository's files), and a margin of one.
     expect(markCompacts.length, markCompacts.join('\n')).toBeLessThanOrEqual(2);
     expect(asked.length).toBeGreaterThanOrEqual(5);

@@ -37,19 +37,13 @@ export interface TbxTerm {
 }
 
 /** Element names and the nesting the file uses, read from its last concept: how an added concept is written. */
-export interface TbxLayout {
+export interface TbxLayout extends TbxShape {
   readonly root: string;
   /** The root's `style` (TBX 3: dca or dct) and the namespace prefixes it declares (uri → prefix). */
   readonly style: string | undefined;
   readonly prefixes: ReadonlyMap<string, string>;
   /** The last concept: where it ends (a new one goes after it), its element's name and id. */
   readonly last: Span & { readonly name: string; readonly id: string | undefined };
-  /** Names from the concept down: language section, the groups around the term, the term. */
-  readonly section: string;
-  readonly groups: readonly string[];
-  readonly term: string;
-  /** Indentation of each level (concept, section, groups…, term); undefined: on the line of its parent. */
-  readonly indents: readonly (string | undefined)[];
   /** Every concept id in the file (a new one gets a fresh one). */
   readonly ids: ReadonlySet<string>;
   /** Each glossary language's `xml:lang` as the file writes it. */
@@ -120,7 +114,7 @@ class Locator {
     | undefined;
   private section: { open: Open; code: string | undefined; span: SectionSpan } | undefined;
   private group: GroupState | undefined;
-  private lastConcept: { span: Span; name: string; id: string | undefined; shape: { section: string; groups: string[]; term: string; opens: Open[] } | undefined } | undefined;
+  private lastConcept: { span: Span; name: string; id: string | undefined } | undefined;
   private readonly ids = new Set<string>();
   private readonly codes = new Map<string, string>();
 
@@ -237,14 +231,16 @@ class Locator {
     this.concepts.push({ terms, name: concept.id === undefined ? `the concept at offset ${span.start}` : `concept ${JSON.stringify(concept.id)}`, ...(refused.size === 0 ? {} : { refused }) });
     const shape = concept.shape;
     this.places.push({ span, sections: concept.sections, shape: shape === undefined ? undefined : { section: shape.section, groups: shape.groups, term: shape.term, indents: shape.opens.map((o) => indentOf(this.text, o.start)) } });
-    this.lastConcept = { span, name, id: concept.id, shape: concept.shape };
+    this.lastConcept = { span, name, id: concept.id };
     this.concept = undefined;
   }
 
   layout(): TbxLayout | undefined {
     const last = this.lastConcept;
+    // A new concept takes the shape of the last one (its place was pushed with it).
+    const shape = this.places.at(-1)?.shape;
     const root = this.root;
-    if (last === undefined || last.shape === undefined || root === undefined) return undefined;
+    if (last === undefined || shape === undefined || root === undefined) return undefined;
     const prefixes = new Map<string, string>();
     for (const [attribute, value] of Object.entries(root.attributes)) if (attribute.startsWith('xmlns:')) prefixes.set(String(value), attribute.slice('xmlns:'.length));
     const style = typeof root.attributes['style'] === 'string' ? root.attributes['style'].toLowerCase() : undefined;
@@ -253,10 +249,7 @@ class Locator {
       style,
       prefixes,
       last: { ...last.span, name: last.name, id: last.id },
-      section: last.shape.section,
-      groups: last.shape.groups,
-      term: last.shape.term,
-      indents: last.shape.opens.map((o) => indentOf(this.text, o.start)),
+      ...shape,
       ids: this.ids,
       codes: this.codes,
       newline: this.text.includes('\r\n') ? '\r\n' : '\n',
