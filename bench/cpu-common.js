@@ -306,10 +306,7 @@ export function resolveBuild(dir) {
 
 /** `--name value` and `--flag` of argv. */
 export function parseArgs(argv) {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write(usageOf(process.argv[1]));
-    process.exit(0);
-  }
+  usageIfAsked(argv);
   const out = {};
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -325,10 +322,17 @@ export function parseArgs(argv) {
 }
 
 /**
- * What a bench script does and how it is called: the comment at the head of its file (every script
- * opens with one, its usage line among it), without the comment marks. `--help` prints it instead of
+ * With `--help` or `-h`: prints what the bench script does and how it is called (the comment at the
+ * head of its file: every script opens with one, its usage line among it) and exits 0, instead of
  * starting a run that can take half an hour.
  */
+export function usageIfAsked(argv) {
+  if (!argv.includes('--help') && !argv.includes('-h')) return;
+  process.stdout.write(usageOf(process.argv[1]));
+  process.exit(0);
+}
+
+/** The comment at the head of a bench script (see usageIfAsked). */
 export function usageOf(script) {
   const lines = readFileSync(script, 'utf8').split('\n');
   const head = [];

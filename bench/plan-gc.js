@@ -21,10 +21,12 @@
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { fmt, generateBig, generateMany, HERE, measure, OUT, resolveBuild, startEmulatorProcess, stats } from './cpu-common.js';
+import { fmt, generateBig, generateMany, HERE, measure, OUT, resolveBuild, startEmulatorProcess, stats, usageIfAsked } from './cpu-common.js';
 import { isMarkCompact } from './gc-trace.js';
 
 const argv = process.argv.slice(2);
+// Its own reading of the options: a --variants value may begin with "--" (parseArgs would take it for a flag).
+usageIfAsked(argv);
 const arg = (name) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
 const runs = Number(arg('--runs') ?? 5);
 const build = resolveBuild(arg('--build'));

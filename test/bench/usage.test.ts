@@ -12,6 +12,7 @@ describe('bench scripts: --help', () => {
     ['bench/run.js', '--help', 'node bench/run.js [--quick]'],
     ['bench/floor-many.js', '-h', 'node bench/floor-many.js'],
     ['bench/many-targets.js', '--help', 'node bench/many-targets.js'],
+    ['bench/plan-gc.js', '--help', 'node bench/plan-gc.js'],
   ])('%s %s prints its usage and exits 0', async (script, flag, usage) => {
     const { stdout, stderr } = await run(process.execPath, [script, flag], { timeout: 20_000 });
     expect(stdout).toContain(usage);
